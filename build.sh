@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Attention Playground: one entry point for everything.
+#   ./build.sh serve    install what is missing, build the web app, serve dist/ at http://127.0.0.1:8000
+#   ./build.sh test     install, build, run every test (native core + app, the same tests in wasm, browser)
+#   ./build.sh web      build dist/ only
+#   ./build.sh native   build and run the desktop app (SDL2 + OpenGL 3.3)
+#   ./build.sh bench    benchmarks -> build/bench.json and a table
+# Dependencies come from Debian (and playwright-core from npm); scripts/setup.sh installs them idempotently.
+set -euo pipefail
+cd "$(dirname "$0")"
+root=$(pwd)
+cache=${AP_CACHE:-$HOME/.cache/attention-playground}
+export AP_CACHE=$cache
+# Debian's emscripten needs Debian's node modules (acorn) at -O2 and above.
+export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
+port=${PORT:-8000}
+jobs=${JOBS:-$(nproc)}
+
+say() { printf '\n== %s\n' "$*"; }
+
+native_build() {
+  scripts/setup.sh native
+  say "native build (build/native)"
+  cmake -S . -B build/native -G Ninja -DCMAKE_BUILD_TYPE=Release -DAP_IMGUI_DIR="$cache/imgui" >/dev/null
+  cmake --build build/native -j"$jobs"
+}
+
+web_build() {
+  scripts/setup.sh all
+  say "web build (build/wasm -> dist/)"
+  emcmake cmake -S . -B build/wasm -G Ninja -DCMAKE_BUILD_TYPE=Release -DAP_IMGUI_DIR="$cache/imgui" \
+    -DAP_SDL2_WASM_DIR="$cache/sdl2-wasm" >/dev/null
+  cmake --build build/wasm -j"$jobs"
+  rm -rf dist && mkdir -p dist
+  cp web/index.html web/style.css web/playground.js dist/
+  cp build/wasm/attention_playground.js build/wasm/attention_playground.wasm dist/
+  printf 'dist/: %s\n' "$(du -sh dist | cut -f1)"
+}
+
+run_tests() {
+  local failed=0
+  native_build
+  say "unit tests, native (ctest)"
+  ctest --test-dir build/native --output-on-failure -j"$jobs" || failed=1
+  web_build
+  say "unit tests, wasm under Node (ctest)"
+  ctest --test-dir build/wasm --output-on-failure || failed=1
+  say "interface strings"
+  /usr/bin/python3 tools/check_i18n.py || failed=1
+  say "browser tests (headless Chromium, software WebGL2)"
+  (cd tests/browser && node --test --test-concurrency=1 ./*.test.mjs) || failed=1
+  if [ $failed -ne 0 ]; then say "SOME TESTS FAILED"; exit 1; fi
+  say "all tests passed"
+}
+
+case "${1:-}" in
+  web) web_build ;;
+  serve)
+    web_build
+    say "serving dist/ at http://127.0.0.1:$port/  (Ctrl+C stops)"
+    exec node tools/serve.mjs dist "$port" ;;
+  test) run_tests ;;
+  native)
+    native_build
+    shift
+    exec build/native/attention_playground "$@" ;;
+  bench)
+    native_build
+    web_build
+    say "benchmarks"
+    node tools/bench.mjs ;;
+  *)
+    sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'
+    exit 2 ;;
+esac

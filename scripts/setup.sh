@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# Installs everything Attention Playground needs, idempotently: each step checks first and skips what is there.
+#   scripts/setup.sh           all of it (native + web + browser tests)
+#   scripts/setup.sh native    only what the native build and unit tests need
+# Third-party sources (Dear ImGui, SDL2) are unpacked into $AP_CACHE (default ~/.cache/attention-playground),
+# outside the repository, and SDL2 for wasm is built there once per machine.
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+what=${1:-all}
+cache=${AP_CACHE:-$HOME/.cache/attention-playground}
+mkdir -p "$cache"
+log() { printf '[setup] %s\n' "$*" >&2; }
+
+sudo_() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+
+apt_updated=0
+apt_need() {   # apt_need pkg...: install the packages not yet installed
+  local missing=()
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  if [ $apt_updated = 0 ]; then log "apt-get update"; sudo_ apt-get update -qq; apt_updated=1; fi
+  log "apt-get install ${missing[*]}"
+  sudo_ env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+}
+
+native_pkgs=(g++ cmake ninja-build libeigen3-dev libsdl2-dev libgtest-dev libbenchmark-dev
+             nlohmann-json3-dev libstb-dev fonts-noto-cjk fonts-noto-core python3-fonttools dpkg-dev)
+web_pkgs=(emscripten chromium chromium-driver)
+
+apt_need "${native_pkgs[@]}"
+if [ "$what" != native ]; then
+  apt_need "${web_pkgs[@]}"
+  # Node and npm: the machine's own (a NodeSource build ships npm inside nodejs); Debian's otherwise.
+  command -v node >/dev/null || apt_need nodejs
+  command -v npm >/dev/null || apt_need npm
+fi
+
+# --- Debian source packages: Dear ImGui 1.86 (both builds), SDL2 (wasm build) -------------------------------
+enable_deb_src() {
+  local f=/etc/apt/sources.list.d/ap-deb-src.sources
+  [ -f "$f" ] && return 0
+  grep -rqs '^Types:.*deb-src' /etc/apt/sources.list.d/ && return 0
+  log "adding a deb-src entry ($f)"
+  # Same URIs/suites/components/key as the binary entries, with Types: deb-src.
+  sed -e 's/^Types: deb$/Types: deb-src/' /etc/apt/sources.list.d/debian.sources | sudo_ tee "$f" >/dev/null
+  sudo_ apt-get update -qq; apt_updated=1
+}
+
+fetch_source() {   # fetch_source <srcpkg> <marker file relative to the unpacked dir>  -> prints the dir
+  local pkg=$1 marker=$2 dir
+  dir=$(find "$cache/src" -maxdepth 1 -type d -name "$pkg-*" 2>/dev/null | sort | tail -n1)
+  if [ -n "$dir" ] && [ -e "$dir/$marker" ]; then echo "$dir"; return 0; fi
+  enable_deb_src
+  mkdir -p "$cache/src"
+  log "apt-get source $pkg"
+  ( cd "$cache/src" && apt-get source -qq "$pkg" >&2 2>/dev/null || apt-get source "$pkg" >&2 )
+  dir=$(find "$cache/src" -maxdepth 1 -type d -name "$pkg-*" | sort | tail -n1)
+  [ -e "$dir/$marker" ] || { log "could not unpack $pkg"; exit 1; }
+  echo "$dir"
+}
+
+imgui_dir=$(fetch_source imgui imgui.cpp)
+ln -sfn "$imgui_dir" "$cache/imgui"
+
+if [ "$what" != native ]; then
+  sdl_dir=$(fetch_source libsdl2 CMakeLists.txt)
+  ln -sfn "$sdl_dir" "$cache/sdl2-src"
+  sdl_prefix=$cache/sdl2-wasm
+  if [ ! -f "$sdl_prefix/lib/libSDL2.a" ]; then
+    log "building SDL2 for wasm (once per machine)"
+    export NODE_PATH=/usr/share/nodejs
+    rm -rf "$cache/sdl2-wasm-build"
+    # Only what the app uses: video (+ events/input); no audio, joystick, haptic, sensor, threads, tests.
+    emcmake cmake -S "$sdl_dir" -B "$cache/sdl2-wasm-build" -DCMAKE_BUILD_TYPE=Release \
+      -DCMAKE_INSTALL_PREFIX="$sdl_prefix" -DSDL_SHARED=OFF -DSDL_STATIC=ON -DSDL_TEST=OFF \
+      -DSDL_THREADS=OFF -DSDL_AUDIO=OFF -DSDL_JOYSTICK=OFF -DSDL_HAPTIC=OFF -DSDL_SENSOR=OFF \
+      -DSDL_HIDAPI=OFF -DSDL_POWER=OFF -DSDL_FILESYSTEM=OFF -DSDL_LOCALE=OFF -DSDL_MISC=OFF >&2
+    cmake --build "$cache/sdl2-wasm-build" -j"$(nproc)" >&2
+    cmake --install "$cache/sdl2-wasm-build" >&2
+  fi
+
+  # --- npm: playwright-core (drives Debian's chromium; never downloads a browser) ----------------------------
+  if [ ! -d "$here/tests/browser/node_modules/playwright-core" ]; then
+    log "npm install (tests/browser)"
+    ( cd "$here/tests/browser" && npm install --no-audit --no-fund --silent >&2 )
+  fi
+fi
+log "ok"

@@ -1,0 +1,103 @@
+#include "presets.h"
+
+namespace ap {
+
+namespace {
+
+Mat rows(std::initializer_list<std::initializer_list<float>> r) {
+  Mat m(static_cast<int>(r.size()), static_cast<int>(r.begin()->size()));
+  int i = 0;
+  for (const auto& row : r) {
+    int j = 0;
+    for (float v : row) m(i, j++) = v;
+    ++i;
+  }
+  return m;
+}
+
+std::vector<Preset> make_presets() {
+  std::vector<Preset> out;
+  {
+    Preset p{"animal", "The animal didn't cross the street…",
+             "The seed's self-attention sentence: which words does \"it\" attend to?", {}};
+    out.push_back(p);
+  }
+  {
+    // Seed 000: "I love cats", d_k = 2, Q·Kᵀ = [[1,0,0.5],[0,1,0.5],[1,1,1]].
+    // Q and K below are one factorisation of that matrix; V is ours (the seed leaves V open): each value
+    // row is a one-hot-ish 2-vector so the output row shows the mix.
+    Preset p{"cats", "I love cats (d_k = 2)",
+             "The seed's numeric example. Its softmax row [0.43, 0.21, 0.30] does not sum to 1; the "
+             "correctly computed row is [0.46, 0.22, 0.32].",
+             {}};
+    p.params.source = QkvSource::Custom;
+    p.params.Q = rows({{1, 0}, {0, 1}, {1, 1}});
+    p.params.K = rows({{1, 0}, {0, 1}, {0.5f, 0.5f}});
+    p.params.V = rows({{1, 0}, {0, 1}, {0.5f, 0.5f}});
+    p.params.query_labels = p.params.key_labels = {"I", "love", "cats"};
+    p.params.text = "I love cats";
+    out.push_back(p);
+  }
+  {
+    // Seed 001: one query, scaled scores [2, 1, 0], scalar values [10, 0, -10].
+    // d_k = 1 so √d_k = 1 and the scores are the scaled scores: q = [1], keys [2], [1], [0].
+    Preset p{"one-query", "One query: scores [2, 1, 0]",
+             "softmax([2, 1, 0]) ≈ [0.665, 0.245, 0.090]; the output 5.75 is a weighted mix of the values, "
+             "not the value of the best key.",
+             {}};
+    p.params.source = QkvSource::Custom;
+    p.params.Q = rows({{1}});
+    p.params.K = rows({{2}, {1}, {0}});
+    p.params.V = rows({{10}, {0}, {-10}});
+    p.params.query_labels = {"q"};
+    p.params.key_labels = {"k1", "k2", "k3"};
+    p.params.text = "q";
+    out.push_back(p);
+  }
+  {
+    Preset p{"causal", "Causal mask (decoder)",
+             "Each position attends only to itself and earlier positions: the upper triangle is 0.", {}};
+    p.params.text = "The cat sat on the mat because it was tired";
+    p.params.mask = MaskKind::Causal;
+    out.push_back(p);
+  }
+  {
+    Preset p{"padding", "Padding mask", "The [PAD] keys get weight exactly 0.", {}};
+    p.params.text = "I love cats";
+    p.params.pad_to = 6;
+    p.params.mask = MaskKind::Padding;
+    out.push_back(p);
+  }
+  {
+    Preset p{"chinese", "我爱猫 (Chinese)", "Each Chinese character is one token.", {}};
+    p.params.text = "小猫坐在垫子上因为它累了";
+    out.push_back(p);
+  }
+  {
+    Preset p{"long", "512 tokens (heatmaps)",
+             "Too many tokens for numbered cells: every matrix is drawn as one heatmap by a shader.", {}};
+    std::string t;
+    const char* words[] = {"attention", "lets", "every", "token", "look", "at", "every", "other", "token"};
+    for (int i = 0; i < 512; ++i) { t += words[i % 9]; t += ' '; }
+    p.params.text = t;
+    p.params.d_model = 64;
+    p.params.d_k = 32;
+    out.push_back(p);
+  }
+  return out;
+}
+
+}  // namespace
+
+const std::vector<Preset>& presets() {
+  static const std::vector<Preset> kPresets = make_presets();
+  return kPresets;
+}
+
+const Preset* find_preset(const std::string& id) {
+  for (const auto& p : presets())
+    if (id == p.id) return &p;
+  return nullptr;
+}
+
+}  // namespace ap

@@ -1,0 +1,64 @@
+#include "multihead.h"
+
+#include "embedding.h"
+
+namespace ap {
+
+Status make_multihead_weights(int d_model, int heads, uint64_t seed, MultiHeadWeights* w) {
+  AP_TRY(check_size(d_model, "d_model", limits::kMaxModelDim));
+  AP_TRY(check_size(heads, "heads", limits::kMaxHeads));
+  if (d_model % heads != 0)
+    return Status::Error("heads (" + std::to_string(heads) + ") must divide d_model (" +
+                         std::to_string(d_model) + ")");
+  MultiHeadWeights out;
+  out.d_model = d_model;
+  out.heads = heads;
+  out.d_head = d_model / heads;
+  for (int h = 0; h < heads; ++h) {
+    out.Wq.push_back(projection_weights(d_model, out.d_head, seed, 'Q', h));
+    out.Wk.push_back(projection_weights(d_model, out.d_head, seed, 'K', h));
+    out.Wv.push_back(projection_weights(d_model, out.d_head, seed, 'V', h));
+  }
+  out.Wo = projection_weights(heads * out.d_head, d_model, seed, 'O');
+  *w = std::move(out);
+  return Status::Ok();
+}
+
+Status multi_head_attention(const Mat& Xq, const Mat& Xkv, const MultiHeadWeights& w, const MaskSpec& mask,
+                            MultiHeadTrace* out) {
+  if (w.heads < 1 || w.d_head < 1 || static_cast<int>(w.Wq.size()) != w.heads ||
+      static_cast<int>(w.Wk.size()) != w.heads || static_cast<int>(w.Wv.size()) != w.heads)
+    return Status::Error("multi-head weights are incomplete");
+  for (int h = 0; h < w.heads; ++h)  // each head must fill exactly its d_head columns of the concatenation
+    if (w.Wq[h].cols() != w.d_head || w.Wk[h].cols() != w.d_head || w.Wv[h].cols() != w.d_head)
+      return Status::Error("multi-head weights: head " + std::to_string(h + 1) + " is not " +
+                           std::to_string(w.d_head) + " columns wide");
+  AP_TRY(check_matrix(w.Wo, "W^O", w.heads * w.d_head, w.d_model, limits::kMaxModelDim, limits::kMaxModelDim));
+  AP_TRY(check_matrix(Xq, "X (queries)", -1, w.d_model, limits::kMaxTokens, limits::kMaxModelDim));
+  AP_TRY(check_matrix(Xkv, "X (keys/values)", -1, w.d_model, limits::kMaxTokens, limits::kMaxModelDim));
+  MultiHeadTrace t;
+  const int n = static_cast<int>(Xq.rows());
+  t.concat.resize(n, w.heads * w.d_head);
+  for (int h = 0; h < w.heads; ++h) {
+    // 1) split: project into head h's subspace (d_head columns)
+    Mat Q, K, V;
+    AP_TRY(project(Xq, w.Wq[h], &Q));
+    AP_TRY(project(Xkv, w.Wk[h], &K));
+    AP_TRY(project(Xkv, w.Wv[h], &V));
+    // 2) attend within the head
+    AttentionTrace a;
+    AP_TRY(scaled_dot_product_attention(Q, K, V, mask, &a));
+    // 3) concatenate: head h fills columns [h·d_head, (h+1)·d_head)
+    t.concat.middleCols(h * w.d_head, w.d_head) = a.output;
+    t.Q.push_back(std::move(Q));
+    t.K.push_back(std::move(K));
+    t.V.push_back(std::move(V));
+    t.heads.push_back(std::move(a));
+  }
+  // 4) mix the heads back to d_model: output = concat · W^O
+  t.output.noalias() = t.concat * w.Wo;
+  *out = std::move(t);
+  return Status::Ok();
+}
+
+}  // namespace ap

@@ -1,0 +1,30 @@
+// Attention Playground: entry point for both builds. The same frame function runs in the native loop and
+// under emscripten_set_main_loop (see platform/platform.cpp).
+#include <cstdio>
+
+#include "app/api.h"
+#include "app/state.h"
+#include "platform/platform.h"
+#include "ui/ui_state.h"
+
+namespace {
+ap::PlaygroundState* g_state = nullptr;
+ap::UiState* g_ui = nullptr;
+
+bool before_frame(const ap::FrameInfo& f) { return ap::ui_prepare_fonts(*g_state, *g_ui, f); }
+void frame(const ap::FrameInfo& f) { ap::ui_frame(*g_state, *g_ui, f); }
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (!ap::platform_init("Attention Playground", 1280, 720)) return 1;
+  g_state = new ap::PlaygroundState();
+  g_ui = new ap::UiState();
+  // Web: the page's query string (?lang=zh&preset=cats…). Native: the first argument, same syntax.
+  std::string query = ap::platform_url_query();
+  if (argc > 1) query = argv[1];
+  if (!query.empty()) ap::apply_url_query(*g_state, query);
+  ap::platform_set_state(g_state);
+  ap::platform_run(frame, before_frame);
+  ap::platform_shutdown();
+  return 0;
+}

@@ -1,0 +1,234 @@
+#include "platform.h"
+
+#include <SDL.h>
+#include <imgui.h>
+#include <imgui_impl_opengl3.h>
+#include <imgui_impl_sdl.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+#include "app/api.h"
+#include "app/state.h"
+#include "widgets/gl.h"
+
+#ifdef __EMSCRIPTEN__
+#include <emscripten.h>
+#include <emscripten/html5.h>
+#endif
+
+namespace ap {
+
+namespace {
+SDL_Window* g_window = nullptr;
+SDL_GLContext g_gl = nullptr;
+FrameFn g_frame = nullptr;
+bool (*g_before)(const FrameInfo&) = nullptr;
+PlaygroundState* g_state = nullptr;
+Uint64 g_last_counter = 0;
+bool g_quit = false;
+
+FrameInfo current_frame_info() {
+  FrameInfo f;
+  const Uint64 now = SDL_GetPerformanceCounter();
+  if (g_last_counter != 0) f.dt = double(now - g_last_counter) / double(SDL_GetPerformanceFrequency());
+  g_last_counter = now;
+  // Dear ImGui 1.86 aborts on a zero delta ("Need a positive DeltaTime"), which headless browsers with a
+  // virtual clock can produce; a very long pause (tab in background) should not jump the animation.
+  f.dt = std::clamp(f.dt, 0.0001, 0.25);
+  int w, h, dw, dh;
+  SDL_GetWindowSize(g_window, &w, &h);
+  SDL_GL_GetDrawableSize(g_window, &dw, &dh);
+  f.width = w;
+  f.height = h;
+#ifdef __EMSCRIPTEN__
+  f.dpr = static_cast<float>(emscripten_get_device_pixel_ratio());
+#else
+  f.dpr = w > 0 ? static_cast<float>(dw) / w : 1.f;
+#endif
+  f.dpr = std::clamp(f.dpr, 0.5f, 4.f);
+  return f;
+}
+
+void one_frame() {
+  SDL_Event e;
+  while (SDL_PollEvent(&e)) {
+    ImGui_ImplSDL2_ProcessEvent(&e);
+    if (e.type == SDL_QUIT) g_quit = true;
+    if (e.type == SDL_WINDOWEVENT && e.window.event == SDL_WINDOWEVENT_CLOSE &&
+        e.window.windowID == SDL_GetWindowID(g_window))
+      g_quit = true;
+  }
+  const FrameInfo info = current_frame_info();
+  if (g_before && g_before(info)) platform_rebuild_font_texture();
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui_ImplSDL2_NewFrame();
+  ImGuiIO& io = ImGui::GetIO();
+  io.DeltaTime = static_cast<float>(info.dt);
+  ImGui::NewFrame();
+  g_frame(info);
+  ImGui::Render();
+  int dw, dh;
+  SDL_GL_GetDrawableSize(g_window, &dw, &dh);
+  glViewport(0, 0, dw, dh);
+  glClearColor(0.96f, 0.96f, 0.97f, 1.f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  SDL_GL_SwapWindow(g_window);
+}
+
+#ifdef __EMSCRIPTEN__
+std::string g_api_buffer;  // the last string handed to JavaScript (valid until the next API call)
+#endif
+}  // namespace
+
+bool platform_init(const char* title, int width, int height) {
+  if (SDL_Init(SDL_INIT_VIDEO | SDL_INIT_TIMER | SDL_INIT_EVENTS) != 0) {
+    std::fprintf(stderr, "SDL_Init failed: %s\n", SDL_GetError());
+    return false;
+  }
+#ifdef __EMSCRIPTEN__
+  // WebGL2 = OpenGL ES 3.0; the GLSL of shaders/ gets "#version 300 es".
+  SDL_GL_SetAttribute(SDL_GL_CONTEXT_FLAGS, 0);
+  SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_ES);
+  SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3);
+  SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 0);
+  const char* glsl_version = "#version 300 es";
+  // Keys go to the canvas' document; let the page keep Tab for its own focus order outside the iframe.
+  SDL_SetHint(SDL_HINT_EMSCRIPTEN_KEYBOARD_ELEMENT, "#canvas");
+#else
+  SDL_GL_SetAttribute(SDL_GL_CONTEXT_FLAGS, SDL_GL_CONTEXT_FORWARD_COMPATIBLE_FLAG);
+  SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_CORE);
+  SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3);
+  SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 3);
+  const char* glsl_version = "#version 330 core";
+#endif
+  SDL_GL_SetAttribute(SDL_GL_DOUBLEBUFFER, 1);
+  SDL_GL_SetAttribute(SDL_GL_DEPTH_SIZE, 0);
+  SDL_GL_SetAttribute(SDL_GL_STENCIL_SIZE, 0);
+  const Uint32 flags = SDL_WINDOW_OPENGL | SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI;
+  g_window = SDL_CreateWindow(title, SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, width, height, flags);
+  if (!g_window) {
+    std::fprintf(stderr, "SDL_CreateWindow failed: %s\n", SDL_GetError());
+    return false;
+  }
+  g_gl = SDL_GL_CreateContext(g_window);
+  if (!g_gl) {
+    std::fprintf(stderr, "OpenGL context failed: %s\n", SDL_GetError());
+    return false;
+  }
+  SDL_GL_MakeCurrent(g_window, g_gl);
+  SDL_GL_SetSwapInterval(1);
+
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
+  io.IniFilename = nullptr;  // no imgui.ini: the layout is computed, and the web build has no filesystem
+  ImGui_ImplSDL2_InitForOpenGL(g_window, g_gl);
+  ImGui_ImplOpenGL3_Init(glsl_version);
+  return true;
+}
+
+void platform_rebuild_font_texture() {
+  ImGui_ImplOpenGL3_DestroyFontsTexture();
+  ImGui_ImplOpenGL3_CreateFontsTexture();
+}
+
+void platform_run(FrameFn frame, bool (*before_new_frame)(const FrameInfo&)) {
+  g_frame = frame;
+  g_before = before_new_frame;
+#ifdef __EMSCRIPTEN__
+  emscripten_set_main_loop(one_frame, 0, true);
+#else
+  while (!g_quit) one_frame();
+#endif
+}
+
+void platform_shutdown() {
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplSDL2_Shutdown();
+  ImGui::DestroyContext();
+  SDL_GL_DeleteContext(g_gl);
+  SDL_DestroyWindow(g_window);
+  SDL_Quit();
+}
+
+void platform_set_state(PlaygroundState* st) { g_state = st; }
+
+bool key_pressed(Key k, bool repeat) {
+  SDL_Scancode sc = SDL_SCANCODE_UNKNOWN;
+  switch (k) {
+    case Key::Space: sc = SDL_SCANCODE_SPACE; break;
+    case Key::Left: sc = SDL_SCANCODE_LEFT; break;
+    case Key::Right: sc = SDL_SCANCODE_RIGHT; break;
+    case Key::Home: sc = SDL_SCANCODE_HOME; break;
+    case Key::End: sc = SDL_SCANCODE_END; break;
+    case Key::Escape: sc = SDL_SCANCODE_ESCAPE; break;
+    case Key::Tab: sc = SDL_SCANCODE_TAB; break;
+    case Key::F1: sc = SDL_SCANCODE_F1; break;
+    case Key::L: sc = SDL_SCANCODE_L; break;
+    case Key::C: sc = SDL_SCANCODE_C; break;
+    case Key::R: sc = SDL_SCANCODE_R; break;
+    case Key::M: sc = SDL_SCANCODE_M; break;
+    case Key::Plus: return ImGui::IsKeyPressed(SDL_SCANCODE_EQUALS, repeat) || ImGui::IsKeyPressed(SDL_SCANCODE_KP_PLUS, repeat);
+    case Key::Minus: return ImGui::IsKeyPressed(SDL_SCANCODE_MINUS, repeat) || ImGui::IsKeyPressed(SDL_SCANCODE_KP_MINUS, repeat);
+    case Key::Slash: sc = SDL_SCANCODE_SLASH; break;
+  }
+  return ImGui::IsKeyPressed(sc, repeat);
+}
+
+bool digit_pressed(int d) {
+  if (d < 1 || d > 9) return false;
+  return ImGui::IsKeyPressed(SDL_SCANCODE_1 + (d - 1), false) || ImGui::IsKeyPressed(SDL_SCANCODE_KP_1 + (d - 1), false);
+}
+
+#ifdef __EMSCRIPTEN__
+std::string platform_url_query() {
+  char* s = reinterpret_cast<char*>(EM_ASM_INT({
+    var q = window.location.search || "";
+    var n = lengthBytesUTF8(q) + 1;
+    var p = _malloc(n);
+    stringToUTF8(q, p, n);
+    return p;
+  }));
+  std::string out = s ? s : "";
+  free(s);
+  return out;
+}
+void platform_frame_drawn() { EM_ASM({ if (window.apBridge) window.apBridge.frameDrawn(); }); }
+void platform_announce(const std::string& text) {
+  EM_ASM({ if (window.apBridge) window.apBridge.announce(UTF8ToString($0)); }, text.c_str());
+}
+void platform_set_document_lang(const char* code) {
+  EM_ASM({ if (window.apBridge) window.apBridge.setLang(UTF8ToString($0)); }, code);
+}
+#else
+std::string platform_url_query() { return {}; }
+void platform_frame_drawn() {}
+void platform_announce(const std::string&) {}
+void platform_set_document_lang(const char*) {}
+#endif
+
+}  // namespace ap
+
+#ifdef __EMSCRIPTEN__
+// The page API, called by web/playground.js. Strings in and out are JSON; the returned pointer stays valid
+// until the next call.
+extern "C" {
+EMSCRIPTEN_KEEPALIVE const char* ap_get_state(int with_matrices) {
+  ap::g_api_buffer = ap::g_state ? ap::get_state_json(*ap::g_state, with_matrices != 0) : "{}";
+  return ap::g_api_buffer.c_str();
+}
+EMSCRIPTEN_KEEPALIVE const char* ap_set_state(const char* json) {
+  ap::g_api_buffer = ap::g_state ? ap::set_state_json(*ap::g_state, json ? json : "")
+                                 : "{\"ok\":false,\"error\":\"not started\"}";
+  return ap::g_api_buffer.c_str();
+}
+EMSCRIPTEN_KEEPALIVE const char* ap_step(int k) {
+  ap::g_api_buffer = ap::g_state ? ap::step_json(*ap::g_state, k) : "{}";
+  return ap::g_api_buffer.c_str();
+}
+}
+#endif

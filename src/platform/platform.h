@@ -1,0 +1,46 @@
+// The only place that knows about SDL2, the GL context and the browser. Everything above it (src/ui,
+// src/scenes, src/widgets) draws with Dear ImGui and GL calls through widgets/gl.h.
+//
+// One frame function serves both builds: the native loop and emscripten_set_main_loop call it.
+#pragma once
+#include <string>
+
+namespace ap {
+
+struct PlaygroundState;
+
+struct FrameInfo {
+  double dt = 1.0 / 60;  // seconds since the previous frame, clamped to (0.0001, 0.25]
+  float dpr = 1.f;       // device pixel ratio (framebuffer pixels per logical pixel)
+  int width = 0, height = 0;  // logical size of the window / canvas
+};
+
+using FrameFn = void (*)(const FrameInfo&);
+
+// Creates the window (or binds the #canvas), a GL 3.3 core / WebGL2 (GLES 3.0) context and Dear ImGui.
+// Returns false with a message printed when that fails.
+bool platform_init(const char* title, int width, int height);
+
+// Runs `frame` until the window closes (native) or forever (web). The frame function is called between
+// ImGui::NewFrame() and ImGui::Render(); it may rebuild fonts through platform_rebuild_fonts().
+void platform_run(FrameFn frame, bool (*before_new_frame)(const FrameInfo&));
+void platform_shutdown();
+
+// Recreates the font texture after the caller rebuilt io.Fonts (outside a frame).
+void platform_rebuild_font_texture();
+
+// The page API target: the exported C functions (ap_get_state, ap_set_state, ap_step) act on it.
+void platform_set_state(PlaygroundState* st);
+
+// Keys for shortcuts beyond Dear ImGui 1.86's named keys (its backend indexes keys by SDL scancode).
+enum class Key { Space, Left, Right, Home, End, Escape, Tab, F1, L, C, R, M, Plus, Minus, Slash };
+bool key_pressed(Key k, bool repeat = false);
+bool digit_pressed(int d);  // the 1..9 row or keypad
+
+// ---- browser glue (no-ops natively) ----
+std::string platform_url_query();              // location.search, e.g. "?lang=zh"
+void platform_frame_drawn();                   // first call resolves window.playground.ready
+void platform_announce(const std::string& s);  // text for the ARIA live region (screen readers)
+void platform_set_document_lang(const char* code);
+
+}  // namespace ap

@@ -1,0 +1,159 @@
+// The frame function and the page layout: top bar, controls, flow strip, stage view, formula, timeline.
+#include <imgui.h>
+
+#include <algorithm>
+
+#include "app/api.h"
+#include "app/i18n.h"
+#include "ui/ui_state.h"
+#include "widgets/heatmap.h"
+
+namespace ap {
+
+namespace {
+
+void apply_style(float zoom) {
+  ImGuiStyle& s = ImGui::GetStyle();
+  s = ImGuiStyle();
+  ImGui::StyleColorsLight(&s);
+  s.WindowRounding = 0.f;
+  s.FrameRounding = 4.f;
+  s.GrabRounding = 4.f;
+  s.WindowBorderSize = 0.f;
+  s.FramePadding = ImVec2(8, 5);
+  s.ItemSpacing = ImVec2(8, 7);
+  s.Colors[ImGuiCol_WindowBg] = ImVec4(0.975f, 0.975f, 0.98f, 1.f);
+  s.Colors[ImGuiCol_ChildBg] = ImVec4(1, 1, 1, 1);
+  s.Colors[ImGuiCol_Text] = ImVec4(0.12f, 0.12f, 0.14f, 1.f);
+  s.Colors[ImGuiCol_TextDisabled] = ImVec4(0.40f, 0.40f, 0.45f, 1.f);
+  s.Colors[ImGuiCol_Button] = ImVec4(0.86f, 0.89f, 0.95f, 1.f);
+  s.Colors[ImGuiCol_ButtonHovered] = ImVec4(0.74f, 0.81f, 0.95f, 1.f);
+  s.Colors[ImGuiCol_ButtonActive] = ImVec4(0.60f, 0.70f, 0.93f, 1.f);
+  s.Colors[ImGuiCol_NavHighlight] = ImVec4(0.95f, 0.55f, 0.05f, 1.f);  // visible keyboard focus
+  s.ScaleAllSizes(zoom);
+}
+
+// Timeline and view shortcuts, for lecturers with a keyboard (F1 lists them). They apply when no text
+// is being typed, no widget holds the keyboard, and keyboard navigation is not under way in the controls
+// (Tab moves into the controls, Escape comes back).
+void handle_keys(PlaygroundState& st, UiState& ui, bool scene_focused) {
+  ImGuiIO& io = ImGui::GetIO();
+  if (io.WantTextInput || ImGui::IsAnyItemActive() || ui.cell_popup) return;
+  if (key_pressed(Key::Escape)) { ui.show_help = false; ui.focus_scene = true; return; }
+  if (!scene_focused && io.NavVisible) return;
+  Timeline& t = st.timeline;
+  const bool shift = io.KeyShift;
+  if (key_pressed(Key::Space)) t.toggle_play();
+  if (key_pressed(Key::Right, true)) shift ? t.step_sub(1) : t.step_stage(1);
+  if (key_pressed(Key::Left, true)) shift ? t.step_sub(-1) : t.step_stage(-1);
+  if (key_pressed(Key::Home)) t.home();
+  if (key_pressed(Key::End)) t.end();
+  if (key_pressed(Key::F1) || (shift && key_pressed(Key::Slash))) ui.show_help = !ui.show_help;
+  for (int k = 0; k < kStageCount; ++k)
+    if (digit_pressed(k + 1)) t.set_stage(k, true);
+  if (key_pressed(Key::L)) set_lang(lang() == Lang::En ? Lang::Zh : Lang::En);
+  if (key_pressed(Key::C)) st.show_controls = !st.show_controls;
+  if (key_pressed(Key::R)) t.restart();
+  if (key_pressed(Key::M)) {
+    SdpaParams p = st.model.params;
+    p.mask = static_cast<MaskKind>((static_cast<int>(p.mask) + 1) % 3);
+    request(st, ui, p, "mask");
+  }
+  if (key_pressed(Key::Plus)) st.ui_scale = std::min(2.5f, st.ui_scale + 0.1f);
+  if (key_pressed(Key::Minus)) st.ui_scale = std::max(0.6f, st.ui_scale - 0.1f);
+  if (scene_focused && key_pressed(Key::Tab) && st.show_controls) ImGui::SetWindowFocus("controls");
+}
+
+// Tells screen readers where the animation is, when that changes.
+void announce(PlaygroundState& st, UiState& ui) {
+  std::string s = std::string(tr("Stage")) + " " + std::to_string(st.timeline.stage() + 1) + "/" +
+                  std::to_string(kStageCount) + ": " + stage_title(st.timeline.stage());
+  if (!st.errors.empty()) s += ". " + st.errors.back().text;
+  if (s != ui.announced) {
+    ui.announced = s;
+    platform_announce(s);
+  }
+}
+
+}  // namespace
+
+void request(PlaygroundState& st, UiState& ui, const SdpaParams& p, const char* key) {
+  (void)ui;
+  apply(st, p, key);
+}
+
+bool ui_prepare_fonts(PlaygroundState& st, UiState& ui, const FrameInfo& f) {
+  const float zoom = st.ui_scale;
+  const float scale = f.dpr * zoom;
+  if (scale == ui.font_scale && zoom == ui.font_zoom) return false;
+  build_fonts(&ui.fonts, scale, zoom);
+  apply_style(zoom);
+  ui.font_scale = scale;
+  ui.font_zoom = zoom;
+  return true;
+}
+
+void ui_frame(PlaygroundState& st, UiState& ui, const FrameInfo& f) {
+  ui.frame = f;
+  heatmap_begin_frame();
+  if (ui.generation_seen != st.generation || ui.text_buf.empty()) {
+    ui.generation_seen = st.generation;
+    ui.Kt = st.model.K.transpose();
+    ui.edit = st.model.params;
+    ui.text_buf.assign(limits::kMaxTextBytes + 2, '\0');
+    std::copy(st.model.params.text.begin(),
+              st.model.params.text.begin() + std::min(st.model.params.text.size(), size_t(limits::kMaxTextBytes)),
+              ui.text_buf.begin());
+  }
+  platform_set_document_lang(lang_code(lang()));
+  st.timeline.advance(f.dt);
+
+  const float W = static_cast<float>(f.width), H = static_cast<float>(f.height);
+  ui.compact = W < 760.f;
+  const float fs = ImGui::GetFontSize();
+  const float top_h = fs + 20.f;
+  top_bar(st, ui, top_h);
+
+  const bool overlay = ui.compact;
+  const float side_w = overlay ? W : std::min(330.f * st.ui_scale, W * 0.34f);
+  const bool controls = st.show_controls;
+  const float scene_x = controls && !overlay ? side_w : 0.f;
+
+  // Scene: flow strip, formula, stage view, timeline.
+  ImGui::SetNextWindowPos(ImVec2(scene_x, top_h));
+  ImGui::SetNextWindowSize(ImVec2(W - scene_x, H - top_h));
+  const ImGuiWindowFlags fixed = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                                 ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
+  if (ui.focus_scene) { ImGui::SetNextWindowFocus(); ui.focus_scene = false; }
+  ImGui::Begin("scene", nullptr, fixed | ImGuiWindowFlags_NoNavInputs);
+  handle_keys(st, ui, ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows) ||
+                          !ImGui::IsWindowFocused(ImGuiFocusedFlags_AnyWindow));
+  messages_panel(st);
+  flow_strip(st, ui, std::clamp(H * 0.13f, 54.f, 96.f));
+  formula_panel(st, ui);
+  const float timeline_h = fs * (ui.compact ? 4.6f : 2.6f) + 16.f;
+  ImGui::BeginChild("stage", ImVec2(0, -timeline_h), false, ImGuiWindowFlags_NoNavInputs);
+  sdpa_scene(st, ui);
+  ImGui::EndChild();
+  timeline_panel(st, ui);
+  ImGui::End();
+
+  if (controls) {
+    ImGui::SetNextWindowPos(ImVec2(0, top_h));
+    ImGui::SetNextWindowSize(ImVec2(side_w, H - top_h));
+    ImGui::Begin("controls", nullptr, fixed & ~ImGuiWindowFlags_NoBringToFrontOnFocus);
+    controls_panel(st, ui);
+    ImGui::End();
+  }
+  // A mouse click on a button or slider in the controls hands the keyboard back to the scene, so that
+  // the arrow keys step the animation again (text fields keep it while they are being typed into).
+  if (ImGui::IsMouseReleased(0) && !ImGui::GetIO().WantTextInput && !ui.cell_popup &&
+      !ImGui::IsPopupOpen(nullptr, ImGuiPopupFlags_AnyPopupId))
+    ui.focus_scene = true;
+  hover_panel(st, ui);
+  if (ui.show_help) help_panel(ui);
+  announce(st, ui);
+  if (++st.frames_drawn == 2) platform_frame_drawn();  // the first frame is on screen by now
+}
+
+}  // namespace ap

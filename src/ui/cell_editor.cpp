@@ -1,0 +1,76 @@
+// Typing a value into one cell of Q, K or V. The text is parsed here; a value that is not a finite
+// number is refused with a message and the matrices stay as they were.
+#include <imgui.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "app/i18n.h"
+#include "ui/ui_state.h"
+
+namespace ap {
+
+namespace {
+// Parses the whole string as a finite number ("1.5", "-2e-3", " 4 "); false for "abc", "NaN", "1x", "".
+bool parse_number(const char* s, float* out) {
+  char* end = nullptr;
+  const double v = std::strtod(s, &end);
+  if (end == s) return false;
+  while (*end == ' ' || *end == '\t') ++end;
+  if (*end != '\0' || !std::isfinite(v)) return false;
+  *out = static_cast<float>(v);
+  return true;
+}
+}  // namespace
+
+void begin_cell_edit(PlaygroundState& st, UiState& ui, MatrixId id, int i, int j) {
+  const SdpaModel& m = st.model;
+  float v = 0;
+  if (id == MatrixId::Q) v = m.Q(i, j);
+  else if (id == MatrixId::K) v = m.K(j, i);  // drawn as Kᵀ
+  else if (id == MatrixId::V) v = m.V(i, j);
+  else return;
+  ui.edit_id = id;
+  ui.edit_i = i;
+  ui.edit_j = j;
+  std::snprintf(ui.edit_buf, sizeof ui.edit_buf, "%g", v);
+  ui.cell_popup = true;
+  ImGui::OpenPopup("edit_cell");
+}
+
+void cell_editor(PlaygroundState& st, UiState& ui) {
+  if (!ImGui::BeginPopup("edit_cell")) {
+    ui.cell_popup = false;
+    return;
+  }
+  const char* name = ui.edit_id == MatrixId::Q ? "Q" : ui.edit_id == MatrixId::K ? "Kᵀ" : "V";
+  ImGui::Text("%s[%d][%d]", name, ui.edit_i + 1, ui.edit_j + 1);
+  if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8.f);
+  const bool enter = ImGui::InputText("##value", ui.edit_buf, sizeof ui.edit_buf, ImGuiInputTextFlags_EnterReturnsTrue |
+                                                                                 ImGuiInputTextFlags_AutoSelectAll);
+  ImGui::SameLine();
+  const bool ok = ImGui::Button(tr("Set")) || enter;
+  ImGui::SameLine();
+  if (ImGui::Button(tr("Cancel"))) { ImGui::CloseCurrentPopup(); ui.cell_popup = false; }
+  ImGui::TextDisabled("%s", tr("Enter sets the value; Q, K and V become hand-edited."));
+  if (ok) {
+    float v;
+    if (!parse_number(ui.edit_buf, &v)) {
+      report(st, "cell", std::string(tr("Not a number:")) + " “" + ui.edit_buf + "” (" + name + "[" +
+                             std::to_string(ui.edit_i + 1) + "][" + std::to_string(ui.edit_j + 1) + "])");
+    } else {
+      const SdpaModel& m = st.model;
+      SdpaParams p = as_custom(m);
+      if (ui.edit_id == MatrixId::Q) p.Q(ui.edit_i, ui.edit_j) = v;
+      else if (ui.edit_id == MatrixId::K) p.K(ui.edit_j, ui.edit_i) = v;
+      else p.V(ui.edit_i, ui.edit_j) = v;
+      if (apply(st, p, "cell")) { ImGui::CloseCurrentPopup(); ui.cell_popup = false; }
+    }
+  }
+  ImGui::EndPopup();
+}
+
+}  // namespace ap

@@ -1,0 +1,190 @@
+// The controls: presets, the sentence or the matrices, sizes, seed, mask. Each change builds a new model
+// from the last good parameters plus that one change; a refused value stays in its field, with a message.
+#include <imgui.h>
+
+#include <algorithm>
+#include <string>
+
+#include "app/i18n.h"
+#include "app/presets.h"
+#include "core/tokenizer.h"
+#include "ui/ui_state.h"
+
+namespace ap {
+
+namespace {
+
+void section(const char* title) {
+  ImGui::Spacing();
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextUnformatted(title);
+  ImGui::PopStyleColor();
+  ImGui::Separator();
+}
+
+Mat resized(const Mat& a, int rows, int cols) {
+  Mat b = Mat::Zero(rows, cols);
+  const int r = std::min<int>(rows, static_cast<int>(a.rows())), c = std::min<int>(cols, static_cast<int>(a.cols()));
+  b.topLeftCorner(r, c) = a.topLeftCorner(r, c);
+  return b;
+}
+
+void relabel(std::vector<std::string>* labels, int count, const char* prefix) {
+  while (static_cast<int>(labels->size()) > count) labels->pop_back();
+  while (static_cast<int>(labels->size()) < count) labels->push_back(prefix + std::to_string(labels->size() + 1));
+}
+
+// A size stepper: "−  [value]  +", changing one dimension of the hand-edited matrices.
+bool size_stepper(const char* label, int value, int lo, int hi, int* out) {
+  ImGui::PushID(label);
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(label);
+  ImGui::SameLine(ImGui::GetFontSize() * 3.2f);
+  bool changed = false;
+  if (ImGui::Button("−") && value > lo) { *out = value - 1; changed = true; }
+  ImGui::SameLine(0, 4);
+  ImGui::Text("%3d", value);
+  ImGui::SameLine(0, 4);
+  if (ImGui::Button("+") && value < hi) { *out = value + 1; changed = true; }
+  ImGui::PopID();
+  return changed;
+}
+
+}  // namespace
+
+void controls_panel(PlaygroundState& st, UiState& ui) {
+  const SdpaModel& model = st.model;
+  const float w = ImGui::GetContentRegionAvail().x;
+
+  section(tr("Examples"));
+  for (const Preset& pr : presets()) {
+    const char* title = tr(pr.title);
+    const float bw = ImGui::CalcTextSize(title).x + ImGui::GetStyle().FramePadding.x * 2;
+    if (ImGui::GetCursorPosX() > ImGui::GetStyle().WindowPadding.x &&
+        ImGui::GetCursorPosX() + bw > w) ImGui::NewLine();
+    if (ImGui::Button(title)) load_preset(st, pr.id);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(pr.note));
+    ImGui::SameLine();
+  }
+  ImGui::NewLine();
+
+  section(tr("Input"));
+  int source = model.params.source == QkvSource::Projection ? 0 : 1;
+  if (ImGui::RadioButton(tr("Sentence → X·W"), source == 0) && source != 0) {
+    SdpaParams p = model.params;
+    p.source = QkvSource::Projection;
+    request(st, ui, p, "source");
+  }
+  ImGui::SameLine();
+  if (ImGui::RadioButton(tr("Q, K, V by hand"), source == 1) && source != 1)
+    request(st, ui, as_custom(model), "source");
+
+  if (source == 0) {
+    ImGui::TextUnformatted(tr("Sentence (one token per word, punctuation mark or Chinese character)"));
+    ImGui::SetNextItemWidth(-1);
+    if (ImGui::InputTextMultiline("##text", ui.text_buf.data(), ui.text_buf.size(),
+                                  ImVec2(-1, ImGui::GetTextLineHeight() * 3.6f))) {
+      SdpaParams p = model.params;
+      p.text = ui.text_buf.data();
+      if (p.text.size() > limits::kMaxTextBytes) p.text.resize(limits::kMaxTextBytes + 1);  // refused with a message
+      request(st, ui, p, "text");
+    }
+    ImGui::TextDisabled("%s: %d   (%s %d)", tr("tokens"), model.trace.n, tr("limit"), limits::kMaxTokens);
+    const float field = ImGui::GetFontSize() * 7.f;
+    const auto int_field = [&](const char* label, const char* key, int* shown, int model_value, int lo, int hi,
+                               int SdpaParams::*member) {
+      ImGui::SetNextItemWidth(field);
+      if (ImGui::InputInt(label, shown, 1, 8)) {
+        SdpaParams p = model.params;
+        p.*member = *shown;
+        (void)lo; (void)hi; (void)model_value;
+        request(st, ui, p, key);
+      }
+    };
+    int_field("d_model", "d_model", &ui.edit.d_model, model.params.d_model, 1, limits::kMaxModelDim, &SdpaParams::d_model);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("Width of each token's embedding x_i (1 to 512)"));
+    int_field("d_k", "d_k", &ui.edit.d_k, model.params.d_k, 1, limits::kMaxHeadDim, &SdpaParams::d_k);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("Width of queries and keys (and values here), 1 to 512"));
+    int seed = static_cast<int>(ui.edit.seed & 0x7FFFFFFF);
+    ImGui::SetNextItemWidth(field);
+    if (ImGui::InputInt(tr("seed"), &seed, 1, 10)) {
+      ui.edit.seed = static_cast<uint64_t>(std::max(0, seed));
+      SdpaParams p = model.params;
+      p.seed = ui.edit.seed;
+      request(st, ui, p, "seed");
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("The random embeddings and W^Q, W^K, W^V come from this seed"));
+    bool pos = model.params.positional;
+    if (ImGui::Checkbox(tr("add position codes (sin/cos)"), &pos)) {
+      SdpaParams p = model.params;
+      p.positional = pos;
+      request(st, ui, p, "positional");
+    }
+  } else {
+    ImGui::TextWrapped("%s", tr("Click any cell of Q, Kᵀ or V in the first stage to type a value."));
+    int v;
+    if (size_stepper("n", model.trace.n, 1, 32, &v)) {
+      SdpaParams p = as_custom(model);
+      p.Q = resized(p.Q, v, model.trace.d_k);
+      relabel(&p.query_labels, v, "q");
+      request(st, ui, p, "size");
+    }
+    if (size_stepper("m", model.trace.m, 1, 32, &v)) {
+      SdpaParams p = as_custom(model);
+      p.K = resized(p.K, v, model.trace.d_k);
+      p.V = resized(p.V, v, model.trace.d_v);
+      relabel(&p.key_labels, v, "k");
+      request(st, ui, p, "size");
+    }
+    if (size_stepper("d_k", model.trace.d_k, 1, 16, &v)) {
+      SdpaParams p = as_custom(model);
+      p.Q = resized(p.Q, model.trace.n, v);
+      p.K = resized(p.K, model.trace.m, v);
+      request(st, ui, p, "size");
+    }
+    if (size_stepper("d_v", model.trace.d_v, 1, 16, &v)) {
+      SdpaParams p = as_custom(model);
+      p.V = resized(p.V, model.trace.m, v);
+      request(st, ui, p, "size");
+    }
+  }
+
+  section(tr("Mask"));
+  const MaskKind kinds[3] = {MaskKind::None, MaskKind::Padding, MaskKind::Causal};
+  const char* names[3] = {tr("none"), tr("padding"), tr("causal")};
+  for (int k = 0; k < 3; ++k) {
+    if (k) ImGui::SameLine();
+    if (ImGui::RadioButton(names[k], model.params.mask == kinds[k]) && model.params.mask != kinds[k]) {
+      SdpaParams p = model.params;
+      p.mask = kinds[k];
+      request(st, ui, p, "mask");
+    }
+  }
+  if (model.params.mask == MaskKind::Padding || model.params.pad_to > 0) {
+    if (source == 0) {
+      ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7.f);
+      if (ImGui::InputInt(tr("pad to"), &ui.edit.pad_to, 1, 4)) {
+        SdpaParams p = model.params;
+        p.pad_to = ui.edit.pad_to;
+        request(st, ui, p, "pad_to");
+      }
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("Append [PAD] tokens up to this length (0: none)"));
+    }
+    if (model.params.mask == MaskKind::Padding && model.pad_count == 0)
+      ImGui::TextWrapped("%s", tr("No [PAD] keys yet: raise 'pad to', or type [PAD] in the sentence."));
+    else if (model.params.mask == MaskKind::Padding)
+      ImGui::TextDisabled("%d [PAD] %s", model.pad_count, tr("keys hidden"));
+  }
+  if (model.trace.fully_masked_rows > 0)
+    ImGui::TextWrapped("%d %s", model.trace.fully_masked_rows,
+                       tr("rows have every key hidden: their weights are all 0 and they are flagged."));
+
+  section(tr("Display"));
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9.f);
+  float zoom = st.ui_scale;
+  if (ImGui::SliderFloat(tr("text size"), &zoom, 0.6f, 2.5f, "%.1f×")) st.ui_scale = zoom;
+  ImGui::Spacing();
+  ImGui::TextDisabled("%s", tr("Keys: Space play · ←/→ stage · Shift+←/→ one cell · Home/End · F1 help"));
+}
+
+}  // namespace ap

@@ -1,0 +1,18 @@
+// Builds the ImGui font atlas from the embedded Noto subsets, at the size the screen needs.
+#pragma once
+#include <imgui.h>
+
+namespace ap {
+
+struct UiFonts {
+  ImFont* body = nullptr;     // 16 logical px: Noto Sans + Math + Symbols + CJK merged
+  ImFont* formula = nullptr;  // 22 logical px, for the formula of the stage
+  ImFont* small = nullptr;    // 13 logical px, for matrix labels and cell numbers
+};
+
+// Rasterises at `pixel_scale` = device pixel ratio × UI zoom, so text is sharp on high-DPI screens; sets
+// io.FontGlobalScale so that sizes stay in logical pixels. Call outside a frame, then recreate the GL
+// font texture (platform_rebuild_font_texture).
+void build_fonts(UiFonts* fonts, float pixel_scale, float zoom);
+
+}  // namespace ap

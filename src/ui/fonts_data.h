@@ -1,0 +1,18 @@
+// Font files embedded by tools/make_fonts.py (subsets of Debian's Noto fonts).
+#pragma once
+#include <cstddef>
+
+namespace ap::fonts {
+
+struct FontBlob {
+  const unsigned char* data;
+  size_t size;
+  const unsigned short* ranges;  // ImGui glyph ranges: pairs of first/last code point, 0-terminated
+};
+
+extern const FontBlob latin;    // Noto Sans: Latin, Greek, ᵀ, subscripts
+extern const FontBlob math;     // Noto Sans Math: √ ∞ − ≈ → ∑ …
+extern const FontBlob symbols;  // Noto Sans Symbols2: ▶ ⏸ ◀ ⏮ ⏭
+extern const FontBlob cjk;      // Noto Sans CJK SC: the Chinese of the interface
+
+}  // namespace ap::fonts

@@ -1,0 +1,74 @@
+// The timeline: play/pause, stage and single-step buttons, a scrubber over every sub-step, speed.
+#include <imgui.h>
+
+#include <cstdio>
+#include <cstring>
+
+#include "app/i18n.h"
+#include "ui/ui_state.h"
+
+namespace ap {
+
+namespace {
+const char* const kStageTitles[kStageCount] = {"Q, K, V", "Scores Q·Kᵀ", "Scale ÷√dₖ", "Mask",
+                                               "Softmax", "Weighted sum A·V", "Output"};
+
+bool icon_button(const char* icon, const char* tip) {
+  const bool r = ImGui::Button(icon);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tip);
+  ImGui::SameLine(0, 4);
+  return r;
+}
+}  // namespace
+
+const char* stage_title(int s) { return tr(kStageTitles[s]); }
+
+void timeline_panel(PlaygroundState& st, UiState& ui) {
+  Timeline& t = st.timeline;
+  ImGui::Separator();
+  if (icon_button("⏮", tr("Start (Home)"))) t.home();
+  if (icon_button("⏪", tr("Previous stage (←)"))) t.step_stage(-1);
+  if (icon_button("‹", tr("One cell / row back (Shift+←)"))) t.step_sub(-1);
+  ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.93f, 0.55f, 0.16f, 1.f));
+  ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 1, 1, 1));
+  if (icon_button(t.playing() ? "⏸" : "▶", t.playing() ? tr("Pause (Space)") : tr("Play (Space)"))) t.toggle_play();
+  ImGui::PopStyleColor(2);
+  if (icon_button("›", tr("One cell / row forward (Shift+→)"))) t.step_sub(1);
+  if (icon_button("⏩", tr("Next stage (→)"))) t.step_stage(1);
+  if (icon_button("⏭", tr("End (End)"))) t.end();
+  if (icon_button("↻", tr("Restart (R)"))) t.restart();
+
+  // Stage label: "Stage 2/7 · Scores Q·Kᵀ · cell 3/121"
+  char label[160];
+  const int subs = t.substeps(t.stage());
+  std::snprintf(label, sizeof label, "%s %d/%d · %s", tr("Stage"), t.stage() + 1, kStageCount, stage_title(t.stage()));
+  if (subs > 1) {
+    char more[64];
+    std::snprintf(more, sizeof more, " · %d/%d", t.done_substeps(), subs);
+    std::strncat(label, more, sizeof label - std::strlen(label) - 1);
+  }
+  if (ui.compact) ImGui::NewLine(); else ImGui::SameLine(0, 12);
+  ImGui::TextUnformatted(label);
+
+  // Scrubber over all sub-steps, with the stage boundaries marked.
+  const float speed_w = ImGui::GetFontSize() * 8.f;
+  ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - speed_w - ImGui::GetStyle().ItemSpacing.x - 4.f);
+  float pos = static_cast<float>(t.position());
+  const ImVec2 bar0 = ImGui::GetCursorScreenPos();
+  if (ImGui::SliderFloat("##scrub", &pos, 0.f, static_cast<float>(t.total()), "")) t.set_position(pos);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("Drag to scrub through every step"));
+  const ImVec2 bar1 = ImGui::GetItemRectMax();
+  double acc = 0;
+  for (int s = 0; s + 1 < kStageCount; ++s) {
+    acc += t.substeps(s);
+    const float x = bar0.x + (bar1.x - bar0.x) * static_cast<float>(acc / t.total());
+    ImGui::GetWindowDrawList()->AddLine(ImVec2(x, bar0.y + 2), ImVec2(x, bar1.y - 2), IM_COL32(90, 90, 110, 160), 1.5f);
+  }
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(speed_w);
+  float speed = static_cast<float>(t.speed());
+  if (ImGui::SliderFloat("##speed", &speed, 0.1f, 16.f, tr("speed %.1f×"), ImGuiSliderFlags_Logarithmic))
+    t.set_speed(speed);
+}
+
+}  // namespace ap

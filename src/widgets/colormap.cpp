@@ -1,0 +1,45 @@
+#include "colormap.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ap {
+
+namespace {
+struct Stop { float t, r, g, b; };
+// Diverging: from ColorBrewer RdBu, reversed (blue for negative), with white at the centre.
+constexpr Stop kDiverging[] = {{0.0f, 33, 102, 172}, {0.25f, 103, 169, 207}, {0.5f, 247, 247, 247},
+                               {0.75f, 239, 138, 98}, {1.0f, 178, 24, 43}};
+// Sequential: white to a deep blue-violet; perceptually even enough for weights in [0, 1].
+constexpr Stop kSequential[] = {{0.0f, 250, 250, 252}, {0.25f, 198, 212, 238}, {0.5f, 132, 160, 218},
+                                {0.75f, 78, 96, 186}, {1.0f, 38, 30, 120}};
+
+template <size_t N>
+uint32_t sample(const Stop (&stops)[N], float t) {
+  t = std::clamp(std::isfinite(t) ? t : 0.f, 0.f, 1.f);
+  size_t k = 1;
+  while (k < N - 1 && stops[k].t < t) ++k;
+  const Stop& a = stops[k - 1];
+  const Stop& b = stops[k];
+  const float u = (t - a.t) / (b.t - a.t);
+  const auto ch = [u](float x, float y) { return static_cast<uint32_t>(std::lround(x + (y - x) * u)); };
+  return 0xFF000000u | ch(a.b, b.b) << 16 | ch(a.g, b.g) << 8 | ch(a.r, b.r);
+}
+}  // namespace
+
+uint32_t colormap(ColorScale s, float t) {
+  return s == ColorScale::Diverging ? sample(kDiverging, t) : sample(kSequential, t);
+}
+
+float colormap_t(float v, float lo, float hi) {
+  if (!(hi > lo)) return 0.5f;
+  return std::clamp((v - lo) / (hi - lo), 0.f, 1.f);
+}
+
+uint32_t text_color_on(uint32_t bg) {
+  const float r = (bg & 0xFF) / 255.f, g = ((bg >> 8) & 0xFF) / 255.f, b = ((bg >> 16) & 0xFF) / 255.f;
+  const float lum = 0.2126f * r + 0.7152f * g + 0.0722f * b;
+  return lum > 0.55f ? 0xFF1E1E1Eu : 0xFFFFFFFFu;
+}
+
+}  // namespace ap

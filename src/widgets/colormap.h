@@ -1,0 +1,19 @@
+// Colour scales shared by the numbered-cell view (ImGui) and the heatmap shader (as a lookup texture).
+#pragma once
+#include <cstdint>
+
+namespace ap {
+
+enum class ColorScale {
+  Diverging,   // negative blue – 0 white – positive red: scores, Q, K, V, outputs
+  Sequential,  // 0 white – 1 deep violet-blue: attention weights (probabilities)
+};
+
+// RGBA8 packed as ImGui's ImU32 (A<<24 | B<<16 | G<<8 | R) for t in [0, 1].
+uint32_t colormap(ColorScale s, float t);
+// Maps a value to t in [0,1] for the range [lo, hi].
+float colormap_t(float v, float lo, float hi);
+// Black or white, whichever reads better on `bg`.
+uint32_t text_color_on(uint32_t bg);
+
+}  // namespace ap

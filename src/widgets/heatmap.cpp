@@ -1,0 +1,163 @@
+#include "heatmap.h"
+
+#include <cstdio>
+#include <deque>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "widgets/gl.h"
+#include "widgets/shaders_data.h"
+
+namespace ap {
+
+namespace {
+
+struct Texture {
+  GLuint id = 0;
+  int rows = 0, cols = 0, generation = -1;
+};
+
+struct DrawRecord {
+  GLuint values = 0;
+  int rows = 0, cols = 0;
+  ImVec2 p0, p1;
+  HeatmapStyle style;
+};
+
+struct Gl {
+  bool tried = false, ok = false;
+  GLuint program = 0, vao = 0, lut[2] = {0, 0};
+  GLint u_rect, u_values, u_lut, u_range, u_size, u_reveal, u_highlight, u_pending, u_hidden;
+  std::unordered_map<int, Texture> textures;
+  std::deque<DrawRecord> records;  // deque: pointers stay valid while we append during the frame
+} g;
+
+GLuint compile(GLenum type, const char* body) {
+#ifdef __EMSCRIPTEN__
+  const std::string src = std::string("#version 300 es\nprecision highp float;\nprecision highp int;\n") + body;
+#else
+  const std::string src = std::string("#version 330 core\n") + body;
+#endif
+  const char* p = src.c_str();
+  GLuint s = glCreateShader(type);
+  glShaderSource(s, 1, &p, nullptr);
+  glCompileShader(s);
+  GLint ok = 0;
+  glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
+  if (!ok) {
+    char log[1024];
+    glGetShaderInfoLog(s, sizeof log, nullptr, log);
+    std::fprintf(stderr, "heatmap shader: %s\n", log);
+    glDeleteShader(s);
+    return 0;
+  }
+  return s;
+}
+
+void init_gl() {
+  g.tried = true;
+  GLuint vs = compile(GL_VERTEX_SHADER, shaders::heatmap_vert);
+  GLuint fs = compile(GL_FRAGMENT_SHADER, shaders::heatmap_frag);
+  if (!vs || !fs) return;
+  g.program = glCreateProgram();
+  glAttachShader(g.program, vs);
+  glAttachShader(g.program, fs);
+  glLinkProgram(g.program);
+  glDeleteShader(vs);
+  glDeleteShader(fs);
+  GLint ok = 0;
+  glGetProgramiv(g.program, GL_LINK_STATUS, &ok);
+  if (!ok) { std::fprintf(stderr, "heatmap program failed to link\n"); return; }
+  g.u_rect = glGetUniformLocation(g.program, "u_rect");
+  g.u_values = glGetUniformLocation(g.program, "u_values");
+  g.u_lut = glGetUniformLocation(g.program, "u_lut");
+  g.u_range = glGetUniformLocation(g.program, "u_range");
+  g.u_size = glGetUniformLocation(g.program, "u_size");
+  g.u_reveal = glGetUniformLocation(g.program, "u_reveal");
+  g.u_highlight = glGetUniformLocation(g.program, "u_highlight");
+  g.u_pending = glGetUniformLocation(g.program, "u_pending");
+  g.u_hidden = glGetUniformLocation(g.program, "u_hidden");
+  glGenVertexArrays(1, &g.vao);  // empty: corners come from gl_VertexID
+  // One 256×1 lookup texture per colour scale, from the same function the numbered cells use.
+  glGenTextures(2, g.lut);
+  for (int s = 0; s < 2; ++s) {
+    std::vector<uint32_t> px(256);
+    for (int i = 0; i < 256; ++i) px[i] = colormap(static_cast<ColorScale>(s), i / 255.f);
+    glBindTexture(GL_TEXTURE_2D, g.lut[s]);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, 256, 1, 0, GL_RGBA, GL_UNSIGNED_BYTE, px.data());  // ImU32 = RGBA bytes
+  }
+  g.ok = true;
+}
+
+void upload(Texture& t, const Mat& m, int generation) {
+  if (!t.id) glGenTextures(1, &t.id);
+  glBindTexture(GL_TEXTURE_2D, t.id);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+  // Row-major: m.data() is row 0 then row 1 …, exactly GL's texel order (x fastest) for cols × rows.
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, static_cast<GLsizei>(m.cols()), static_cast<GLsizei>(m.rows()), 0, GL_RED,
+               GL_FLOAT, m.data());
+  t.rows = static_cast<int>(m.rows());
+  t.cols = static_cast<int>(m.cols());
+  t.generation = generation;
+}
+
+void draw_callback(const ImDrawList*, const ImDrawCmd* cmd) {
+  const DrawRecord& r = *static_cast<const DrawRecord*>(cmd->UserCallbackData);
+  const ImDrawData* dd = ImGui::GetDrawData();
+  const ImVec2 pos = dd->DisplayPos, size = dd->DisplaySize, fb = dd->FramebufferScale;
+  const int fb_h = static_cast<int>(size.y * fb.y);
+  // Scissor to the window's clip rectangle (ImGui coordinates -> framebuffer pixels, y up).
+  const ImVec4 c = cmd->ClipRect;
+  glEnable(GL_SCISSOR_TEST);
+  glScissor(static_cast<int>((c.x - pos.x) * fb.x), static_cast<int>(fb_h - (c.w - pos.y) * fb.y),
+            static_cast<int>((c.z - c.x) * fb.x), static_cast<int>((c.w - c.y) * fb.y));
+  const auto nx = [&](float x) { return (x - pos.x) / size.x * 2.f - 1.f; };
+  const auto ny = [&](float y) { return 1.f - (y - pos.y) / size.y * 2.f; };
+  glDisable(GL_BLEND);
+  glUseProgram(g.program);
+  glBindVertexArray(g.vao);
+  glActiveTexture(GL_TEXTURE1);
+  glBindTexture(GL_TEXTURE_2D, g.lut[static_cast<int>(r.style.scale)]);
+  glActiveTexture(GL_TEXTURE0);
+  glBindTexture(GL_TEXTURE_2D, r.values);
+  glUniform1i(g.u_values, 0);
+  glUniform1i(g.u_lut, 1);
+  glUniform4f(g.u_rect, nx(r.p0.x), ny(r.p0.y), nx(r.p1.x), ny(r.p1.y));
+  glUniform2f(g.u_range, r.style.lo, r.style.hi);
+  glUniform2i(g.u_size, r.cols, r.rows);
+  glUniform1f(g.u_reveal, static_cast<float>(std::min(r.style.reveal, 1e30)));
+  glUniform2i(g.u_highlight, r.style.hl_col, r.style.hl_row);
+  glUniform4f(g.u_pending, 0.90f, 0.90f, 0.92f, 1.f);
+  glUniform4f(g.u_hidden, 0.55f, 0.55f, 0.58f, 1.f);
+  glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+}
+
+}  // namespace
+
+void heatmap_begin_frame() { g.records.clear(); }
+
+bool heatmap_available() {
+  if (!g.tried) init_gl();
+  return g.ok;
+}
+
+void heatmap_draw(ImDrawList* dl, int key, const Mat& m, int generation, ImVec2 p0, ImVec2 p1,
+                  const HeatmapStyle& style) {
+  if (!heatmap_available() || m.rows() == 0 || m.cols() == 0) return;
+  Texture& t = g.textures[key];
+  if (t.generation != generation || t.rows != m.rows() || t.cols != m.cols()) upload(t, m, generation);
+  g.records.push_back({t.id, t.rows, t.cols, p0, p1, style});
+  dl->AddCallback(draw_callback, &g.records.back());
+  dl->AddCallback(ImDrawCallback_ResetRenderState, nullptr);  // hand GL state back to the ImGui backend
+}
+
+}  // namespace ap

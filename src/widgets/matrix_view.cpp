@@ -1,0 +1,191 @@
+#include "matrix_view.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "app/cell_text.h"
+#include "widgets/heatmap.h"
+
+namespace ap {
+
+namespace {
+
+struct Layout {
+  bool numbered;
+  float label_w, header_h, title_h, cell_w, cell_h;
+  bool row_labels, col_labels;
+  ImVec2 total;
+};
+
+float text_w(const std::string& s) { return ImGui::CalcTextSize(s.c_str()).x; }
+
+Layout compute(const MatrixView& v, ImVec2 avail) {
+  Layout L{};
+  const int rows = static_cast<int>(v.m->rows()), cols = static_cast<int>(v.m->cols());
+  const float fs = ImGui::GetFontSize();
+  L.title_h = v.title.empty() ? 0.f : fs + 4.f;
+  float lw = 0;
+  if (v.row_labels)
+    for (int i = 0; i < std::min<int>(rows, static_cast<int>(v.row_labels->size())); ++i)
+      lw = std::max(lw, text_w((*v.row_labels)[i]));
+  lw = std::min(lw + 8.f, 96.f);
+  // Numbered cells if each can hold "−0.00" legibly.
+  const float min_w = fs * 2.6f, min_h = fs + 4.f;
+  float cw = std::min(v.max_cell_w, (avail.x - lw) / cols);
+  float ch = std::min(v.max_cell_h, (avail.y - L.title_h - (v.col_labels ? min_h : 0.f)) / rows);
+  L.numbered = !v.force_heatmap && cw >= min_w && ch >= min_h;
+  if (L.numbered) {
+    L.row_labels = v.row_labels != nullptr;
+    L.col_labels = v.col_labels != nullptr;
+    L.label_w = L.row_labels ? lw : 0.f;
+    L.header_h = L.col_labels ? min_h : 0.f;
+    L.cell_w = cw;
+    L.cell_h = std::max(min_h, std::min(ch, cw * 0.6f));
+  } else {
+    // Heatmap: square cells; labels only where a row is tall enough for text.
+    L.row_labels = v.row_labels && (avail.y - L.title_h) / rows >= fs;
+    L.label_w = L.row_labels ? lw : 0.f;
+    L.col_labels = false;
+    L.header_h = 0.f;
+    const float cx = std::max(0.05f, (avail.x - L.label_w) / cols), cy = std::max(0.05f, (avail.y - L.title_h) / rows);
+    if (v.square) {
+      L.cell_w = L.cell_h = std::min({cx, cy, v.max_cell_w});
+    } else {
+      L.cell_w = std::min(cx, v.max_cell_w);
+      L.cell_h = std::min(cy, v.max_cell_h);
+    }
+  }
+  L.total = ImVec2(L.label_w + cols * L.cell_w, L.title_h + L.header_h + rows * L.cell_h);
+  return L;
+}
+
+std::string fit(const std::string& s, float w) {
+  if (text_w(s) <= w) return s;
+  std::string t = s;
+  while (!t.empty() && text_w(t + "…") > w) {
+    // drop one UTF-8 code point from the end
+    size_t k = t.size() - 1;
+    while (k > 0 && (static_cast<unsigned char>(t[k]) & 0xC0) == 0x80) --k;
+    t.erase(k);
+  }
+  return t + "…";
+}
+
+}  // namespace
+
+std::string cell_number(float v, int decimals) {
+  if (std::isinf(v)) return v < 0 ? "−∞" : "∞";
+  const float a = std::fabs(v);
+  return fmt(v, a >= 100.f ? 0 : a >= 10.f ? std::min(decimals, 1) : decimals);
+}
+
+ImVec2 matrix_view_size(const MatrixView& v, ImVec2 avail) { return compute(v, avail).total; }
+
+MatrixViewResult matrix_view(const MatrixView& v, ImVec2 avail) {
+  MatrixViewResult r;
+  if (!v.m || v.m->rows() == 0 || v.m->cols() == 0) return r;
+  const Mat& M = *v.m;
+  const int rows = static_cast<int>(M.rows()), cols = static_cast<int>(M.cols());
+  const Layout L = compute(v, avail);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 o = ImGui::GetCursorScreenPos();
+  const ImU32 ink = ImGui::GetColorU32(ImGuiCol_Text), faint = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+  if (!v.title.empty()) dl->AddText(ImVec2(o.x + L.label_w, o.y), ink, v.title.c_str());
+  const ImVec2 g0(o.x + L.label_w, o.y + L.title_h + L.header_h);
+  const ImVec2 g1(g0.x + cols * L.cell_w, g0.y + rows * L.cell_h);
+  r.grid_min = g0; r.grid_max = g1; r.cell_w = L.cell_w; r.cell_h = L.cell_h; r.numbered = L.numbered;
+
+  // Labels: rows on the left, columns on top (truncated to the cell; the hover text has them whole).
+  if (L.row_labels)
+    for (int i = 0; i < rows && i < static_cast<int>(v.row_labels->size()); ++i) {
+      const std::string s = fit((*v.row_labels)[i], L.label_w - 6.f);
+      const float y = g0.y + i * L.cell_h + (L.cell_h - ImGui::GetFontSize()) * 0.5f;
+      dl->AddText(ImVec2(g0.x - 6.f - text_w(s), y), i == v.hl_row ? ink : faint, s.c_str());
+    }
+  if (L.col_labels)
+    for (int j = 0; j < cols && j < static_cast<int>(v.col_labels->size()); ++j) {
+      const std::string s = fit((*v.col_labels)[j], L.cell_w - 2.f);
+      dl->AddText(ImVec2(g0.x + j * L.cell_w + (L.cell_w - text_w(s)) * 0.5f, g0.y - L.header_h + 2.f),
+                  j == v.hl_col ? ink : faint, s.c_str());
+    }
+
+  if (L.numbered) {
+    const ImU32 pending = IM_COL32(229, 229, 234, 255);
+    for (int i = 0; i < rows; ++i)
+      for (int j = 0; j < cols; ++j) {
+        const ImVec2 a(g0.x + j * L.cell_w, g0.y + i * L.cell_h), b(a.x + L.cell_w, a.y + L.cell_h);
+        const double idx = double(i) * cols + j;
+        const float x = M(i, j);
+        if (idx >= v.reveal) {
+          dl->AddRectFilled(a, b, pending);
+          continue;
+        }
+        ImU32 bg;
+        if (std::isinf(x) && x < 0) bg = IM_COL32(140, 140, 148, 255);
+        else bg = colormap(v.scale, colormap_t(x, v.lo, v.hi));
+        dl->AddRectFilled(a, b, bg);
+        const std::string s = cell_number(x, v.decimals);
+        const ImVec2 ts = ImGui::CalcTextSize(s.c_str());
+        dl->AddText(ImVec2(a.x + (L.cell_w - ts.x) * 0.5f, a.y + (L.cell_h - ts.y) * 0.5f), text_color_on(bg),
+                    s.c_str());
+      }
+    // grid lines
+    for (int i = 0; i <= rows; ++i)
+      dl->AddLine(ImVec2(g0.x, g0.y + i * L.cell_h), ImVec2(g1.x, g0.y + i * L.cell_h), IM_COL32(255, 255, 255, 200));
+    for (int j = 0; j <= cols; ++j)
+      dl->AddLine(ImVec2(g0.x + j * L.cell_w, g0.y), ImVec2(g0.x + j * L.cell_w, g1.y), IM_COL32(255, 255, 255, 200));
+  } else if (heatmap_available()) {
+    HeatmapStyle hs{v.scale, v.lo, v.hi, v.reveal, v.hl_row, v.hl_col};
+    heatmap_draw(dl, v.key, M, v.generation, g0, g1, hs);
+  }
+  // Highlight outlines (drawn over cells or heatmap).
+  const ImU32 hl = IM_COL32(230, 140, 0, 255);
+  if (v.hl_row >= 0 && v.hl_row < rows)
+    dl->AddRect(ImVec2(g0.x - 1, g0.y + v.hl_row * L.cell_h - 1), ImVec2(g1.x + 1, g0.y + (v.hl_row + 1) * L.cell_h + 1), hl, 0, 0, 2.5f);
+  if (v.hl_col >= 0 && v.hl_col < cols)
+    dl->AddRect(ImVec2(g0.x + v.hl_col * L.cell_w - 1, g0.y - 1), ImVec2(g0.x + (v.hl_col + 1) * L.cell_w + 1, g1.y + 1), hl, 0, 0, 2.5f);
+  dl->AddRect(ImVec2(g0.x - 0.5f, g0.y - 0.5f), ImVec2(g1.x + 0.5f, g1.y + 0.5f), IM_COL32(120, 120, 130, 255));
+
+  // Interaction: an invisible button over the grid reports hover and click.
+  ImGui::SetCursorScreenPos(o);
+  ImGui::Dummy(ImVec2(L.label_w, L.title_h + L.header_h));
+  ImGui::SetCursorScreenPos(g0);
+  ImGui::PushID(v.key);
+  ImGui::InvisibleButton("grid", ImVec2(std::max(1.f, g1.x - g0.x), std::max(1.f, g1.y - g0.y)));
+  if (ImGui::IsItemHovered()) {
+    const ImVec2 mp = ImGui::GetIO().MousePos;
+    r.hover_i = std::clamp(static_cast<int>((mp.y - g0.y) / L.cell_h), 0, rows - 1);
+    r.hover_j = std::clamp(static_cast<int>((mp.x - g0.x) / L.cell_w), 0, cols - 1);
+    if (ImGui::IsItemClicked()) { r.clicked_i = r.hover_i; r.clicked_j = r.hover_j; }
+    const ImVec2 a(g0.x + r.hover_j * L.cell_w, g0.y + r.hover_i * L.cell_h);
+    dl->AddRect(a, ImVec2(a.x + L.cell_w, a.y + L.cell_h), IM_COL32(20, 20, 20, 255), 0, 0, 2.f);
+  }
+  ImGui::PopID();
+  ImGui::SetCursorScreenPos(ImVec2(o.x, o.y + L.total.y));
+  ImGui::Dummy(ImVec2(L.total.x, 0));
+  return r;
+}
+
+void color_legend(ColorScale s, float lo, float hi, float width, const char* caption) {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 o = ImGui::GetCursorScreenPos();
+  const float h = 10.f;
+  const int segs = 32;
+  for (int k = 0; k < segs; ++k) {
+    const float x0 = o.x + width * k / segs, x1 = o.x + width * (k + 1) / segs;
+    dl->AddRectFilledMultiColor(ImVec2(x0, o.y), ImVec2(x1, o.y + h), colormap(s, float(k) / segs),
+                                colormap(s, float(k + 1) / segs), colormap(s, float(k + 1) / segs),
+                                colormap(s, float(k) / segs));
+  }
+  dl->AddRect(o, ImVec2(o.x + width, o.y + h), IM_COL32(120, 120, 130, 255));
+  const ImU32 ink = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+  const std::string a = fmt(lo, 2), m = fmt((lo + hi) / 2, 2), b = fmt(hi, 2);
+  const float y = o.y + h + 1;
+  dl->AddText(ImVec2(o.x, y), ink, a.c_str());
+  dl->AddText(ImVec2(o.x + (width - text_w(m)) / 2, y), ink, m.c_str());
+  dl->AddText(ImVec2(o.x + width - text_w(b), y), ink, b.c_str());
+  if (caption) dl->AddText(ImVec2(o.x + width + 8, o.y - 3), ink, caption);
+  ImGui::Dummy(ImVec2(width, h + ImGui::GetFontSize() + 2));
+}
+
+}  // namespace ap

@@ -1,0 +1,102 @@
+// The little JavaScript the browser forces: WebGL2 check, loading indicator, the page API object
+// (window.playground), postMessage for cross-origin iframes, the ARIA live region. All logic is in C++.
+(function () {
+  'use strict';
+  var canvas = document.getElementById('canvas');
+  var loading = document.getElementById('loading');
+  var resolveReady, rejectReady;
+  var ready = new Promise(function (res, rej) { resolveReady = res; rejectReady = rej; });
+
+  function showFallback(html) {
+    var fb = document.getElementById('fallback');
+    fb.innerHTML = html;
+    fb.hidden = false;
+    loading.classList.add('done');
+  }
+
+  // Without WebGL2 the app cannot draw: say so in words instead of leaving a blank page.
+  var probe = document.createElement('canvas');
+  var hasWebGL2 = false;
+  try { hasWebGL2 = !!(window.WebGL2RenderingContext && probe.getContext('webgl2')); } catch (e) { /* no */ }
+  if (!hasWebGL2) {
+    showFallback('<h1>Attention Playground needs WebGL2</h1><p>This browser (or its settings) does not offer ' +
+      'WebGL2, which the playground uses to draw. Try a current Chrome, Edge, Firefox or Safari, or turn on ' +
+      'hardware acceleration.</p><p>本演示需要 WebGL2。请使用新版 Chrome、Edge、Firefox 或 Safari，或开启硬件加速。</p>');
+    rejectReady(new Error('WebGL2 is not available'));
+    window.Module = { noInitialRun: true, preRun: [function () { throw new Error('no WebGL2'); }] };
+  }
+
+  function call(name, type, args) {
+    var out = Module.ccall(name, 'string', [type], [args]);
+    return JSON.parse(out);
+  }
+
+  // Functions the C++ side calls (src/platform/platform.cpp).
+  var firstFrame = false;
+  window.apBridge = {
+    frameDrawn: function () {
+      if (firstFrame) return;
+      firstFrame = true;
+      loading.classList.add('done');
+      if (window.performance && performance.mark) performance.mark('ap-first-frame');
+      resolveReady(window.playground);
+      canvas.focus();
+    },
+    announce: function (text) { document.getElementById('live').textContent = text; },
+    setLang: function (code) { document.documentElement.lang = code === 'zh' ? 'zh-CN' : 'en'; }
+  };
+
+  // The page API (README "Page API").
+  window.playground = {
+    ready: ready,
+    getState: function (opts) {
+      var withMatrices = !(opts && opts.matrices === false);
+      return call('ap_get_state', 'number', withMatrices ? 1 : 0);
+    },
+    setState: function (partial) {
+      var text;
+      try { text = JSON.stringify(partial); } catch (e) { return { ok: false, error: 'not serialisable: ' + e.message }; }
+      if (text === undefined) return { ok: false, error: 'setState expects an object' };
+      return call('ap_set_state', 'string', text);
+    },
+    step: function (k) {
+      var n = Number(k === undefined ? 1 : k);
+      if (!Number.isInteger(n) || Math.abs(n) > 1000) return { ok: false, error: 'step(k) takes a whole number' };
+      return call('ap_step', 'number', n);
+    }
+  };
+
+  // Cross-origin embedding: the parent page posts {playground: 'getState'|'setState'|'step', args: [...], id}
+  // and gets {playground: 'reply', id, result} (or {..., error}). A 'ready' message is posted when ready.
+  window.addEventListener('message', function (ev) {
+    var msg = ev.data;
+    if (!msg || typeof msg !== 'object' || typeof msg.playground !== 'string' || msg.playground === 'reply') return;
+    var reply = function (body) {
+      body.playground = 'reply';
+      body.id = msg.id;
+      if (ev.source) ev.source.postMessage(body, ev.origin === 'null' ? '*' : ev.origin);
+    };
+    ready.then(function () {
+      var fn = window.playground[msg.playground];
+      if (typeof fn !== 'function') { reply({ error: 'unknown method ' + msg.playground }); return; }
+      try { reply({ result: fn.apply(null, Array.isArray(msg.args) ? msg.args : []) }); }
+      catch (e) { reply({ error: String(e && e.message || e) }); }
+    });
+  });
+  ready.then(function () {
+    if (window.parent !== window) window.parent.postMessage({ playground: 'ready' }, '*');
+  }, function () {});
+
+  if (hasWebGL2) {
+    window.Module = {
+      canvas: canvas,
+      print: function (t) { console.log(t); },
+      printErr: function (t) { console.warn(t); },
+      onAbort: function (what) {
+        showFallback('<h1>The playground stopped</h1><p>' + String(what).replace(/</g, '&lt;') +
+          '</p><p>Reload the page to start again. 请刷新页面重试。</p>');
+        rejectReady(new Error('aborted: ' + what));
+      }
+    };
+  }
+})();
