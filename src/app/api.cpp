@@ -1,5 +1,6 @@
 #include "api.h"
 
+#include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
@@ -99,7 +100,7 @@ std::string join(const std::vector<std::string>& v) {
 // The deferred UI-side effects of a setState, applied only after the model built.
 struct Pending {
   bool has_lang = false; Lang lang = Lang::En;
-  bool has_step = false; int step = 0;
+  bool has_step = false; int step = 0; long long sub = -1;  // sub -1: the stage complete
   bool has_playing = false; bool playing = false;
   bool has_speed = false; double speed = 1;
 };
@@ -172,6 +173,11 @@ Status parse_partial(const PlaygroundState& st, const json& in, SdpaParams* para
       const json& idx = v.is_object() && v.contains("index") ? v["index"] : v;
       AP_TRY(read_int(idx, "step.index", 0, kStageCount - 1, &iv));
       pend->has_step = true; pend->step = static_cast<int>(iv);
+      pend->sub = -1;
+      if (v.is_object() && v.contains("sub")) {
+        AP_TRY(read_int(v["sub"], "step.sub", 0, 1LL << 40, &iv));  // clamped to the stage's sub-steps
+        pend->sub = static_cast<long long>(iv);
+      }
     } else if (key == "playing") {
       if (!v.is_boolean()) return Status::Error("playing must be true or false");
       pend->has_playing = true; pend->playing = v.get<bool>();
@@ -266,7 +272,10 @@ std::string set_state_json(PlaygroundState& st, const std::string& text) {
   }
   if (pend.has_lang) set_lang(pend.lang);
   if (pend.has_speed) st.timeline.set_speed(pend.speed);
-  if (pend.has_step) st.timeline.set_stage(pend.step, true);
+  if (pend.has_step) {
+    st.timeline.set_stage(pend.step, pend.sub < 0);
+    if (pend.sub >= 0) st.timeline.set_stage_at(pend.step, static_cast<double>(pend.sub));
+  }
   if (pend.has_playing && pend.playing != st.timeline.playing()) st.timeline.toggle_play();
   clear_report(st, "api");
   return json{{"ok", true}}.dump();

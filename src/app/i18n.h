@@ -2,8 +2,8 @@
 //
 // Code writes the English text: `tr("Play")`. In Chinese, tr() looks it up in the table in i18n.cpp and
 // falls back to English if a string is missing (tools/check_i18n.py, run by the tests, reports any).
-// The Chinese font is subset at build time from the characters of src/app/*.cpp, so every Chinese string
-// must live in this folder.
+// The Chinese font is subset at build time from the characters of src/**/*.cpp, so a Chinese string
+// can live anywhere under src/ (tools/make_fonts.py scans them all).
 #pragma once
 
 namespace ap {

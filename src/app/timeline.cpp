@@ -67,6 +67,12 @@ void Timeline::set_stage(int stage, bool complete) {
   mode_ = Mode::Paused;
 }
 
+void Timeline::set_stage_at(int stage, double sub) {
+  stage_ = std::clamp(stage, 0, kStageCount - 1);
+  sub_ = std::clamp(std::isfinite(sub) ? sub : 0.0, 0.0, static_cast<double>(substeps(stage_)));
+  mode_ = Mode::Paused;
+}
+
 double Timeline::seconds_per_substep(int stage) const {
   return std::clamp(6.0 / substeps(stage), 1e-6, 0.6);
 }

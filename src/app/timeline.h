@@ -42,6 +42,7 @@ class Timeline {
   void toggle_play();    // play from here through every stage; at the very end, restarts from home
   void restart();        // home + play
   void set_stage(int stage, bool complete);  // jump (pauses); complete: show its result
+  void set_stage_at(int stage, double sub);  // jump to a sub-step (clamped), paused
   void advance(double dt_seconds);           // animation clock; dt is clamped to [0, 0.25]
 
   // Scrubbing: a position in [0, total) over all sub-steps of all stages.

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "app/api.h"
 #include "app/state.h"
@@ -51,9 +52,29 @@ FrameInfo current_frame_info() {
   return f;
 }
 
+// Dear ImGui 1.86 reads keys as "down this frame"; a key pressed and released between two frames (a quick
+// tap, a test driver, a slow software-rendered frame) would never be seen. A release that follows its press
+// within the same batch of events is held back to the next frame.
+std::vector<SDL_Event> g_deferred;
+
 void one_frame() {
   SDL_Event e;
-  while (SDL_PollEvent(&e)) {
+  std::vector<SDL_Event> events;
+  events.swap(g_deferred);
+  while (SDL_PollEvent(&e)) events.push_back(e);
+  std::vector<SDL_Scancode> pressed_now;
+  for (const SDL_Event& ev : events) {
+    if (ev.type == SDL_KEYDOWN) pressed_now.push_back(ev.key.keysym.scancode);
+    if (ev.type == SDL_KEYUP &&
+        std::find(pressed_now.begin(), pressed_now.end(), ev.key.keysym.scancode) != pressed_now.end()) {
+      g_deferred.push_back(ev);
+      continue;
+    }
+    if (!g_deferred.empty() && (ev.type == SDL_KEYDOWN || ev.type == SDL_TEXTINPUT)) {
+      g_deferred.push_back(ev);  // keep the order of later keys behind the held-back release
+      continue;
+    }
+    e = ev;
     ImGui_ImplSDL2_ProcessEvent(&e);
     if (e.type == SDL_QUIT) g_quit = true;
     if (e.type == SDL_WINDOWEVENT && e.window.event == SDL_WINDOWEVENT_CLOSE &&

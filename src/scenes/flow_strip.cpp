@@ -8,6 +8,7 @@
 #include "app/i18n.h"
 #include "ui/ui_state.h"
 #include "widgets/heatmap.h"
+#include "widgets/math_text.h"
 
 namespace ap {
 
@@ -41,8 +42,8 @@ void flow_strip(PlaygroundState& st, UiState& ui, float height) {
     const bool now = k == current, past = k < current;
     dl->AddRectFilled(a, b, now ? IM_COL32(255, 244, 225, 255) : IM_COL32(255, 255, 255, 255), 6.f);
     dl->AddRect(a, b, now ? IM_COL32(230, 140, 0, 255) : IM_COL32(200, 200, 210, 255), 6.f, 0, now ? 2.5f : 1.f);
-    const ImVec2 ts = ImGui::CalcTextSize(nd.label);
-    dl->AddText(ImVec2(a.x + (box_w - ts.x) * 0.5f, a.y + 3), ImGui::GetColorU32(past || now ? ImGuiCol_Text : ImGuiCol_TextDisabled), nd.label);
+    const float lw = math_text_width(nd.label, fs);
+    draw_math_text(dl, ImVec2(a.x + (box_w - lw) * 0.5f, a.y + 3), ImGui::GetColorU32(past || now ? ImGuiCol_Text : ImGuiCol_TextDisabled), nd.label, fs);
     // Thumbnail: the stage's result as a heatmap (only once it has been computed).
     const float th = height - fs - 10.f;
     if (th > 8.f && (past || now) && nd.mat->size() > 0) {

@@ -60,6 +60,9 @@ MatrixView view(const Mat& m, std::string title, const std::vector<std::string>*
   v.scale = s;
   v.lo = lo;
   v.hi = hi;
+  // Cells grow with the text size (projector) but stay at most ~4.5 characters wide.
+  v.max_cell_w = ImGui::GetFontSize() * 4.2f;
+  v.max_cell_h = ImGui::GetFontSize() * 1.9f;
   return v;
 }
 
@@ -86,12 +89,22 @@ void row_of(Placer& P, const std::vector<std::pair<MatrixView, MatrixId>>& items
   const float gap = ImGui::GetFontSize() * 2.4f;
   const float label_w = std::min(90.f, avail.x * 0.08f);
   std::vector<int> cols;
-  for (auto& it : items) cols.push_back(static_cast<int>(it.first.m->cols()));
+  int max_rows = 1;
+  for (auto& it : items) {
+    cols.push_back(static_cast<int>(it.first.m->cols()));
+    max_rows = std::max<int>(max_rows, static_cast<int>(it.first.m->rows()));
+  }
   const std::vector<float> w = split(avail.x, cols, gap, label_w);
+  // One row height for the whole row of matrices, so that row i lines up across them.
+  const float fs = ImGui::GetFontSize();
+  const float ch = std::min(fs * 1.9f, (avail.y - 2.f * (fs + 4.f)) / max_rows);
   float x = origin.x;
   for (size_t k = 0; k < items.size(); ++k) {
     MatrixView v = items[k].first;
     if (k > 0) v.row_labels = nullptr;  // the first matrix names the rows for the whole row
+    v.square = false;
+    v.max_cell_h = ch;
+    v.max_cell_w = std::min(v.max_cell_w, (w[k] - (k > 0 ? label_w : 0.f) - (k == 0 ? label_w : 0.f)) / cols[k]);
     const ImVec2 size(k > 0 ? w[k] - label_w : w[k], avail.y);
     P.draw(v, items[k].second, ImVec2(x, origin.y), size);
     x += size.x;
@@ -114,13 +127,14 @@ void product_layout(Placer& P, MatrixView left, MatrixId lid, MatrixView top, Ma
   // Heights: top part holds `inner` rows, bottom `n` rows; widths: left `inner` columns, right `out_cols`.
   const float usable_h = avail.y - 2 * title_h - header_h - gap;
   const float usable_w = avail.x - label_w - gap;
-  float ch = std::min(26.f, usable_h / (inner + n));
-  float cw_left = std::min(58.f, usable_w * 0.42f / inner);
-  float cw_right = std::min(58.f, (usable_w - cw_left * inner) / out_cols);
+  const float max_w = fs * 4.2f, max_h = fs * 1.9f;
+  float ch = std::min(max_h, usable_h / (inner + n));
+  float cw_left = std::min(max_w, usable_w * 0.42f / inner);
+  float cw_right = std::min(max_w, (usable_w - cw_left * inner) / out_cols);
   float ch_top = ch, ch_bottom = ch;
-  if (ch < fs + 4.f) {  // too small for numbers: give each part what it needs
-    ch_top = std::min(26.f, usable_h * 0.3f / inner);
-    ch_bottom = std::min(26.f, (usable_h - ch_top * inner) / n);
+  if (ch < fs + 2.f) {  // too small for numbers: give each part what it needs
+    ch_top = std::min(max_h, usable_h * 0.3f / inner);
+    ch_bottom = std::min(max_h, (usable_h - ch_top * inner) / n);
   }
   const float left_w = label_w + cw_left * inner;
   const float right_x = o.x + left_w + gap;
@@ -221,8 +235,9 @@ void sdpa_scene(PlaygroundState& st, UiState& ui) {
       sum.reveal = (done + 1) / 3;
       a.reveal = static_cast<double>(done / 3) * t.m;
       if (running) z.hl_row = e.hl_row = sum.hl_row = a.hl_row = row;
-      row_of(P, {{z, MatrixId::Masked}, {e, MatrixId::Exps}, {sum, MatrixId::Exps}, {a, MatrixId::Weights}},
-             {"→", " ", "→"}, o, avail);
+      (void)z;  // z was the previous stage's result; the caption gives its row maximum
+      e.row_labels = qt;
+      row_of(P, {{e, MatrixId::Exps}, {sum, MatrixId::Exps}, {a, MatrixId::Weights}}, {" ", "→"}, o, avail);
       break;
     }
     case Stage::WeightedSum: {

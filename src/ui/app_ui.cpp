@@ -29,6 +29,9 @@ void apply_style(float zoom) {
   s.Colors[ImGuiCol_Button] = ImVec4(0.86f, 0.89f, 0.95f, 1.f);
   s.Colors[ImGuiCol_ButtonHovered] = ImVec4(0.74f, 0.81f, 0.95f, 1.f);
   s.Colors[ImGuiCol_ButtonActive] = ImVec4(0.60f, 0.70f, 0.93f, 1.f);
+  s.Colors[ImGuiCol_FrameBg] = ImVec4(0.89f, 0.90f, 0.93f, 1.f);
+  s.Colors[ImGuiCol_FrameBgHovered] = ImVec4(0.82f, 0.86f, 0.94f, 1.f);
+  s.Colors[ImGuiCol_CheckMark] = ImVec4(0.20f, 0.40f, 0.85f, 1.f);
   s.Colors[ImGuiCol_NavHighlight] = ImVec4(0.95f, 0.55f, 0.05f, 1.f);  // visible keyboard focus
   s.ScaleAllSizes(zoom);
 }
@@ -110,6 +113,7 @@ void ui_frame(PlaygroundState& st, UiState& ui, const FrameInfo& f) {
 
   const float W = static_cast<float>(f.width), H = static_cast<float>(f.height);
   ui.compact = W < 760.f;
+  if (st.frames_drawn == 0 && ui.compact) st.show_controls = false;  // phones start with the animation
   const float fs = ImGui::GetFontSize();
   const float top_h = fs + 20.f;
   top_bar(st, ui, top_h);
@@ -124,14 +128,14 @@ void ui_frame(PlaygroundState& st, UiState& ui, const FrameInfo& f) {
   ImGui::SetNextWindowSize(ImVec2(W - scene_x, H - top_h));
   const ImGuiWindowFlags fixed = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
                                  ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
-  if (ui.focus_scene) { ImGui::SetNextWindowFocus(); ui.focus_scene = false; }
   ImGui::Begin("scene", nullptr, fixed | ImGuiWindowFlags_NoNavInputs);
   handle_keys(st, ui, ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows) ||
                           !ImGui::IsWindowFocused(ImGuiFocusedFlags_AnyWindow));
   messages_panel(st);
-  flow_strip(st, ui, std::clamp(H * 0.13f, 54.f, 96.f));
+  flow_strip(st, ui, std::clamp(H * 0.1f, 48.f, 90.f));
   formula_panel(st, ui);
-  const float timeline_h = fs * (ui.compact ? 4.6f : 2.6f) + 16.f;
+  const float timeline_h = ImGui::GetFrameHeightWithSpacing() * (ui.compact ? 3.f : 2.f) +
+                           ImGui::GetStyle().ItemSpacing.y * 2.f + ImGui::GetStyle().WindowPadding.y;
   ImGui::BeginChild("stage", ImVec2(0, -timeline_h), false, ImGuiWindowFlags_NoNavInputs);
   sdpa_scene(st, ui);
   ImGui::EndChild();
@@ -141,7 +145,7 @@ void ui_frame(PlaygroundState& st, UiState& ui, const FrameInfo& f) {
   if (controls) {
     ImGui::SetNextWindowPos(ImVec2(0, top_h));
     ImGui::SetNextWindowSize(ImVec2(side_w, H - top_h));
-    ImGui::Begin("controls", nullptr, fixed & ~ImGuiWindowFlags_NoBringToFrontOnFocus);
+    ImGui::Begin("controls", nullptr, (fixed & ~ImGuiWindowFlags_NoBringToFrontOnFocus) | ImGuiWindowFlags_NoFocusOnAppearing);
     controls_panel(st, ui);
     ImGui::End();
   }
@@ -150,6 +154,7 @@ void ui_frame(PlaygroundState& st, UiState& ui, const FrameInfo& f) {
   if (ImGui::IsMouseReleased(0) && !ImGui::GetIO().WantTextInput && !ui.cell_popup &&
       !ImGui::IsPopupOpen(nullptr, ImGuiPopupFlags_AnyPopupId))
     ui.focus_scene = true;
+  if (ui.focus_scene) { ImGui::SetWindowFocus("scene"); ui.focus_scene = false; }
   hover_panel(st, ui);
   if (ui.show_help) help_panel(ui);
   announce(st, ui);

@@ -50,6 +50,28 @@ bool size_stepper(const char* label, int value, int lo, int hi, int* out) {
   return changed;
 }
 
+// The tokens as small chips, wrapped to the panel: what the tokenizer made of the sentence.
+void token_chips(const std::vector<std::string>& tokens, int max_shown) {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  const float h = ImGui::GetFontSize() + 4.f, pad = 4.f, gap = 3.f;
+  ImVec2 p = ImGui::GetCursorScreenPos();
+  const float x0 = p.x;
+  const int shown = std::min<int>(max_shown, static_cast<int>(tokens.size()));
+  for (int i = 0; i <= shown; ++i) {
+    const std::string t = i < shown ? tokens[i] : "+" + std::to_string(tokens.size() - shown);
+    if (i == shown && shown == static_cast<int>(tokens.size())) break;
+    const float w = ImGui::CalcTextSize(t.c_str()).x + 2 * pad;
+    if (p.x + w > right && p.x > x0) { p.x = x0; p.y += h + gap; }
+    const bool pad_token = t == kPadToken;
+    dl->AddRectFilled(p, ImVec2(p.x + w, p.y + h), pad_token ? IM_COL32(215, 215, 220, 255) : IM_COL32(225, 233, 250, 255), 4.f);
+    dl->AddText(ImVec2(p.x + pad, p.y + 2), ImGui::GetColorU32(ImGuiCol_Text), t.c_str());
+    p.x += w + gap;
+  }
+  ImGui::SetCursorScreenPos(ImVec2(x0, p.y + h + gap));
+  ImGui::Dummy(ImVec2(0, 0));
+}
+
 }  // namespace
 
 void controls_panel(PlaygroundState& st, UiState& ui) {
@@ -80,16 +102,16 @@ void controls_panel(PlaygroundState& st, UiState& ui) {
     request(st, ui, as_custom(model), "source");
 
   if (source == 0) {
-    ImGui::TextUnformatted(tr("Sentence (one token per word, punctuation mark or Chinese character)"));
+    ImGui::TextWrapped("%s", tr("Sentence (one token per word, punctuation mark or Chinese character)"));
     ImGui::SetNextItemWidth(-1);
-    if (ImGui::InputTextMultiline("##text", ui.text_buf.data(), ui.text_buf.size(),
-                                  ImVec2(-1, ImGui::GetTextLineHeight() * 3.6f))) {
+    if (ImGui::InputText("##text", ui.text_buf.data(), ui.text_buf.size())) {
       SdpaParams p = model.params;
       p.text = ui.text_buf.data();
       if (p.text.size() > limits::kMaxTextBytes) p.text.resize(limits::kMaxTextBytes + 1);  // refused with a message
       request(st, ui, p, "text");
     }
     ImGui::TextDisabled("%s: %d   (%s %d)", tr("tokens"), model.trace.n, tr("limit"), limits::kMaxTokens);
+    token_chips(model.query_tokens, 48);
     const float field = ImGui::GetFontSize() * 7.f;
     const auto int_field = [&](const char* label, const char* key, int* shown, int model_value, int lo, int hi,
                                int SdpaParams::*member) {
@@ -181,10 +203,16 @@ void controls_panel(PlaygroundState& st, UiState& ui) {
 
   section(tr("Display"));
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9.f);
-  float zoom = st.ui_scale;
-  if (ImGui::SliderFloat(tr("text size"), &zoom, 0.6f, 2.5f, "%.1f×")) st.ui_scale = zoom;
+  static float zoom = 1.f;
+  static bool dragging = false;
+  if (!dragging) zoom = st.ui_scale;
+  ImGui::SliderFloat(tr("text size"), &zoom, 0.6f, 2.5f, "%.1f×");
+  dragging = ImGui::IsItemActive();
+  if (ImGui::IsItemDeactivatedAfterEdit()) st.ui_scale = zoom;  // rebuild the fonts once, on release
   ImGui::Spacing();
-  ImGui::TextDisabled("%s", tr("Keys: Space play · ←/→ stage · Shift+←/→ one cell · Home/End · F1 help"));
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("%s", tr("Keys: Space play · ←/→ stage · Shift+←/→ one cell · Home/End · F1 help"));
+  ImGui::PopStyleColor();
 }
 
 }  // namespace ap

@@ -7,6 +7,7 @@
 
 #include "app/i18n.h"
 #include "ui/ui_state.h"
+#include "widgets/math_text.h"
 
 namespace ap {
 
@@ -81,7 +82,7 @@ std::string current_step_text(const PlaygroundState& st) {
 void formula_panel(PlaygroundState& st, UiState& ui) {
   const int s = st.timeline.stage();
   ImGui::PushFont(ui.fonts.formula);
-  ImGui::TextUnformatted(kStages[s].formula);
+  math_text(kStages[s].formula);
   ImGui::PopFont();
   ImGui::PushTextWrapPos(0.f);
   ImGui::TextDisabled("%s", tr(kStages[s].idea));

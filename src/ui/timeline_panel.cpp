@@ -6,6 +6,7 @@
 
 #include "app/i18n.h"
 #include "ui/ui_state.h"
+#include "widgets/math_text.h"
 
 namespace ap {
 
@@ -48,7 +49,7 @@ void timeline_panel(PlaygroundState& st, UiState& ui) {
     std::strncat(label, more, sizeof label - std::strlen(label) - 1);
   }
   if (ui.compact) ImGui::NewLine(); else ImGui::SameLine(0, 12);
-  ImGui::TextUnformatted(label);
+  math_text(label);
 
   // Scrubber over all sub-steps, with the stage boundaries marked.
   const float speed_w = ImGui::GetFontSize() * 8.f;

@@ -28,7 +28,7 @@ void top_bar(PlaygroundState& st, UiState& ui, float height) {
     ImGui::TextDisabled("·");
     ImGui::SameLine();
   }
-  ImGui::TextUnformatted(tr("Scaled dot-product attention"));
+  if (ImGui::GetWindowWidth() > 560.f) ImGui::TextUnformatted(tr("Scaled dot-product attention"));
   // Right side: language, zoom, help.
   const float bw = ImGui::CalcTextSize("中文").x + ImGui::CalcTextSize("EN").x + ImGui::CalcTextSize("A−A+?").x +
                    ImGui::GetStyle().FramePadding.x * 10 + ImGui::GetStyle().ItemSpacing.x * 5;

@@ -5,6 +5,7 @@
 
 #include "app/cell_text.h"
 #include "widgets/heatmap.h"
+#include "widgets/math_text.h"
 
 namespace ap {
 
@@ -30,7 +31,7 @@ Layout compute(const MatrixView& v, ImVec2 avail) {
       lw = std::max(lw, text_w((*v.row_labels)[i]));
   lw = std::min(lw + 8.f, 96.f);
   // Numbered cells if each can hold "−0.00" legibly.
-  const float min_w = fs * 2.6f, min_h = fs + 4.f;
+  const float min_w = fs * 2.4f, min_h = fs + 2.f;
   float cw = std::min(v.max_cell_w, (avail.x - lw) / cols);
   float ch = std::min(v.max_cell_h, (avail.y - L.title_h - (v.col_labels ? min_h : 0.f)) / rows);
   L.numbered = !v.force_heatmap && cw >= min_w && ch >= min_h;
@@ -90,7 +91,7 @@ MatrixViewResult matrix_view(const MatrixView& v, ImVec2 avail) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 o = ImGui::GetCursorScreenPos();
   const ImU32 ink = ImGui::GetColorU32(ImGuiCol_Text), faint = ImGui::GetColorU32(ImGuiCol_TextDisabled);
-  if (!v.title.empty()) dl->AddText(ImVec2(o.x + L.label_w, o.y), ink, v.title.c_str());
+  if (!v.title.empty()) draw_math_text(dl, ImVec2(o.x + L.label_w, o.y), ink, v.title.c_str(), ImGui::GetFontSize());
   const ImVec2 g0(o.x + L.label_w, o.y + L.title_h + L.header_h);
   const ImVec2 g1(g0.x + cols * L.cell_w, g0.y + rows * L.cell_h);
   r.grid_min = g0; r.grid_max = g1; r.cell_w = L.cell_w; r.cell_h = L.cell_h; r.numbered = L.numbered;

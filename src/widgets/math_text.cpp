@@ -1,0 +1,112 @@
+#include "math_text.h"
+
+#include <cstdint>
+#include <cstring>
+#include <algorithm>
+#include <string>
+#include <vector>
+
+namespace ap {
+
+namespace {
+
+enum class Shift { None, Up, Down };
+
+struct Piece {
+  std::string text;
+  Shift shift;
+};
+
+// Maps a super/subscript code point to its base character; returns 0 if `cp` is not one.
+char base_of(uint32_t cp, Shift* s) {
+  *s = Shift::Down;
+  if (cp >= 0x2080 && cp <= 0x2089) return static_cast<char>('0' + (cp - 0x2080));
+  switch (cp) {
+    case 0x1D62: return 'i';
+    case 0x2C7C: return 'j';
+    case 0x2096: return 'k';
+    case 0x209C: return 't';
+    case 0x2099: return 'n';
+    case 0x2098: return 'm';
+    case 0x2090: return 'a';
+    case 0x2095: return 'h';
+    case 0x208B: return '-';
+  }
+  *s = Shift::Up;
+  if (cp == 0x1D40) return 'T';
+  if (cp == 0x2070) return '0';
+  if (cp == 0xB9) return '1';
+  if (cp == 0xB2) return '2';
+  if (cp == 0xB3) return '3';
+  if (cp >= 0x2074 && cp <= 0x2079) return static_cast<char>('4' + (cp - 0x2074));
+  return 0;
+}
+
+int utf8_len(unsigned char c) { return c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : 4; }
+
+uint32_t decode(const char* s, int len) {
+  const auto b = [&](int k) { return static_cast<uint32_t>(static_cast<unsigned char>(s[k])); };
+  if (len == 1) return b(0);
+  if (len == 2) return ((b(0) & 0x1F) << 6) | (b(1) & 0x3F);
+  if (len == 3) return ((b(0) & 0x0F) << 12) | ((b(1) & 0x3F) << 6) | (b(2) & 0x3F);
+  return ((b(0) & 0x07) << 18) | ((b(1) & 0x3F) << 12) | ((b(2) & 0x3F) << 6) | (b(3) & 0x3F);
+}
+
+std::vector<Piece> split(const char* text) {
+  std::vector<Piece> out;
+  const auto push = [&](const std::string& t, Shift s) {
+    if (!out.empty() && out.back().shift == s) out.back().text += t;
+    else out.push_back({t, s});
+  };
+  const size_t n = std::strlen(text);
+  for (size_t i = 0; i < n;) {
+    const int len = std::min<int>(utf8_len(static_cast<unsigned char>(text[i])), static_cast<int>(n - i));
+    if (text[i] == '^' && i + 1 < n && text[i + 1] != ' ') {  // "^Q": raise the next character
+      const int l2 = std::min<int>(utf8_len(static_cast<unsigned char>(text[i + 1])), static_cast<int>(n - i - 1));
+      push(std::string(text + i + 1, l2), Shift::Up);
+      i += 1 + l2;
+      continue;
+    }
+    Shift s;
+    const char b = base_of(decode(text + i, len), &s);
+    if (b) push(std::string(1, b), s);
+    else push(std::string(text + i, len), Shift::None);
+    i += len;
+  }
+  return out;
+}
+
+constexpr float kSmall = 0.7f;
+
+}  // namespace
+
+float math_text_width(const char* text, float size) {
+  ImFont* f = ImGui::GetFont();
+  float w = 0;
+  for (const Piece& p : split(text)) {
+    const float sz = p.shift == Shift::None ? size : size * kSmall;
+    w += f->CalcTextSizeA(sz, 1e9f, 0.f, p.text.c_str()).x;
+  }
+  return w;
+}
+
+float draw_math_text(ImDrawList* dl, ImVec2 pos, ImU32 col, const char* text, float size) {
+  ImFont* f = ImGui::GetFont();
+  float x = pos.x;
+  for (const Piece& p : split(text)) {
+    const float sz = p.shift == Shift::None ? size : size * kSmall;
+    const float dy = p.shift == Shift::Up ? -size * 0.12f : p.shift == Shift::Down ? size * 0.42f : 0.f;
+    dl->AddText(f, sz, ImVec2(x, pos.y + dy), col, p.text.c_str());
+    x += f->CalcTextSizeA(sz, 1e9f, 0.f, p.text.c_str()).x;
+  }
+  return x - pos.x;
+}
+
+void math_text(const char* text) {
+  const float size = ImGui::GetFontSize();
+  const ImVec2 pos = ImGui::GetCursorScreenPos();
+  const float w = draw_math_text(ImGui::GetWindowDrawList(), pos, ImGui::GetColorU32(ImGuiCol_Text), text, size);
+  ImGui::Dummy(ImVec2(w, size * 1.25f));
+}
+
+}  // namespace ap

@@ -1,0 +1,16 @@
+// Text with legible superscripts and subscripts. The strings keep the real Unicode glyphs (QKᵀ, √dₖ,
+// q₁·k₂, W^Q), but the font's modifier letters are tiny, so each super/subscript character is drawn as
+// its base letter at 70% size, raised or lowered. "^X" also raises the next character.
+#pragma once
+#include <imgui.h>
+
+namespace ap {
+
+// Width of `text` as math_text would draw it at `size` pixels.
+float math_text_width(const char* text, float size);
+// Draws at `pos` (top-left) into `dl`; returns the width drawn.
+float draw_math_text(ImDrawList* dl, ImVec2 pos, ImU32 col, const char* text, float size);
+// As a widget at the cursor, with the current font and size.
+void math_text(const char* text);
+
+}  // namespace ap

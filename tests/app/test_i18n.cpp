@@ -1,0 +1,158 @@
+// Unit tests for the interface strings (app/i18n.h): language switching, the translation table and lookups.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <set>
+#include <string>
+
+#include "app/i18n.h"
+#include "app/presets.h"
+
+namespace ap {
+namespace {
+
+// Strict UTF-8: no overlong forms, no surrogates, nothing above U+10FFFF, no NUL (a C string cannot hold one
+// anyway, so this also checks that the text is not cut short by an embedded "\0" in the table).
+bool valid_utf8(const char* s) {
+  const auto* p = reinterpret_cast<const unsigned char*>(s);
+  while (*p) {
+    const unsigned c = *p;
+    int len;
+    uint32_t v;
+    if (c < 0x80) { ++p; continue; }
+    if ((c & 0xE0) == 0xC0) { len = 2; v = c & 0x1F; }
+    else if ((c & 0xF0) == 0xE0) { len = 3; v = c & 0x0F; }
+    else if ((c & 0xF8) == 0xF0) { len = 4; v = c & 0x07; }
+    else return false;
+    for (int k = 1; k < len; ++k) {
+      if ((p[k] & 0xC0) != 0x80) return false;  // also stops at the terminating NUL
+      v = (v << 6) | (p[k] & 0x3F);
+    }
+    static const uint32_t kMin[5] = {0, 0, 0x80, 0x800, 0x10000};
+    if (v < kMin[len] || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF)) return false;
+    p += len;
+  }
+  return true;
+}
+
+bool has_non_ascii(const char* s) {
+  for (const char* p = s; *p; ++p)
+    if (static_cast<unsigned char>(*p) >= 0x80) return true;
+  return false;
+}
+
+class AppI18n : public ::testing::Test {
+ protected:
+  void SetUp() override { set_lang(Lang::En); }
+  void TearDown() override { set_lang(Lang::En); }
+};
+
+TEST_F(AppI18n, ValidUtf8HelperRejectsBadBytes) {
+  // The checker itself must be able to say no, or the table tests below prove nothing.
+  EXPECT_TRUE(valid_utf8("abc 中文 ∞ 😀"));
+  EXPECT_FALSE(valid_utf8("\xC3"));          // truncated
+  EXPECT_FALSE(valid_utf8("\xC0\xAF"));      // overlong '/'
+  EXPECT_FALSE(valid_utf8("\xED\xA0\x80"));  // surrogate
+  EXPECT_FALSE(valid_utf8("\xFF"));
+}
+
+TEST_F(AppI18n, EnglishIsTheDefaultAndReturnsTheKeyItself) {
+  EXPECT_EQ(lang(), Lang::En);
+  const char* key = "Controls";
+  EXPECT_EQ(tr(key), key);  // the same pointer: no lookup in English
+  EXPECT_STREQ(tr("Play"), "Play");
+  for (int i = 0; i < translation_count(); ++i) EXPECT_EQ(tr(translation_key(i)), translation_key(i));
+}
+
+TEST_F(AppI18n, ChineseTranslatesAKnownString) {
+  set_lang(Lang::Zh);
+  EXPECT_EQ(lang(), Lang::Zh);
+  EXPECT_STREQ(tr("Controls"), "控制面板");
+  EXPECT_STREQ(tr("Mask"), "掩码");
+  set_lang(Lang::En);
+  EXPECT_STREQ(tr("Controls"), "Controls");
+}
+
+TEST_F(AppI18n, EveryKeyHasANonEmptyValidChineseString) {
+  ASSERT_GT(translation_count(), 20);
+  set_lang(Lang::Zh);
+  int differs = 0;
+  for (int i = 0; i < translation_count(); ++i) {
+    const char* en = translation_key(i);
+    ASSERT_NE(en, nullptr) << i;
+    EXPECT_GT(std::strlen(en), 0u) << "key " << i;
+    EXPECT_TRUE(valid_utf8(en)) << "key " << i;
+    const char* zh = tr(en);
+    ASSERT_NE(zh, nullptr) << en;
+    EXPECT_GT(std::strlen(zh), 0u) << en;
+    EXPECT_TRUE(valid_utf8(zh)) << en;
+    differs += std::strcmp(zh, en) != 0;
+  }
+  // A few strings (e.g. "English / 中文") are the same in both languages, but almost all differ.
+  EXPECT_GE(differs, translation_count() * 9 / 10);
+}
+
+TEST_F(AppI18n, KeysAreUnique) {
+  // A duplicate key would silently shadow one of the two Chinese strings.
+  std::set<std::string> seen;
+  for (int i = 0; i < translation_count(); ++i)
+    EXPECT_TRUE(seen.insert(translation_key(i)).second) << "duplicate key: " << translation_key(i);
+}
+
+TEST_F(AppI18n, TranslationKeyOutOfRangeIsNull) {
+  EXPECT_EQ(translation_key(-1), nullptr);
+  EXPECT_EQ(translation_key(translation_count()), nullptr);
+  EXPECT_NE(translation_key(0), nullptr);
+  EXPECT_NE(translation_key(translation_count() - 1), nullptr);
+}
+
+TEST_F(AppI18n, UnknownStringIsReturnedUnchanged) {
+  set_lang(Lang::Zh);
+  const char* unknown = "this string is not in the table";
+  EXPECT_EQ(tr(unknown), unknown);
+  EXPECT_EQ(tr(""), std::string(""));
+  EXPECT_EQ(tr(nullptr), nullptr);
+}
+
+TEST_F(AppI18n, EveryPresetTitleAndNoteIsTranslated) {
+  set_lang(Lang::Zh);
+  for (const Preset& p : presets()) {
+    EXPECT_STRNE(tr(p.title), p.title) << p.id;
+    EXPECT_STRNE(tr(p.note), p.note) << p.id;
+    EXPECT_TRUE(has_non_ascii(tr(p.note))) << p.id;
+  }
+}
+
+TEST_F(AppI18n, LangCodes) {
+  EXPECT_STREQ(lang_code(Lang::En), "en");
+  EXPECT_STREQ(lang_code(Lang::Zh), "zh");
+}
+
+TEST_F(AppI18n, ParseLang) {
+  Lang l = Lang::En;
+  EXPECT_TRUE(parse_lang("zh", &l));
+  EXPECT_EQ(l, Lang::Zh);
+  EXPECT_TRUE(parse_lang("en", &l));
+  EXPECT_EQ(l, Lang::En);
+  EXPECT_TRUE(parse_lang("zh-CN", &l));
+  EXPECT_EQ(l, Lang::Zh);
+  // Rejected: the output is left alone.
+  l = Lang::En;
+  EXPECT_FALSE(parse_lang("xx", &l));
+  EXPECT_EQ(l, Lang::En);
+  EXPECT_FALSE(parse_lang("", &l));
+  EXPECT_FALSE(parse_lang("EN ", &l));
+  EXPECT_FALSE(parse_lang("zhx", &l));
+  EXPECT_FALSE(parse_lang(nullptr, &l));
+  EXPECT_EQ(l, Lang::En);
+  // Round trip through the codes.
+  for (Lang x : {Lang::En, Lang::Zh}) {
+    Lang y = x == Lang::En ? Lang::Zh : Lang::En;
+    EXPECT_TRUE(parse_lang(lang_code(x), &y));
+    EXPECT_EQ(y, x);
+  }
+}
+
+}  // namespace
+}  // namespace ap

@@ -1,0 +1,290 @@
+// Unit tests for the playground state (app/state.h): the default model, apply() keeping the last good model,
+// on-screen messages by key, and presets.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <string>
+
+#include "app/presets.h"
+#include "app/state.h"
+
+namespace ap {
+namespace {
+
+// Same shape and the same bytes (so NaN, -0 and -inf compare exactly too).
+bool same_bits(const Mat& a, const Mat& b) {
+  if (a.rows() != b.rows() || a.cols() != b.cols()) return false;
+  return a.size() == 0 || std::memcmp(a.data(), b.data(), sizeof(float) * static_cast<size_t>(a.size())) == 0;
+}
+
+void expect_same_model(const SdpaModel& a, const SdpaModel& b) {
+  EXPECT_TRUE(same_bits(a.X, b.X));
+  EXPECT_TRUE(same_bits(a.Wq, b.Wq));
+  EXPECT_TRUE(same_bits(a.Wk, b.Wk));
+  EXPECT_TRUE(same_bits(a.Wv, b.Wv));
+  EXPECT_TRUE(same_bits(a.Q, b.Q));
+  EXPECT_TRUE(same_bits(a.K, b.K));
+  EXPECT_TRUE(same_bits(a.V, b.V));
+  EXPECT_TRUE(same_bits(a.trace.scores, b.trace.scores));
+  EXPECT_TRUE(same_bits(a.trace.scaled, b.trace.scaled));
+  EXPECT_TRUE(same_bits(a.trace.masked, b.trace.masked));
+  EXPECT_TRUE(same_bits(a.trace.weights(), b.trace.weights()));
+  EXPECT_TRUE(same_bits(a.trace.output, b.trace.output));
+  EXPECT_EQ(a.query_tokens, b.query_tokens);
+  EXPECT_EQ(a.key_tokens, b.key_tokens);
+  EXPECT_EQ(a.params.text, b.params.text);
+  EXPECT_EQ(a.params.d_k, b.params.d_k);
+  EXPECT_EQ(a.params.d_model, b.params.d_model);
+}
+
+const Message* find_message(const PlaygroundState& st, const std::string& key) {
+  for (const auto& m : st.errors)
+    if (m.key == key) return &m;
+  return nullptr;
+}
+
+int count_key(const PlaygroundState& st, const std::string& key) {
+  int c = 0;
+  for (const auto& m : st.errors) c += m.key == key;
+  return c;
+}
+
+// ---- the default state ------------------------------------------------------------------------------------
+
+TEST(AppState, DefaultBuildsTheSeedSentence) {
+  const PlaygroundState st;
+  const SdpaModel& m = st.model;
+  ASSERT_EQ(m.query_tokens.size(), 11u);
+  EXPECT_EQ(m.query_tokens[0], "The");
+  EXPECT_EQ(m.query_tokens[1], "animal");
+  EXPECT_EQ(m.query_tokens[2], "didn't");
+  EXPECT_EQ(m.query_tokens[10], "tired");
+  EXPECT_EQ(m.key_tokens, m.query_tokens);
+  EXPECT_EQ(m.trace.n, 11);
+  EXPECT_EQ(m.trace.m, 11);
+  EXPECT_EQ(m.trace.d_k, 4);
+  EXPECT_EQ(m.params.source, QkvSource::Projection);
+  EXPECT_EQ(m.X.rows(), 11);
+  EXPECT_EQ(m.X.cols(), 16);
+  EXPECT_EQ(m.trace.weights().rows(), 11);
+  EXPECT_EQ(m.trace.weights().cols(), 11);
+  EXPECT_TRUE(st.errors.empty());
+  EXPECT_EQ(st.generation, 0);
+  EXPECT_EQ(st.scene, "sdpa");
+  EXPECT_FALSE(st.embed);
+  EXPECT_TRUE(st.show_controls);
+}
+
+TEST(AppState, DefaultTimelineShowsTheFinishedComputation) {
+  const PlaygroundState st;
+  EXPECT_EQ(st.timeline.stage(), kStageCount - 1);
+  EXPECT_TRUE(st.timeline.stage_complete());
+  EXPECT_FALSE(st.timeline.playing());
+  EXPECT_EQ(st.timeline.substeps(static_cast<int>(Stage::Scores)), 11 * 11);
+}
+
+TEST(AppState, DefaultWeightRowsSumToOne) {
+  const PlaygroundState st;
+  const Mat& A = st.model.trace.weights();
+  for (int i = 0; i < A.rows(); ++i) EXPECT_NEAR(A.row(i).sum(), 1.0f, 1e-5f) << "row " << i;
+}
+
+// ---- apply() ------------------------------------------------------------------------------------------------
+
+TEST(AppState, ApplySuccessReplacesTheModelAndResizesTheTimeline) {
+  PlaygroundState st;
+  SdpaParams p = st.model.params;
+  p.text = "I love cats";
+  p.d_k = 8;
+  st.hover_i = 5;
+  st.hover_j = 7;
+  const Status s = apply(st, p, "text");
+  ASSERT_TRUE(s.ok) << s.message;
+  EXPECT_EQ(st.generation, 1);
+  EXPECT_EQ(st.model.trace.n, 3);
+  EXPECT_EQ(st.model.trace.d_k, 8);
+  EXPECT_EQ(st.model.Q.cols(), 8);
+  EXPECT_EQ(st.timeline.substeps(static_cast<int>(Stage::Scores)), 9);
+  EXPECT_LE(st.timeline.sub(), st.timeline.substeps(st.timeline.stage()));
+  EXPECT_EQ(st.hover_i, -1);  // the hovered cell may no longer exist
+  EXPECT_EQ(st.hover_j, -1);
+}
+
+TEST(AppState, ApplyWithZeroDkKeepsTheModel) {
+  PlaygroundState st;
+  const SdpaModel before = st.model;
+  SdpaParams p = st.model.params;
+  p.d_k = 0;
+  const Status s = apply(st, p, "d_k");
+  EXPECT_FALSE(s.ok);
+  EXPECT_NE(s.message.find("d_k"), std::string::npos) << s.message;
+  expect_same_model(st.model, before);
+  EXPECT_EQ(st.generation, 0);
+  const Message* msg = find_message(st, "d_k");
+  ASSERT_NE(msg, nullptr);
+  EXPECT_EQ(msg->text, s.message);
+}
+
+TEST(AppState, ApplyWithEmptyTextKeepsTheModel) {
+  PlaygroundState st;
+  const SdpaModel before = st.model;
+  const Timeline tl = st.timeline;
+  SdpaParams p = st.model.params;
+  p.text = "";
+  const Status s = apply(st, p, "text");
+  EXPECT_FALSE(s.ok);
+  EXPECT_FALSE(s.message.empty());
+  expect_same_model(st.model, before);
+  EXPECT_EQ(st.generation, 0);
+  EXPECT_EQ(st.timeline.stage(), tl.stage());
+  EXPECT_DOUBLE_EQ(st.timeline.sub(), tl.sub());
+  ASSERT_NE(find_message(st, "text"), nullptr);
+  EXPECT_EQ(count_key(st, "text"), 1);
+}
+
+TEST(AppState, ALaterSuccessForTheSameKeyClearsTheMessage) {
+  PlaygroundState st;
+  SdpaParams bad = st.model.params;
+  bad.d_k = 0;
+  ASSERT_FALSE(apply(st, bad, "d_k").ok);
+  SdpaParams bad_text = st.model.params;
+  bad_text.text = "   ";
+  ASSERT_FALSE(apply(st, bad_text, "text").ok);
+  ASSERT_EQ(st.errors.size(), 2u);
+
+  SdpaParams good = st.model.params;
+  good.d_k = 6;
+  ASSERT_TRUE(apply(st, good, "d_k").ok);
+  EXPECT_EQ(find_message(st, "d_k"), nullptr);
+  EXPECT_NE(find_message(st, "text"), nullptr);  // a different key stays reported
+  EXPECT_EQ(st.generation, 1);
+  EXPECT_EQ(st.model.trace.d_k, 6);
+}
+
+TEST(AppState, RepeatedFailureKeepsOneMessagePerKey) {
+  PlaygroundState st;
+  SdpaParams bad = st.model.params;
+  bad.d_k = 0;
+  ASSERT_FALSE(apply(st, bad, "d_k").ok);
+  bad.d_k = 100000;
+  ASSERT_FALSE(apply(st, bad, "d_k").ok);
+  EXPECT_EQ(count_key(st, "d_k"), 1);
+  EXPECT_NE(find_message(st, "d_k")->text.find("100000"), std::string::npos) << find_message(st, "d_k")->text;
+}
+
+// ---- messages ---------------------------------------------------------------------------------------------
+
+TEST(AppState, ReportReplacesTheTextOfTheSameKey) {
+  PlaygroundState st;
+  report(st, "url", "first");
+  report(st, "cell", "other");
+  report(st, "url", "second");
+  ASSERT_EQ(st.errors.size(), 2u);
+  EXPECT_EQ(st.errors[0].key, "url");
+  EXPECT_EQ(st.errors[0].text, "second");  // replaced in place
+  EXPECT_EQ(st.errors[1].key, "cell");
+  EXPECT_EQ(st.errors[1].text, "other");
+}
+
+TEST(AppState, ReportCapsTheListDroppingTheOldest) {
+  PlaygroundState st;
+  for (int i = 0; i < 8; ++i) report(st, "k" + std::to_string(i), "message " + std::to_string(i));
+  ASSERT_EQ(st.errors.size(), 6u);
+  EXPECT_EQ(st.errors.front().key, "k2");
+  EXPECT_EQ(st.errors.back().key, "k7");
+  EXPECT_EQ(find_message(st, "k0"), nullptr);
+  EXPECT_EQ(find_message(st, "k1"), nullptr);
+}
+
+TEST(AppState, ClearReportAndDismiss) {
+  PlaygroundState st;
+  report(st, "a", "A");
+  report(st, "b", "B");
+  report(st, "c", "C");
+  clear_report(st, "b");
+  ASSERT_EQ(st.errors.size(), 2u);
+  EXPECT_EQ(st.errors[0].key, "a");
+  EXPECT_EQ(st.errors[1].key, "c");
+  clear_report(st, "missing");
+  EXPECT_EQ(st.errors.size(), 2u);
+  dismiss(st, 0);
+  ASSERT_EQ(st.errors.size(), 1u);
+  EXPECT_EQ(st.errors[0].key, "c");
+  dismiss(st, 5);  // out of range: ignored
+  EXPECT_EQ(st.errors.size(), 1u);
+}
+
+// ---- presets ----------------------------------------------------------------------------------------------
+
+TEST(AppState, PresetIdsAreUniqueAndEveryPresetBuilds) {
+  const auto& all = presets();
+  ASSERT_FALSE(all.empty());
+  for (size_t a = 0; a < all.size(); ++a) {
+    for (size_t b = a + 1; b < all.size(); ++b) EXPECT_STRNE(all[a].id, all[b].id);
+    EXPECT_EQ(find_preset(all[a].id), &all[a]);
+    SdpaModel m;
+    const Status s = build_sdpa(all[a].params, &m);
+    EXPECT_TRUE(s.ok) << all[a].id << ": " << s.message;
+  }
+  EXPECT_EQ(find_preset("nope"), nullptr);
+}
+
+TEST(AppState, LoadPresetCats) {
+  PlaygroundState st;
+  st.timeline.home();
+  const Status s = load_preset(st, "cats");
+  ASSERT_TRUE(s.ok) << s.message;
+  const SdpaModel& m = st.model;
+  EXPECT_EQ(m.params.source, QkvSource::Custom);
+  EXPECT_EQ(m.trace.n, 3);
+  EXPECT_EQ(m.trace.m, 3);
+  EXPECT_EQ(m.trace.d_k, 2);
+  EXPECT_EQ(m.query_tokens, (std::vector<std::string>{"I", "love", "cats"}));
+  // The seed's Q·Kᵀ.
+  const float want_scores[3][3] = {{1, 0, 0.5f}, {0, 1, 0.5f}, {1, 1, 1}};
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) EXPECT_FLOAT_EQ(m.trace.scores(i, j), want_scores[i][j]) << i << "," << j;
+  // The correctly computed softmax row 0 (the seed's [0.43, 0.21, 0.30] does not sum to 1).
+  const Mat& A = m.trace.weights();
+  EXPECT_EQ(std::lround(A(0, 0) * 100.0), 46) << A(0, 0);
+  EXPECT_EQ(std::lround(A(0, 1) * 100.0), 22) << A(0, 1);
+  EXPECT_EQ(std::lround(A(0, 2) * 100.0), 32) << A(0, 2);
+  EXPECT_NEAR(A.row(0).sum(), 1.0f, 1e-6f);
+  EXPECT_EQ(st.generation, 1);
+  EXPECT_TRUE(st.timeline.stage_complete());
+  EXPECT_EQ(st.timeline.stage(), kStageCount - 1);
+  ASSERT_EQ(st.notes.size(), 1u);
+  EXPECT_EQ(st.notes[0].text, find_preset("cats")->note);
+}
+
+TEST(AppState, LoadPresetOneQuery) {
+  PlaygroundState st;
+  ASSERT_TRUE(load_preset(st, "one-query").ok);
+  EXPECT_EQ(st.model.trace.n, 1);
+  EXPECT_EQ(st.model.trace.m, 3);
+  const Mat& A = st.model.trace.weights();
+  EXPECT_NEAR(A(0, 0), 0.665, 5e-4);
+  EXPECT_NEAR(A(0, 1), 0.245, 5e-4);
+  EXPECT_NEAR(A(0, 2), 0.090, 5e-4);
+  EXPECT_NEAR(st.model.trace.output(0, 0), 5.752, 5e-3);
+}
+
+TEST(AppState, LoadUnknownPresetErrorsAndKeepsTheModel) {
+  PlaygroundState st;
+  const SdpaModel before = st.model;
+  const Status s = load_preset(st, "nope");
+  EXPECT_FALSE(s.ok);
+  EXPECT_NE(s.message.find("nope"), std::string::npos) << s.message;
+  EXPECT_NE(s.message.find("cats"), std::string::npos) << "lists the known presets: " << s.message;
+  expect_same_model(st.model, before);
+  EXPECT_EQ(st.generation, 0);
+  ASSERT_NE(find_message(st, "preset"), nullptr);
+  // A later good preset clears it.
+  ASSERT_TRUE(load_preset(st, "causal").ok);
+  EXPECT_EQ(find_message(st, "preset"), nullptr);
+  EXPECT_EQ(st.model.params.mask, MaskKind::Causal);
+}
+
+}  // namespace
+}  // namespace ap

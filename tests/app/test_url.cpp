@@ -1,0 +1,204 @@
+// Unit tests for the URL query (app/api.h apply_url_query): each good parameter applies, each bad one is
+// reported on screen (key "url") and skipped.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "app/api.h"
+#include "app/i18n.h"
+
+namespace ap {
+namespace {
+
+std::string all_errors(const PlaygroundState& st) {
+  std::string s;
+  for (const auto& m : st.errors) s += "[" + m.key + "] " + m.text + "\n";
+  return s;
+}
+
+bool has_key(const PlaygroundState& st, const std::string& key) {
+  for (const auto& m : st.errors)
+    if (m.key == key) return true;
+  return false;
+}
+
+class AppUrl : public ::testing::Test {
+ protected:
+  void SetUp() override { set_lang(Lang::En); }
+  void TearDown() override { set_lang(Lang::En); }
+  PlaygroundState st;
+};
+
+TEST_F(AppUrl, AppliesEveryGoodParameter) {
+  apply_url_query(st, "?lang=zh&mask=causal&d_k=8");
+  EXPECT_EQ(lang(), Lang::Zh);
+  EXPECT_EQ(st.model.params.mask, MaskKind::Causal);
+  EXPECT_EQ(st.model.trace.d_k, 8);
+  EXPECT_EQ(st.model.Q.cols(), 8);
+  EXPECT_TRUE(st.errors.empty()) << all_errors(st);
+  EXPECT_EQ(st.generation, 1);  // one rebuild for the whole query
+}
+
+TEST_F(AppUrl, WorksWithoutTheQuestionMark) {
+  apply_url_query(st, "mask=causal");
+  EXPECT_EQ(st.model.params.mask, MaskKind::Causal);
+  EXPECT_TRUE(st.errors.empty()) << all_errors(st);
+}
+
+TEST_F(AppUrl, ABadNumberIsReportedAndTheRestStillApplies) {
+  apply_url_query(st, "?d_k=abc&mask=causal");
+  EXPECT_EQ(st.model.params.mask, MaskKind::Causal);
+  EXPECT_EQ(st.model.trace.d_k, 4);  // unchanged
+  ASSERT_TRUE(has_key(st, "url")) << all_errors(st);
+  EXPECT_NE(all_errors(st).find("d_k"), std::string::npos) << all_errors(st);
+}
+
+TEST_F(AppUrl, AnOutOfRangeNumberIsReported) {
+  apply_url_query(st, "?d_k=0&seed=7");
+  EXPECT_EQ(st.model.trace.d_k, 4);
+  EXPECT_EQ(st.model.params.seed, 7u);
+  EXPECT_NE(all_errors(st).find("d_k"), std::string::npos) << all_errors(st);
+}
+
+TEST_F(AppUrl, AFractionIsReported) {
+  apply_url_query(st, "?d_model=2.5");
+  EXPECT_EQ(st.model.params.d_model, 16);
+  EXPECT_NE(all_errors(st).find("d_model"), std::string::npos) << all_errors(st);
+}
+
+TEST_F(AppUrl, UnknownParameterIsReported) {
+  apply_url_query(st, "?foo=1");
+  ASSERT_TRUE(has_key(st, "url"));
+  EXPECT_NE(all_errors(st).find("unknown parameter"), std::string::npos) << all_errors(st);
+  EXPECT_NE(all_errors(st).find("foo"), std::string::npos) << all_errors(st);
+  EXPECT_EQ(st.generation, 0);
+}
+
+TEST_F(AppUrl, SeveralProblemsAreReportedTogether) {
+  apply_url_query(st, "?foo=1&d_k=abc&mask=diagonal&text=I%20love%20cats");
+  EXPECT_EQ(st.model.trace.n, 3);  // the good one applied
+  const std::string e = all_errors(st);
+  EXPECT_NE(e.find("foo"), std::string::npos) << e;
+  EXPECT_NE(e.find("d_k"), std::string::npos) << e;
+  EXPECT_NE(e.find("mask"), std::string::npos) << e;
+  int url_messages = 0;
+  for (const auto& m : st.errors) url_messages += m.key == "url";
+  EXPECT_EQ(url_messages, 1);  // one message listing them all
+}
+
+TEST_F(AppUrl, PercentEncodedText) {
+  apply_url_query(st, "?text=I%20love%20cats");
+  ASSERT_EQ(st.model.query_tokens.size(), 3u);
+  EXPECT_EQ(st.model.query_tokens[0], "I");
+  EXPECT_EQ(st.model.query_tokens[1], "love");
+  EXPECT_EQ(st.model.query_tokens[2], "cats");
+  EXPECT_EQ(st.model.params.text, "I love cats");
+  EXPECT_TRUE(st.errors.empty()) << all_errors(st);
+}
+
+TEST_F(AppUrl, PlusIsASpace) {
+  apply_url_query(st, "?text=a+b");
+  ASSERT_EQ(st.model.query_tokens.size(), 2u);
+  EXPECT_EQ(st.model.query_tokens[0], "a");
+  EXPECT_EQ(st.model.query_tokens[1], "b");
+}
+
+TEST_F(AppUrl, PercentEncodedUtf8) {
+  apply_url_query(st, "?text=%E6%88%91%E7%88%B1%E7%8C%AB");  // 我爱猫
+  ASSERT_EQ(st.model.query_tokens.size(), 3u);
+  EXPECT_EQ(st.model.query_tokens[0], "我");
+  EXPECT_EQ(st.model.query_tokens[2], "猫");
+}
+
+TEST_F(AppUrl, BadPercentEscapeIsReported) {
+  const std::string text_before = st.model.params.text;
+  apply_url_query(st, "?text=%ZZ");
+  EXPECT_EQ(st.model.params.text, text_before);
+  ASSERT_TRUE(has_key(st, "url"));
+  EXPECT_NE(all_errors(st).find("escape"), std::string::npos) << all_errors(st);
+}
+
+TEST_F(AppUrl, TruncatedPercentEscapeIsReported) {
+  apply_url_query(st, "?mask=causal&text=ab%4");
+  EXPECT_EQ(st.model.params.mask, MaskKind::Causal);
+  EXPECT_EQ(st.model.query_tokens.size(), 11u);
+  EXPECT_NE(all_errors(st).find("escape"), std::string::npos) << all_errors(st);
+}
+
+TEST_F(AppUrl, EscapesThatDecodeToInvalidUtf8AreReportedSafely) {
+  // %FF and a lone %C3 are not UTF-8. The report must not carry the raw bytes into the page API's JSON.
+  for (const char* q : {"?text=%FF", "?%FF=1", "?d_k=%C3", "?mask=%C3%28", "?lang=%E4%B8"}) {
+    PlaygroundState s;
+    const std::string before = get_state_json(s, false);
+    apply_url_query(s, q);
+    bool reported = false;
+    for (const auto& m : s.errors) reported |= m.key == "url";
+    EXPECT_TRUE(reported) << q;
+    EXPECT_EQ(s.generation, 0) << q;
+    const std::string after = get_state_json(s, false);  // must serialise
+    const nlohmann::json j = nlohmann::json::parse(after, nullptr, false);
+    ASSERT_FALSE(j.is_discarded()) << q;
+    EXPECT_EQ(j["errors"].size(), 1u) << q;
+    EXPECT_EQ(j["n"], 11) << q;
+  }
+}
+
+TEST_F(AppUrl, PercentEscapeAtTheVeryEnd) {
+  apply_url_query(st, "?text=ab%41");  // "abA"
+  ASSERT_EQ(st.model.query_tokens.size(), 1u);
+  EXPECT_EQ(st.model.query_tokens[0], "abA");
+  EXPECT_TRUE(st.errors.empty()) << all_errors(st);
+}
+
+TEST_F(AppUrl, EmbedHidesTheControls) {
+  apply_url_query(st, "?embed=1");
+  EXPECT_TRUE(st.embed);
+  EXPECT_FALSE(st.show_controls);
+  EXPECT_TRUE(st.errors.empty()) << all_errors(st);
+  apply_url_query(st, "?embed=0");
+  EXPECT_FALSE(st.embed);
+  EXPECT_TRUE(st.show_controls);
+}
+
+TEST_F(AppUrl, ControlsCanBeHiddenOnTheirOwn) {
+  apply_url_query(st, "?controls=0");
+  EXPECT_FALSE(st.show_controls);
+  EXPECT_FALSE(st.embed);
+}
+
+TEST_F(AppUrl, Preset) {
+  apply_url_query(st, "?preset=cats");
+  EXPECT_EQ(st.model.params.source, QkvSource::Custom);
+  EXPECT_EQ(st.model.trace.n, 3);
+  EXPECT_EQ(st.model.trace.d_k, 2);
+  EXPECT_EQ(st.model.query_tokens[2], "cats");
+  EXPECT_TRUE(st.errors.empty()) << all_errors(st);
+}
+
+TEST_F(AppUrl, UnknownPresetIsReported) {
+  apply_url_query(st, "?preset=nope");
+  EXPECT_EQ(st.model.trace.n, 11);
+  EXPECT_NE(all_errors(st).find("nope"), std::string::npos) << all_errors(st);
+}
+
+TEST_F(AppUrl, Step) {
+  apply_url_query(st, "?step=3");
+  EXPECT_EQ(st.timeline.stage(), 3);
+  EXPECT_TRUE(st.errors.empty()) << all_errors(st);
+}
+
+TEST_F(AppUrl, EmptyQueriesChangeNothing) {
+  const std::string before = get_state_json(st);
+  for (const char* q : {"", "?", "?&", "&&"}) {
+    apply_url_query(st, q);
+    EXPECT_EQ(get_state_json(st), before) << "query '" << q << "'";
+    EXPECT_TRUE(st.errors.empty()) << "query '" << q << "': " << all_errors(st);
+    EXPECT_EQ(st.generation, 0) << "query '" << q << "'";
+    EXPECT_FALSE(st.embed);
+    EXPECT_TRUE(st.show_controls);
+  }
+}
+
+}  // namespace
+}  // namespace ap

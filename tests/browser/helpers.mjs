@@ -1,0 +1,59 @@
+// Shared by the browser tests and the page benchmark: serve dist/ on 127.0.0.1 and drive Debian's
+// headless Chromium (software WebGL2 through SwiftShader) with playwright-core.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { startServer } from '../../tools/serve.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const root = path.resolve(here, '../..');
+export const dist = path.join(root, 'dist');
+export const shots = path.join(root, 'build', 'screenshots');
+
+export async function serveDist() {
+  if (!fs.existsSync(path.join(dist, 'attention_playground.wasm'))) throw new Error('dist/ is not built: run ./build.sh web');
+  const server = await startServer(dist, 0);
+  return { server, url: `http://127.0.0.1:${server.address().port}/` };
+}
+
+export async function launch() {
+  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ap-chromium-'));
+  const args = ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--disable-gpu',
+    '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update',
+    '--disable-sync', '--ignore-gpu-blocklist'];
+  // A persistent context is how playwright takes a user-data-dir; we want a fresh, empty one.
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium', headless: true, args,
+    viewport: { width: 1280, height: 720 },
+  });
+  return { context, close: async () => { await context.close(); fs.rmSync(userDataDir, { recursive: true, force: true }); } };
+}
+
+// Opens the page, records console errors and every request that leaves 127.0.0.1, waits for `ready`.
+export async function openPage(context, url, { viewport, wait = true } = {}) {
+  const page = await context.newPage();
+  if (viewport) await page.setViewportSize(viewport);
+  const errors = [];
+  const foreign = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('request', (r) => { const u = new URL(r.url()); if (u.hostname !== '127.0.0.1' && u.protocol !== 'data:' && u.protocol !== 'blob:') foreign.push(r.url()); });
+  await page.goto(url);
+  if (wait) await page.evaluate(() => window.playground.ready.then(() => true));
+  return { page, errors, foreign };
+}
+
+// Lets the app draw a few more frames (animations, font rebuilds) before a screenshot.
+export async function frames(page, n = 3) {
+  for (let i = 0; i < n; i++) await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r())));
+}
+
+export async function screenshot(page, name) {
+  fs.mkdirSync(shots, { recursive: true });
+  const file = path.join(shots, name);
+  await frames(page, 3);
+  await page.screenshot({ path: file });
+  return file;
+}
