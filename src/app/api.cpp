@@ -107,7 +107,7 @@ struct Pending {
 
 // Validates `in` against the current state into new params + pending UI changes. Changes nothing.
 Status parse_partial(const PlaygroundState& st, const json& in, SdpaParams* params, Pending* pend) {
-  if (!in.is_object()) return Status::Error("setState expects an object, got " + in.dump().substr(0, 60));
+  if (!in.is_object()) return Status::Error("setState expects an object, got " + in.dump(-1, ' ', /*ensure_ascii=*/true).substr(0, 60));  // ASCII: the cut splits no character
   SdpaParams p = st.model.params;
   if (auto it = in.find("preset"); it != in.end()) {
     if (!it->is_string()) return Status::Error("preset must be a string");
@@ -145,9 +145,10 @@ Status parse_partial(const PlaygroundState& st, const json& in, SdpaParams* para
         p.text = join(toks);
       } else {
         go_custom();
-        if (key == "key_tokens" || p.Q.rows() != p.K.rows()) p.key_labels = toks;
+        // key_tokens names the keys; tokens names the queries, and the keys too when they are the same rows.
+        if (key == "key_tokens") p.key_labels = toks;
+        else if (p.Q.rows() != p.K.rows()) p.query_labels = toks;
         else p.query_labels = p.key_labels = toks;
-        if (key == "tokens" && p.Q.rows() != p.K.rows()) p.query_labels = toks;
       }
     } else if (key == "d_model") {
       AP_TRY(read_int(v, "d_model", 1, limits::kMaxModelDim, &iv)); p.d_model = static_cast<int>(iv);
@@ -246,13 +247,15 @@ std::string get_state_json(const PlaygroundState& st, bool include_matrices) {
                      {"weights", matrix_json(t.weights())},
                      {"output", matrix_json(t.output)}};
   }
-  return j.dump();
+  // Messages may quote user input (a URL's decoded bytes, a cut-off value): never let a stray invalid
+  // UTF-8 byte make dump() throw (which aborts the wasm build); it becomes U+FFFD instead.
+  return j.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 std::string set_state_json(PlaygroundState& st, const std::string& text) {
   const auto fail = [&](const std::string& msg) {
     report(st, "api", "setState: " + msg);
-    return json{{"ok", false}, {"error", msg}}.dump();
+    return json{{"ok", false}, {"error", msg}}.dump(-1, ' ', false, json::error_handler_t::replace);
   };
   json in = json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (in.is_discarded()) return fail("not valid JSON");

@@ -19,6 +19,7 @@ const char* matrix_label(MatrixId id) {
     case MatrixId::Mask: return "M";
     case MatrixId::Masked: return "QKᵀ/√dₖ + M";
     case MatrixId::Exps: return "exp(z − max)";
+    case MatrixId::RowSum: return "Σ";
     case MatrixId::Weights: return "A";
     case MatrixId::Output: return "A·V";
   }
@@ -128,6 +129,16 @@ std::string explain_cell(const SdpaModel& m, MatrixId id, int i, int j) {
                     fmt(s.exps(i, j), 3).c_str(), fmt(s.row_sum[i], 3).c_str(), fmt(s.weights(i, j), 3).c_str(),
                     tr("subtracting the row maximum keeps exp() from overflowing; it cancels in the ratio"));
       return buf;
+    }
+    case MatrixId::RowSum: {
+      if (i < 0 || i >= t.n || j != 0) return {};
+      const SoftmaxTrace& s = t.softmax;
+      if (s.fully_masked[i]) return tr("every key of this row is hidden: the weights are all 0 (no NaN)");
+      std::string out = "Σⱼ exp(z" + subscript(i + 1) + "ⱼ − max) = ";
+      const int shown = t.m <= 6 ? t.m : 4;
+      for (int k = 0; k < shown; ++k) out += (k ? " + " : "") + fmt(s.exps(i, k), 3);
+      if (t.m > shown) out += " + … (" + std::to_string(t.m) + " " + tr("terms") + ")";
+      return out + " = " + fmt(s.row_sum[i], 3);
     }
     case MatrixId::Output: {
       if (!in(t.output, i, j)) return {};

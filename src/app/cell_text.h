@@ -7,7 +7,7 @@
 
 namespace ap {
 
-enum class MatrixId { X, Q, K, V, Scores, Scaled, Mask, Masked, Exps, Weights, Output };
+enum class MatrixId { X, Q, K, V, Scores, Scaled, Mask, Masked, Exps, RowSum, Weights, Output };
 const char* matrix_label(MatrixId id);  // "Q", "Kᵀ", "QKᵀ", "QKᵀ/√dₖ", "A", ...
 
 std::string subscript(int one_based);        // 12 -> "₁₂"

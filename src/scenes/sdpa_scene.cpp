@@ -237,7 +237,7 @@ void sdpa_scene(PlaygroundState& st, UiState& ui) {
       if (running) z.hl_row = e.hl_row = sum.hl_row = a.hl_row = row;
       (void)z;  // z was the previous stage's result; the caption gives its row maximum
       e.row_labels = qt;
-      row_of(P, {{e, MatrixId::Exps}, {sum, MatrixId::Exps}, {a, MatrixId::Weights}}, {" ", "→"}, o, avail);
+      row_of(P, {{e, MatrixId::Exps}, {sum, MatrixId::RowSum}, {a, MatrixId::Weights}}, {" ", "→"}, o, avail);
       break;
     }
     case Stage::WeightedSum: {
