@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <nlohmann/json.hpp>
 
 #include "app/presets.h"
@@ -107,7 +108,9 @@ struct Pending {
 
 // Validates `in` against the current state into new params + pending UI changes. Changes nothing.
 Status parse_partial(const PlaygroundState& st, const json& in, SdpaParams* params, Pending* pend) {
-  if (!in.is_object()) return Status::Error("setState expects an object, got " + in.dump(-1, ' ', /*ensure_ascii=*/true).substr(0, 60));  // ASCII: the cut splits no character
+  // Quoted ASCII-escaped, so that cutting it at 60 bytes cannot split a multi-byte UTF-8 character.
+  if (!in.is_object())
+    return Status::Error("setState expects an object, got " + in.dump(-1, ' ', /*ensure_ascii=*/true).substr(0, 60));
   SdpaParams p = st.model.params;
   if (auto it = in.find("preset"); it != in.end()) {
     if (!it->is_string()) return Status::Error("preset must be a string");
@@ -237,6 +240,7 @@ std::string get_state_json(const PlaygroundState& st, bool include_matrices) {
     if (t.softmax.fully_masked[i]) fm.push_back(i);
   j["fully_masked_rows"] = fm;
   j["frames"] = st.frames_drawn;
+  j["view"] = {{"width", st.view_width}, {"height", st.view_height}, {"dpr", st.view_dpr}};
   if (include_matrices) {
     j["matrices"] = {{"Q", matrix_json(m.Q)},
                      {"K", matrix_json(m.K)},
@@ -305,6 +309,26 @@ std::string url_decode(const std::string& s, bool* ok) {
   }
   return out;
 }
+
+// JSON strings must be valid UTF-8 (nlohmann's dump() throws otherwise), so decoded URL text is checked
+// before it goes into one: no overlong forms, no surrogates, nothing above U+10FFFF.
+bool valid_utf8(const std::string& s) {
+  for (size_t i = 0; i < s.size();) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    const int len = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
+    if (len == 0 || i + len > s.size()) return false;
+    uint32_t v = len == 1 ? c : len == 2 ? (c & 0x1F) : len == 3 ? (c & 0x0F) : (c & 0x07);
+    for (int k = 1; k < len; ++k) {
+      const unsigned char b = static_cast<unsigned char>(s[i + k]);
+      if ((b & 0xC0) != 0x80) return false;
+      v = (v << 6) | (b & 0x3F);
+    }
+    static const uint32_t kMin[5] = {0, 0, 0x80, 0x800, 0x10000};
+    if (v < kMin[len] || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF)) return false;
+    i += len;
+  }
+  return true;
+}
 }  // namespace
 
 void apply_url_query(PlaygroundState& st, const std::string& query) {
@@ -324,6 +348,7 @@ void apply_url_query(PlaygroundState& st, const std::string& query) {
     const std::string key = url_decode(pair.substr(0, eq), &ok1);
     const std::string val = eq == std::string::npos ? "" : url_decode(pair.substr(eq + 1), &ok2);
     if (!ok1 || (eq != std::string::npos && !ok2)) { problems.push_back(pair + ": bad % escape"); continue; }
+    if (!valid_utf8(key) || !valid_utf8(val)) { problems.push_back(pair + ": not UTF-8 text"); continue; }
     if (key == "embed") { st.embed = val != "0"; st.show_controls = !st.embed; continue; }
     if (key == "controls") { st.show_controls = val != "0"; continue; }
     // Each parameter is tried alone so one bad value does not spoil the others.

@@ -83,6 +83,7 @@ const Pair kTable[] = {
     {"Row by row: exponentials, their sum, then divide. Each row of A sums to 1.", "逐行计算：指数、求和、相除。A 的每一行之和为 1。"},
     {"Each output row is a weighted mix of the value rows, not the value of the best key.", "每个输出行是 Value 各行的加权组合，而不是分数最高位置的 Value。"},
     {"Q and K only decide the weights; what gets summed is V.", "QK 只负责分配权重，真正被汇总的是 V。"},
+    {"Set by hand: click a cell of Q, Kᵀ or V to type a new value.", "手动设置：点击 Q、Kᵀ 或 V 的格子输入新数值。"},
     // step captions and cell arithmetic
     {"1) exp(z − max)", "1) 计算 exp(z − max)"},
     {"2) add up the row", "2) 对这一行求和"},

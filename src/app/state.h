@@ -28,6 +28,8 @@ struct PlaygroundState {
   float ui_scale = 1.0f;      // user zoom on top of the device pixel ratio
   int hover_i = -1, hover_j = -1, hover_stage = -1;  // cell under the mouse (for the arithmetic panel)
   int frames_drawn = 0;
+  int view_width = 0, view_height = 0;  // logical size of the canvas, as last drawn
+  float view_dpr = 1.f;
   int generation = 0;         // bumps each time the model is replaced (caches, textures follow it)
   std::string scene = "sdpa";
 

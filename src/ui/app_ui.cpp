@@ -98,6 +98,9 @@ bool ui_prepare_fonts(PlaygroundState& st, UiState& ui, const FrameInfo& f) {
 
 void ui_frame(PlaygroundState& st, UiState& ui, const FrameInfo& f) {
   ui.frame = f;
+  st.view_width = f.width;
+  st.view_height = f.height;
+  st.view_dpr = f.dpr;
   heatmap_begin_frame();
   if (ui.generation_seen != st.generation || ui.text_buf.empty()) {
     ui.generation_seen = st.generation;

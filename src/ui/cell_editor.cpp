@@ -54,7 +54,13 @@ void cell_editor(PlaygroundState& st, UiState& ui) {
   ImGui::SameLine();
   const bool ok = ImGui::Button(tr("Set")) || enter;
   ImGui::SameLine();
-  if (ImGui::Button(tr("Cancel"))) { ImGui::CloseCurrentPopup(); ui.cell_popup = false; }
+  // One Escape cancels (the text field would otherwise take the first one for itself).
+  if (ImGui::Button(tr("Cancel")) || key_pressed(Key::Escape)) {
+    ImGui::CloseCurrentPopup();
+    ui.cell_popup = false;
+    ImGui::EndPopup();
+    return;
+  }
   ImGui::TextDisabled("%s", tr("Enter sets the value; Q, K and V become hand-edited."));
   if (ok) {
     float v;

@@ -81,11 +81,13 @@ std::string current_step_text(const PlaygroundState& st) {
 
 void formula_panel(PlaygroundState& st, UiState& ui) {
   const int s = st.timeline.stage();
+  // Hand-set Q, K, V do not come from X·W: say so instead.
+  const bool by_hand = s == static_cast<int>(Stage::Qkv) && st.model.params.source == QkvSource::Custom;
   ImGui::PushFont(ui.fonts.formula);
-  math_text(kStages[s].formula);
+  math_text(by_hand ? "Q, K, V" : kStages[s].formula);
   ImGui::PopFont();
   ImGui::PushTextWrapPos(0.f);
-  ImGui::TextDisabled("%s", tr(kStages[s].idea));
+  ImGui::TextDisabled("%s", by_hand ? tr("Set by hand: click a cell of Q, Kᵀ or V to type a new value.") : tr(kStages[s].idea));
   const std::string step = current_step_text(st);
   if (!step.empty()) {
     // One line in the flow of the page; the full text is in the hover panel.

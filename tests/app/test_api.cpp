@@ -49,7 +49,7 @@ class AppApi : public ::testing::Test {
 
   // ok:true and no error field.
   void expect_ok(const std::string& request) {
-    const json r = parse(set_state_json(st, request));
+    json r = parse(set_state_json(st, request));
     ASSERT_TRUE(r.is_object());
     EXPECT_EQ(r.value("ok", false), true) << request << " -> " << r.dump();
     EXPECT_FALSE(r.contains("error")) << r.dump();
@@ -59,7 +59,7 @@ class AppApi : public ::testing::Test {
 // ---- get_state_json -----------------------------------------------------------------------------------------
 
 TEST_F(AppApi, GetStateOfTheDefault) {
-  const json j = state(st);
+  json j = state(st);
   ASSERT_TRUE(j.is_object());
   EXPECT_EQ(str(j["scene"]), "sdpa");
   EXPECT_EQ(str(j["lang"]), "en");
@@ -91,9 +91,9 @@ TEST_F(AppApi, GetStateOfTheDefault) {
 }
 
 TEST_F(AppApi, GetStateMatricesHaveTheRightShapes) {
-  const json j = state(st);
+  json j = state(st);
   ASSERT_TRUE(j.contains("matrices"));
-  const json& m = j["matrices"];
+  json& m = j["matrices"];
   expect_shape(m["Q"], 11, 4, "Q");
   expect_shape(m["K"], 11, 4, "K");
   expect_shape(m["V"], 11, 4, "V");
@@ -105,7 +105,7 @@ TEST_F(AppApi, GetStateMatricesHaveTheRightShapes) {
 }
 
 TEST_F(AppApi, GetStateMatricesMatchTheModel) {
-  const json m = state(st)["matrices"];
+  json m = state(st)["matrices"];
   const AttentionTrace& t = st.model.trace;
   for (int i = 0; i < 11; ++i) {
     for (int j = 0; j < 11; ++j) {
@@ -121,7 +121,7 @@ TEST_F(AppApi, GetStateMatricesMatchTheModel) {
 }
 
 TEST_F(AppApi, GetStateWithoutMatrices) {
-  const json j = state(st, false);
+  json j = state(st, false);
   EXPECT_FALSE(j.contains("matrices"));
   EXPECT_EQ(num(j["n"]), 11);  // the rest is still there
   EXPECT_TRUE(j.contains("step"));
@@ -129,7 +129,7 @@ TEST_F(AppApi, GetStateWithoutMatrices) {
 
 TEST_F(AppApi, MaskedMinusInfinityIsSerialisedAsNull) {
   expect_ok(R"({"mask":"causal"})");
-  const json m = state(st)["matrices"];
+  json m = state(st)["matrices"];
   ASSERT_TRUE(m["masked"].is_array());
   for (int i = 0; i < 11; ++i)
     for (int j = 0; j < 11; ++j) {
@@ -146,7 +146,7 @@ TEST_F(AppApi, MaskedMinusInfinityIsSerialisedAsNull) {
 
 TEST_F(AppApi, SetDk) {
   expect_ok(R"({"d_k": 8})");
-  const json j = state(st);
+  json j = state(st);
   EXPECT_EQ(num(j["d_k"]), 8);
   EXPECT_EQ(num(j["d_v"]), 8);
   expect_shape(j["matrices"]["Q"], 11, 8, "Q");
@@ -156,9 +156,9 @@ TEST_F(AppApi, SetDk) {
 
 TEST_F(AppApi, SetCausalMaskZeroesTheUpperTriangle) {
   expect_ok(R"({"mask":"causal"})");
-  const json j = state(st);
+  json j = state(st);
   EXPECT_EQ(str(j["mask"]), "causal");
-  const json& w = j["matrices"]["weights"];
+  json& w = j["matrices"]["weights"];
   for (int i = 0; i < 11; ++i) {
     double sum = 0;
     for (int k = 0; k < 11; ++k) {
@@ -173,11 +173,11 @@ TEST_F(AppApi, SetCausalMaskZeroesTheUpperTriangle) {
 
 TEST_F(AppApi, SetPresetOneQuery) {
   expect_ok(R"({"preset":"one-query"})");
-  const json j = state(st);
+  json j = state(st);
   EXPECT_EQ(num(j["n"]), 1);
   EXPECT_EQ(num(j["m"]), 3);
   EXPECT_EQ(str(j["source"]), "custom");
-  const json& w = j["matrices"]["weights"];
+  json& w = j["matrices"]["weights"];
   expect_shape(w, 1, 3, "weights");
   EXPECT_NEAR(num(w[0][0]), 0.665, 5e-4);
   EXPECT_NEAR(num(w[0][1]), 0.245, 5e-4);
@@ -189,7 +189,7 @@ TEST_F(AppApi, SetPresetOneQuery) {
 
 TEST_F(AppApi, SetMatricesWithDifferentQueryAndKeyCounts) {
   expect_ok(R"({"matrices":{"Q":[[1,0],[0,1]], "K":[[1,0],[0,1],[1,1]], "V":[[1],[2],[3]]}})");
-  const json j = state(st);
+  json j = state(st);
   EXPECT_EQ(str(j["source"]), "custom");
   EXPECT_EQ(num(j["n"]), 2);
   EXPECT_EQ(num(j["m"]), 3);
@@ -197,7 +197,7 @@ TEST_F(AppApi, SetMatricesWithDifferentQueryAndKeyCounts) {
   EXPECT_EQ(num(j["d_v"]), 1);
   EXPECT_EQ(j["tokens"].size(), 2u);
   EXPECT_EQ(j["key_tokens"].size(), 3u);
-  const json& m = j["matrices"];
+  json& m = j["matrices"];
   expect_shape(m["scores"], 2, 3, "scores");
   expect_shape(m["weights"], 2, 3, "weights");
   expect_shape(m["output"], 2, 1, "output");
@@ -215,7 +215,7 @@ TEST_F(AppApi, SetMatricesWithDifferentQueryAndKeyCounts) {
 
 TEST_F(AppApi, SetStepIndexShowsThatStageComplete) {
   expect_ok(R"({"step":{"index":2}})");
-  const json s = state(st, false)["step"];
+  json s = state(st, false)["step"];
   EXPECT_EQ(num(s["index"]), 2);
   EXPECT_EQ(str(s["name"]), "scale");
   EXPECT_EQ(num(s["sub"]), num(s["sub_count"]));
@@ -226,7 +226,7 @@ TEST_F(AppApi, SetStepIndexShowsThatStageComplete) {
 
 TEST_F(AppApi, SetStepIndexAndSub) {
   expect_ok(R"({"step":{"index":1, "sub":3}})");
-  const json s = state(st, false)["step"];
+  json s = state(st, false)["step"];
   EXPECT_EQ(num(s["index"]), 1);
   EXPECT_EQ(str(s["name"]), "scores");
   EXPECT_EQ(num(s["sub"]), 3);
@@ -269,7 +269,7 @@ TEST_F(AppApi, SetTextAndTokens) {
   expect_ok(R"({"text":"I love cats"})");
   EXPECT_EQ(num(state(st, false)["n"]), 3);
   expect_ok(R"({"tokens":["a","b","c","d"]})");
-  const json j = state(st, false);
+  json j = state(st, false);
   EXPECT_EQ(num(j["n"]), 4);
   EXPECT_EQ(str(j["text"]), "a b c d");
 }
@@ -278,7 +278,7 @@ TEST_F(AppApi, TokensAndKeyTokensLabelTheirOwnSideWhenNDiffersFromM) {
   expect_ok(R"({"matrices":{"Q":[[1,0],[0,1]], "K":[[1,0],[0,1],[1,1]], "V":[[1],[2],[3]]}})");
   expect_ok(R"({"key_tokens":["a","b","c"]})");
   expect_ok(R"({"tokens":["x","y"]})");
-  const json j = state(st, false);
+  json j = state(st, false);
   EXPECT_EQ(j["tokens"], json({"x", "y"}));
   EXPECT_EQ(j["key_tokens"], json({"a", "b", "c"}));  // naming the queries leaves the keys alone
 }
@@ -286,7 +286,7 @@ TEST_F(AppApi, TokensAndKeyTokensLabelTheirOwnSideWhenNDiffersFromM) {
 TEST_F(AppApi, TokensOfASquareCustomModelLabelBothSides) {
   expect_ok(R"({"preset":"cats"})");
   expect_ok(R"({"tokens":["we","like","dogs"]})");
-  const json j = state(st, false);
+  json j = state(st, false);
   EXPECT_EQ(j["tokens"], json({"we", "like", "dogs"}));
   EXPECT_EQ(j["key_tokens"], json({"we", "like", "dogs"}));
   EXPECT_EQ(str(j["source"]), "custom");
@@ -300,17 +300,17 @@ TEST_F(AppApi, RefusalMessagesStayValidUtf8) {
     for (int i = 0; i < 40; ++i) request += "中";
     request += "\"]";
     const std::string reply = set_state_json(st, request);
-    const json r = parse(reply);
+    json r = parse(reply);
     EXPECT_EQ(r.value("ok", true), false) << reply;
     EXPECT_FALSE(str(r["error"]).empty());
-    const json j = state(st, false);
+    json j = state(st, false);
     ASSERT_TRUE(j.is_object());
     EXPECT_EQ(j["errors"].size(), 1u);
   }
 }
 
 TEST_F(AppApi, ASuccessClearsAnEarlierApiError) {
-  const json r = parse(set_state_json(st, R"({"d_k":0})"));
+  json r = parse(set_state_json(st, R"({"d_k":0})"));
   ASSERT_EQ(r.value("ok", true), false);
   ASSERT_FALSE(state(st, false)["errors"].empty());
   expect_ok(R"({"d_k":2})");
@@ -352,7 +352,7 @@ TEST_P(AppApiRefusal, IsRefusedAndChangesNothing) {
   const int generation = st.generation;
   const Lang lang_before = lang();
 
-  const json r = parse(set_state_json(st, GetParam().request));
+  json r = parse(set_state_json(st, GetParam().request));
   ASSERT_TRUE(r.is_object());
   EXPECT_EQ(r.value("ok", true), false) << r.dump();
   ASSERT_TRUE(r.contains("error"));
@@ -363,7 +363,7 @@ TEST_P(AppApiRefusal, IsRefusedAndChangesNothing) {
   EXPECT_EQ(st.generation, generation);
   EXPECT_EQ(lang(), lang_before);
 
-  const json errors = state(st, false)["errors"];
+  json errors = state(st, false)["errors"];
   ASSERT_EQ(errors.size(), 1u);
   EXPECT_NE(str(errors[0]).find(str(r["error"])), std::string::npos) << str(errors[0]);
 }
@@ -445,7 +445,7 @@ TEST_F(AppApi, StepJsonMovesByStagesAndClamps) {
 
 TEST_F(AppApi, StepJsonZeroChangesNothing) {
   st.timeline.set_stage_at(1, 5);
-  const json s = parse(step_json(st, 0));
+  json s = parse(step_json(st, 0));
   EXPECT_EQ(num(s["index"]), 1);
   EXPECT_EQ(num(s["sub"]), 5);
   EXPECT_EQ(st.timeline.stage(), 1);

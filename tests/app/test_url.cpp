@@ -61,6 +61,18 @@ TEST_F(AppUrl, AnOutOfRangeNumberIsReported) {
   EXPECT_NE(all_errors(st).find("d_k"), std::string::npos) << all_errors(st);
 }
 
+TEST_F(AppUrl, AValueThatParsesButCannotBuildIsSkippedAlone) {
+  // text "  " is a string, so it parses; only building the model shows it has no tokens. The other
+  // parameters must still apply (each one is tried on its own), and the message names the text.
+  apply_url_query(st, "?mask=causal&text=%20%20&d_k=6");
+  EXPECT_EQ(st.model.params.mask, MaskKind::Causal);
+  EXPECT_EQ(st.model.trace.d_k, 6);
+  EXPECT_EQ(st.model.trace.n, 11);
+  EXPECT_TRUE(has_key(st, "url")) << all_errors(st);
+  EXPECT_FALSE(has_key(st, "api")) << all_errors(st);
+  EXPECT_NE(all_errors(st).find("text"), std::string::npos) << all_errors(st);
+}
+
 TEST_F(AppUrl, AFractionIsReported) {
   apply_url_query(st, "?d_model=2.5");
   EXPECT_EQ(st.model.params.d_model, 16);
@@ -127,8 +139,10 @@ TEST_F(AppUrl, TruncatedPercentEscapeIsReported) {
 }
 
 TEST_F(AppUrl, EscapesThatDecodeToInvalidUtf8AreReportedSafely) {
-  // %FF and a lone %C3 are not UTF-8. The report must not carry the raw bytes into the page API's JSON.
-  for (const char* q : {"?text=%FF", "?%FF=1", "?d_k=%C3", "?mask=%C3%28", "?lang=%E4%B8"}) {
+  // %FF, a lone %C3, a surrogate and raw 0xFF are not UTF-8: each is reported, nothing applies, and the
+  // page API's JSON still serialises (nlohmann's dump() refuses invalid UTF-8).
+  for (const char* q : {"?text=%FF", "?%FF=1", "?d_k=%C3", "?mask=%C3%28", "?lang=%E4%B8", "?source=%ED%A0%80",
+                        "?text=a\xFF" "b", "?mask=\xC3"}) {
     PlaygroundState s;
     const std::string before = get_state_json(s, false);
     apply_url_query(s, q);
@@ -137,7 +151,7 @@ TEST_F(AppUrl, EscapesThatDecodeToInvalidUtf8AreReportedSafely) {
     EXPECT_TRUE(reported) << q;
     EXPECT_EQ(s.generation, 0) << q;
     const std::string after = get_state_json(s, false);  // must serialise
-    const nlohmann::json j = nlohmann::json::parse(after, nullptr, false);
+    nlohmann::json j = nlohmann::json::parse(after, nullptr, false);
     ASSERT_FALSE(j.is_discarded()) << q;
     EXPECT_EQ(j["errors"].size(), 1u) << q;
     EXPECT_EQ(j["n"], 11) << q;

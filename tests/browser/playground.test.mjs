@@ -125,12 +125,72 @@ test('bad input typed into the UI: an empty sentence and NaN in a cell show a me
   assert.ok(s.errors.some((e) => /no tokens/.test(e)), `errors: ${JSON.stringify(s.errors)}`);
   assert.equal(withoutErrors(s), withoutErrors(before));
   await screenshot(page, 'ui-empty-sentence.png');
-  // A cell: first stage, click Q[0][0], type NaN, Enter.
   await page.keyboard.type('I love cats');
-  await frames(page, 3);
+  await frames(page, 16);
   s = await page.evaluate(() => window.playground.getState({ matrices: false }));
   assert.equal(s.n, 3);
   assert.equal(s.errors.length, 0, 'the message goes away once the sentence is fixed');
+
+  // A cell: the "I love cats" example, first stage; Q[0][0] is drawn at (401, 244) in this layout, and
+  // 61 px lower while an error message is shown above the flow strip.
+  await page.evaluate(() => window.playground.setState({ preset: 'cats', step: 0 }));
+  await frames(page, 3);
+  const good = await page.evaluate(() => window.playground.getState());
+  for (const [typed, y] of [['NaN', 244], ['abc', 305]]) {
+    await page.mouse.click(401, y);
+    await frames(page, 3);
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type(typed);
+    await page.keyboard.press('Enter');
+    await frames(page, 10);  // one key per frame reaches the app (see platform.cpp)
+    s = await page.evaluate(() => window.playground.getState());
+    assert.ok(s.errors.some((e) => e.includes('Not a number') && e.includes(typed)), `errors: ${JSON.stringify(s.errors)}`);
+    assert.equal(withoutErrors(s), withoutErrors(good));
+    if (typed === 'NaN') await screenshot(page, 'ui-cell-nan.png');
+    await page.keyboard.press('Escape');
+    await frames(page, 4);
+  }
+  // A number goes in, and everything downstream is recomputed from it.
+  await page.mouse.click(401, 305);
+  await frames(page, 3);
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('2');
+  await page.keyboard.press('Enter');
+  await frames(page, 10);
+  s = await page.evaluate(() => window.playground.getState());
+  assert.equal(s.matrices.Q[0][0], 2);
+  assert.deepEqual(s.matrices.scores[0], [2, 0, 1]);
+  assert.equal(s.errors.length, 0);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('hover shows the arithmetic of a cell; the canvas follows the window size; Tab reaches the controls', async () => {
+  const { page, errors } = await openPage(browser.context, url + '?preset=cats');
+  await page.evaluate(() => window.playground.setState({ step: 1 }));
+  await frames(page, 3);
+  await page.mouse.move(900, 430);
+  await screenshot(page, 'hover-score-cell.png');
+  await page.setViewportSize({ width: 1024, height: 600 });
+  await frames(page, 4);
+  let v = (await page.evaluate(() => window.playground.getState({ matrices: false }))).view;
+  assert.deepEqual([v.width, v.height], [1024, 600]);
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await frames(page, 4);
+  v = (await page.evaluate(() => window.playground.getState({ matrices: false }))).view;
+  assert.deepEqual([v.width, v.height], [1280, 720]);
+  // Keyboard only: Tab into the controls, move with the arrows, Space selects the focused mask button.
+  await page.locator('#canvas').focus();
+  await page.keyboard.press('Tab');
+  await frames(page, 2);
+  for (let i = 0; i < 30; i++) { await page.keyboard.press('ArrowDown'); await frames(page, 1); }
+  await screenshot(page, 'keyboard-nav-controls.png');
+  await page.keyboard.press('Escape');
+  await frames(page, 2);
+  await page.keyboard.press('ArrowLeft');
+  await frames(page, 2);
+  assert.equal((await page.evaluate(() => window.playground.getState({ matrices: false }))).step.index, 0,
+    'after Esc the arrows step the animation again');
   assert.deepEqual(errors, []);
   await page.close();
 });
