@@ -206,6 +206,12 @@ Status parse_partial(const PlaygroundState& st, const json& in, SdpaParams* para
       return Status::Error("unknown field '" + key + "'");
     }
   }
+  // d_model, d_k, seed, pad_to and positional shape the projections X·W; hand-set Q, K, V have none.
+  if (p.source == QkvSource::Custom)
+    for (const char* k : {"d_model", "d_k", "seed", "pad_to", "positional"})
+      if (in.contains(k))
+        return Status::Error(std::string(k) + " applies to Q, K, V computed from the sentence; they are set by hand now "
+                             "(send source: \"projection\" or a text to go back)");
   *params = std::move(p);
   return Status::Ok();
 }
@@ -240,6 +246,7 @@ std::string get_state_json(const PlaygroundState& st, bool include_matrices) {
     if (t.softmax.fully_masked[i]) fm.push_back(i);
   j["fully_masked_rows"] = fm;
   j["frames"] = st.frames_drawn;
+  j["hover"] = st.hover_text;
   j["view"] = {{"width", st.view_width}, {"height", st.view_height}, {"dpr", st.view_dpr}};
   if (include_matrices) {
     j["matrices"] = {{"Q", matrix_json(m.Q)},
@@ -267,11 +274,17 @@ std::string set_state_json(PlaygroundState& st, const std::string& text) {
   Pending pend;
   Status s = parse_partial(st, in, &params, &pend);
   if (!s) return fail(s.message);
-  SdpaModel next;
-  s = build_sdpa(params, &next);
-  if (!s) return fail(s.message);
-  // Everything is valid: commit.
-  (void)apply(st, params, "api");
+  // Only fields of the computation rebuild the model; lang, step, playing and speed do not.
+  bool touches_model = false;
+  for (auto it = in.begin(); it != in.end(); ++it)
+    if (it.key() != "lang" && it.key() != "step" && it.key() != "playing" && it.key() != "speed" && it.key() != "scene")
+      touches_model = true;
+  if (touches_model) {
+    SdpaModel next;
+    s = build_sdpa(params, &next);
+    if (!s) return fail(s.message);
+    commit(st, std::move(next), "api");  // everything is valid from here on
+  }
   if (in.contains("preset")) {
     const Preset* pr = find_preset(in["preset"].get<std::string>());
     st.notes.clear();

@@ -27,6 +27,15 @@ void dismiss(PlaygroundState& st, size_t index) {
   if (index < st.errors.size()) st.errors.erase(st.errors.begin() + index);
 }
 
+void commit(PlaygroundState& st, SdpaModel&& next, const std::string& key) {
+  const bool sizes_changed = next.trace.n != st.model.trace.n || next.trace.m != st.model.trace.m;
+  st.model = std::move(next);
+  ++st.generation;
+  st.timeline.set_sizes(st.model.trace.n, st.model.trace.m);
+  if (sizes_changed) st.hover_text.clear();
+  clear_report(st, key);
+}
+
 Status apply(PlaygroundState& st, const SdpaParams& params, const std::string& key) {
   SdpaModel next;
   Status s = build_sdpa(params, &next);
@@ -34,12 +43,7 @@ Status apply(PlaygroundState& st, const SdpaParams& params, const std::string& k
     report(st, key, s.message);
     return s;
   }
-  const bool sizes_changed = next.trace.n != st.model.trace.n || next.trace.m != st.model.trace.m;
-  st.model = std::move(next);
-  ++st.generation;
-  st.timeline.set_sizes(st.model.trace.n, st.model.trace.m);
-  if (sizes_changed) { st.hover_i = st.hover_j = -1; }
-  clear_report(st, key);
+  commit(st, std::move(next), key);
   return s;
 }
 

@@ -26,7 +26,7 @@ struct PlaygroundState {
   bool embed = false;         // compact layout for iframes (?embed=1)
   bool show_controls = true;
   float ui_scale = 1.0f;      // user zoom on top of the device pixel ratio
-  int hover_i = -1, hover_j = -1, hover_stage = -1;  // cell under the mouse (for the arithmetic panel)
+  std::string hover_text;     // the arithmetic of the cell under the mouse, as shown (empty: none)
   int frames_drawn = 0;
   int view_width = 0, view_height = 0;  // logical size of the canvas, as last drawn
   float view_dpr = 1.f;
@@ -39,6 +39,8 @@ struct PlaygroundState {
 // Rebuilds the model from `params`. On success: replaces the model, resizes the timeline, clears the
 // message under `key`. On error: keeps everything, shows the message under `key`, returns the error.
 Status apply(PlaygroundState& st, const SdpaParams& params, const std::string& key);
+// The second half of apply(): installs a model that was already built.
+void commit(PlaygroundState& st, SdpaModel&& model, const std::string& key);
 
 void report(PlaygroundState& st, const std::string& key, const std::string& text);
 void clear_report(PlaygroundState& st, const std::string& key);

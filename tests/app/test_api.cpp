@@ -154,6 +154,28 @@ TEST_F(AppApi, SetDk) {
   EXPECT_EQ(st.generation, 1);
 }
 
+TEST_F(AppApi, ProjectionFieldsAreRefusedWhileQkvAreHandSet) {
+  expect_ok(R"({"preset":"cats"})");
+  const int generation = st.generation;
+  const std::string r = set_state_json(st, R"({"d_k": 8})");
+  EXPECT_NE(r.find("\"ok\":false"), std::string::npos) << r;
+  EXPECT_NE(r.find("set by hand"), std::string::npos) << r;
+  EXPECT_EQ(st.generation, generation);
+  EXPECT_EQ(st.model.trace.d_k, 2);
+  // Going back to the sentence in the same call makes d_k meaningful again.
+  expect_ok(R"({"source":"projection","d_k": 8})");
+  EXPECT_EQ(st.model.trace.d_k, 8);
+}
+
+TEST_F(AppApi, StepLangAndSpeedDoNotRebuildTheModel) {
+  const int generation = st.generation;
+  expect_ok(R"({"step": 2, "speed": 2, "playing": false})");
+  EXPECT_EQ(st.generation, generation);
+  EXPECT_EQ(st.timeline.stage(), 2);
+  expect_ok(R"({"mask": "causal"})");
+  EXPECT_EQ(st.generation, generation + 1);
+}
+
 TEST_F(AppApi, SetCausalMaskZeroesTheUpperTriangle) {
   expect_ok(R"({"mask":"causal"})");
   json j = state(st);

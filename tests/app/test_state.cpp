@@ -97,8 +97,7 @@ TEST(AppState, ApplySuccessReplacesTheModelAndResizesTheTimeline) {
   SdpaParams p = st.model.params;
   p.text = "I love cats";
   p.d_k = 8;
-  st.hover_i = 5;
-  st.hover_j = 7;
+  st.hover_text = "S₅,₇ = …";
   const Status s = apply(st, p, "text");
   ASSERT_TRUE(s.ok) << s.message;
   EXPECT_EQ(st.generation, 1);
@@ -107,8 +106,7 @@ TEST(AppState, ApplySuccessReplacesTheModelAndResizesTheTimeline) {
   EXPECT_EQ(st.model.Q.cols(), 8);
   EXPECT_EQ(st.timeline.substeps(static_cast<int>(Stage::Scores)), 9);
   EXPECT_LE(st.timeline.sub(), st.timeline.substeps(st.timeline.stage()));
-  EXPECT_EQ(st.hover_i, -1);  // the hovered cell may no longer exist
-  EXPECT_EQ(st.hover_j, -1);
+  EXPECT_TRUE(st.hover_text.empty()) << st.hover_text;  // the hovered cell may no longer exist
 }
 
 TEST(AppState, ApplyWithZeroDkKeepsTheModel) {

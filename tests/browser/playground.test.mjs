@@ -169,7 +169,11 @@ test('hover shows the arithmetic of a cell; the canvas follows the window size; 
   const { page, errors } = await openPage(browser.context, url + '?preset=cats');
   await page.evaluate(() => window.playground.setState({ step: 1 }));
   await frames(page, 3);
-  await page.mouse.move(900, 430);
+  await page.mouse.move(683, 364);  // S[1][2] in this layout: "I" → "love"
+  await frames(page, 3);
+  const hover = (await page.evaluate(() => window.playground.getState({ matrices: false }))).hover;
+  assert.match(hover, /“I” → “love”/);
+  assert.match(hover, /q₁·k₂ = 1\.00×0\.00 \+ 0\.00×1\.00 = 0\.000/);
   await screenshot(page, 'hover-score-cell.png');
   await page.setViewportSize({ width: 1024, height: 600 });
   await frames(page, 4);
