@@ -26,6 +26,7 @@
     window.Module = { noInitialRun: true, preRun: [function () { throw new Error('no WebGL2'); }] };
   }
 
+  var NOT_READY = 'the playground is not ready yet: await window.playground.ready first';
   function call(name, type, args) {
     var out = Module.ccall(name, 'string', [type], [args]);
     return JSON.parse(out);
@@ -50,16 +51,19 @@
   window.playground = {
     ready: ready,
     getState: function (opts) {
+      if (!firstFrame) throw new Error(NOT_READY);
       var withMatrices = !(opts && opts.matrices === false);
       return call('ap_get_state', 'number', withMatrices ? 1 : 0);
     },
     setState: function (partial) {
+      if (!firstFrame) return { ok: false, error: NOT_READY };
       var text;
       try { text = JSON.stringify(partial); } catch (e) { return { ok: false, error: 'not serialisable: ' + e.message }; }
       if (text === undefined) return { ok: false, error: 'setState expects an object' };
       return call('ap_set_state', 'string', text);
     },
     step: function (k) {
+      if (!firstFrame) return { ok: false, error: NOT_READY };
       var n = Number(k === undefined ? 1 : k);
       if (!Number.isInteger(n) || Math.abs(n) > 1000) return { ok: false, error: 'step(k) takes a whole number' };
       return call('ap_step', 'number', n);

@@ -170,7 +170,7 @@ void sdpa_scene(PlaygroundState& st, UiState& ui) {
   Placer P{st, ui};
   const ImVec2 o = ImGui::GetCursorScreenPos();
   ImVec2 avail = ImGui::GetContentRegionAvail();
-  avail.y -= ImGui::GetFontSize() * 2.2f;  // legend line
+  avail.y -= ImGui::GetFontSize() * (ui.compact ? 4.6f : 2.2f);  // legend lines
   const auto* qt = &m.query_tokens;
   const auto* kt = &m.key_tokens;
   const int done = tl.done_substeps();
@@ -262,14 +262,21 @@ void sdpa_scene(PlaygroundState& st, UiState& ui) {
     }
   }
   (void)empty;
-  // Legend: the two colour scales and what grey means.
+  // Legends: the colour scales with their value ranges, wrapped onto a second line on narrow screens.
   ImGui::SetCursorScreenPos(ImVec2(o.x, o.y + avail.y + 4.f));
-  const float lw = std::min(160.f, avail.x * 0.22f);
-  color_legend(ColorScale::Diverging, -R.qkv, R.qkv, lw, tr("Q, K, V, output"));
-  ImGui::SameLine(0, ImGui::GetFontSize() * 7.f);
-  color_legend(ColorScale::Diverging, -R.scores, R.scores, lw, tr("scores"));
-  ImGui::SameLine(0, ImGui::GetFontSize() * 4.f);
-  color_legend(ColorScale::Sequential, 0.f, 1.f, lw, tr("weights"));
+  const float lw = std::clamp(avail.x * 0.16f, 90.f, 160.f);
+  const struct { ColorScale s; float lo, hi; const char* caption; } legends[] = {
+      {ColorScale::Diverging, -R.qkv, R.qkv, tr("Q, K, V, output")},
+      {ColorScale::Diverging, -R.scores, R.scores, tr("scores")},
+      {ColorScale::Sequential, 0.f, 1.f, tr("weights")}};
+  float x = 0;
+  for (const auto& l : legends) {
+    const float w = lw + 16.f + ImGui::CalcTextSize(l.caption).x;
+    if (x > 0 && x + w <= avail.x) ImGui::SameLine(0, 16.f);
+    else if (x > 0) x = 0;
+    color_legend(l.s, l.lo, l.hi, lw, l.caption);
+    x += w + 16.f;
+  }
   cell_editor(st, ui);
 }
 

@@ -87,7 +87,9 @@ void request(PlaygroundState& st, UiState& ui, const SdpaParams& p, const char* 
 
 bool ui_prepare_fonts(PlaygroundState& st, UiState& ui, const FrameInfo& f) {
   const float zoom = st.ui_scale;
-  const float scale = f.dpr * zoom;
+  // Rasterise at most at 3× (a 2× screen with 1.5× text): beyond that the atlas would outgrow the
+  // 4096-texel textures of some phones; ImGui then scales the glyphs up a little instead.
+  const float scale = std::min(f.dpr * zoom, 3.f);
   if (scale == ui.font_scale && zoom == ui.font_zoom) return false;
   build_fonts(&ui.fonts, scale, zoom);
   apply_style(zoom);

@@ -186,7 +186,7 @@ void color_legend(ColorScale s, float lo, float hi, float width, const char* cap
   if (width >= text_w(a) + text_w(m) + text_w(b) + 16.f) dl->AddText(ImVec2(o.x + (width - text_w(m)) / 2, y), ink, m.c_str());
   dl->AddText(ImVec2(o.x + width - text_w(b), y), ink, b.c_str());
   if (caption) dl->AddText(ImVec2(o.x + width + 8, o.y - 3), ink, caption);
-  ImGui::Dummy(ImVec2(width, h + ImGui::GetFontSize() + 2));
+  ImGui::Dummy(ImVec2(width + (caption ? 8.f + text_w(caption) : 0.f), h + ImGui::GetFontSize() + 2));
 }
 
 }  // namespace ap

@@ -22,6 +22,7 @@ test('loads with no console error and no request to another host; ready resolves
   assert.equal(s.matrices.weights.length, 11);
   for (const row of s.matrices.weights) assert.ok(Math.abs(row.reduce((a, b) => a + b, 0) - 1) < 1e-5);
   assert.deepEqual(Object.keys(s.step).sort(), ['count', 'index', 'name', 'playing', 'sub', 'sub_count']);
+  assert.equal(await page.locator('#loading').isHidden(), true, 'the loading indicator goes once a frame is drawn');
   await screenshot(page, 'default-1280x720.png');
   assert.deepEqual(errors, []);
   assert.deepEqual(foreign, []);
@@ -277,6 +278,24 @@ test('Chinese interface, phone viewport, and inside an iframe', async () => {
   await host.screenshot({ path: (await import('./helpers.mjs')).shots + '/iframe-800x480.png' });
   assert.deepEqual(hostErrors, []);
   await host.close();
+});
+
+test('before ready: the loading indicator shows and the API says to wait', async () => {
+  const page = await browser.context.newPage();
+  // Hold the wasm back so that the page is caught before its first frame.
+  let release;
+  const held = new Promise((r) => { release = r; });
+  await page.route('**/attention_playground.wasm', async (route) => { await held; await route.continue(); });
+  await page.goto(url);
+  assert.equal(await page.locator('#loading').isVisible(), true);
+  const early = await page.evaluate(() => window.playground.setState({ d_k: 8 }));
+  assert.equal(early.ok, false);
+  assert.match(early.error, /not ready/);
+  await screenshot(page, 'loading.png');
+  release();
+  await page.evaluate(() => window.playground.ready);
+  assert.equal(await page.locator('#loading').isHidden(), true);
+  await page.close();
 });
 
 test('a browser without WebGL2 gets a plain message, not a blank page', async () => {
