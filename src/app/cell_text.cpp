@@ -20,6 +20,7 @@ const char* matrix_label(MatrixId id) {
     case MatrixId::Masked: return "QKᵀ/√dₖ + M";
     case MatrixId::Exps: return "exp(z − max)";
     case MatrixId::RowSum: return "Σ";
+    case MatrixId::WeightColumn: return "Aᵢⱼ";
     case MatrixId::Weights: return "A";
     case MatrixId::Output: return "A·V";
   }
@@ -140,6 +141,8 @@ std::string explain_cell(const SdpaModel& m, MatrixId id, int i, int j) {
       if (t.m > shown) out += " + … (" + std::to_string(t.m) + " " + tr("terms") + ")";
       return out + " = " + fmt(s.row_sum[i], 3);
     }
+    case MatrixId::WeightColumn:
+      return {};  // the scene reports these cells as cells of A
     case MatrixId::Output: {
       if (!in(t.output, i, j)) return {};
       // output(i, c) = Σ_k A(i,k) · V(k, c)
@@ -148,7 +151,7 @@ std::string explain_cell(const SdpaModel& m, MatrixId id, int i, int j) {
       const Mat& A = t.weights();
       const int mm = t.m;
       const int shown = mm <= 8 ? mm : 6;
-      for (int k = 0; k < shown; ++k) s += (k ? " + " : "") + fmt(A(i, k), 2) + "×" + paren(m.V(k, j), 2);
+      for (int k = 0; k < shown; ++k) s += (k ? " + " : "") + fmt(A(i, k), 3) + "×" + paren(m.V(k, j), 2);
       if (mm > shown) s += " + … (" + std::to_string(mm) + " " + tr("terms") + ")";
       return s + " = " + fmt(t.output(i, j), 3);
     }

@@ -7,7 +7,8 @@
 
 namespace ap {
 
-enum class MatrixId { X, Q, K, V, Scores, Scaled, Mask, Masked, Exps, RowSum, Weights, Output };
+enum class MatrixId { X, Q, K, V, Scores, Scaled, Mask, Masked, Exps, RowSum, Weights, Output, WeightColumn };
+// WeightColumn: one row of A drawn as a column beside V (m × 1); its cells are explained as cells of A.
 const char* matrix_label(MatrixId id);  // "Q", "Kᵀ", "QKᵀ", "QKᵀ/√dₖ", "A", ...
 
 std::string subscript(int one_based);        // 12 -> "₁₂"

@@ -38,15 +38,22 @@ Ranges ranges_of(const SdpaModel& m) {
 struct Placer {
   PlaygroundState& st;
   UiState& ui;
-  void draw(MatrixView v, MatrixId id, ImVec2 pos, ImVec2 size) {
+  int weight_row = -1;  // the query whose weights the WeightColumn shows
+  MatrixViewResult draw(MatrixView v, MatrixId id, ImVec2 pos, ImVec2 size) {
     v.key = static_cast<int>(id);
-    v.generation = st.generation;
+    if (v.generation == 0) v.generation = st.generation;
     ImGui::SetCursorScreenPos(pos);
     const MatrixViewResult r = matrix_view(v, size);
     if (r.hover_i >= 0) { ui.hover_id = id; ui.hover_i = r.hover_i; ui.hover_j = r.hover_j; }
+    if (r.hover_i >= 0 && id == MatrixId::WeightColumn) {  // a cell of that column is A(weight_row, key)
+      ui.hover_id = MatrixId::Weights;
+      ui.hover_i = weight_row;
+      ui.hover_j = r.hover_i;
+    }
     if (r.clicked_i >= 0 && (id == MatrixId::Q || id == MatrixId::K || id == MatrixId::V) &&
         st.timeline.stage() == static_cast<int>(Stage::Qkv))
       begin_cell_edit(st, ui, id, r.clicked_i, r.clicked_j);
+    return r;
   }
 };
 
@@ -117,8 +124,10 @@ void row_of(Placer& P, const std::vector<std::pair<MatrixView, MatrixId>>& items
 
 // Matrix-product layout:      [ top ]          top = Kᵀ (or V), left = Q (or A), result below top.
 //                     [left] [result]
+// `beside_top` (optional, rows like `top`): drawn in the empty corner left of `top`, its rows aligned.
 void product_layout(Placer& P, MatrixView left, MatrixId lid, MatrixView top, MatrixId tid, MatrixView result,
-                    MatrixId rid, ImVec2 o, ImVec2 avail) {
+                    MatrixId rid, ImVec2 o, ImVec2 avail, MatrixView* beside_top = nullptr,
+                    MatrixId bid = MatrixId::WeightColumn) {
   const float fs = ImGui::GetFontSize();
   const int n = static_cast<int>(left.m->rows()), inner = static_cast<int>(left.m->cols());
   const int out_cols = static_cast<int>(top.m->cols());
@@ -148,7 +157,16 @@ void product_layout(Placer& P, MatrixView left, MatrixId lid, MatrixView top, Ma
   result.row_labels = nullptr;
   result.col_labels = nullptr;
   left.col_labels = nullptr;
-  P.draw(top, tid, ImVec2(right_x, o.y), ImVec2(cw_right * out_cols, top_h));
+  const MatrixViewResult tr_top = P.draw(top, tid, ImVec2(right_x, o.y), ImVec2(cw_right * out_cols, top_h));
+  if (beside_top && tr_top.cell_h > 0) {
+    MatrixView b = *beside_top;
+    b.square = false;
+    b.col_labels = nullptr;
+    b.max_cell_h = tr_top.cell_h;  // row j level with value row j
+    b.max_cell_w = std::min(fs * 3.f, left_w);
+    const float bw = b.max_cell_w + (b.row_labels ? label_w : 0.f);
+    P.draw(b, bid, ImVec2(right_x - gap - bw, tr_top.grid_min.y - title_h), ImVec2(bw, title_h + tr_top.cell_h * inner));
+  }
   const float by = o.y + top_h + gap;
   P.draw(left, lid, ImVec2(o.x, by), ImVec2(left_w, title_h + ch_bottom * n));
   P.draw(result, rid, ImVec2(right_x, by), ImVec2(cw_right * out_cols, title_h + ch_bottom * n));
@@ -247,10 +265,14 @@ void sdpa_scene(PlaygroundState& st, UiState& ui) {
       MatrixView out = view(t.output, dims("A·V", t.output), nullptr, nullptr, D, -R.qkv, R.qkv);
       out.reveal = static_cast<double>(done) * t.d_v;
       if (done < t.n) a.hl_row = out.hl_row = row;
-      // V's rows are the keys: label them through the columns of A above… V sits on top, so its rows
-      // align with A's columns only in meaning; its row labels are the key tokens.
-      v.row_labels = kt;
-      product_layout(P, a, MatrixId::Weights, v, MatrixId::V, out, MatrixId::Output, o, avail);
+      // Beside V: row `row` of A as a column, each weight level with the value row it scales, so the output
+      // row reads as that mix of value rows.
+      static Mat weight_col;
+      weight_col = t.weights().row(row).transpose();
+      MatrixView wc = view(weight_col, std::string("A") + subscript(row + 1) + "ⱼ", kt, nullptr, Sq, 0.f, 1.f);
+      wc.generation = (st.generation % 100000) * 4096 + row + 1;
+      P.weight_row = row;
+      product_layout(P, a, MatrixId::Weights, v, MatrixId::V, out, MatrixId::Output, o, avail, &wc);
       break;
     }
     case Stage::Output:
