@@ -171,7 +171,7 @@ TEST_F(AppCellText, OutputShowsTheWeightedSum) {
   const SdpaModel m = preset_model("cats");
   const std::string s = explain_cell(m, MatrixId::Output, 0, 0);
   const Mat& A = m.trace.weights();
-  EXPECT_TRUE(contains(s, fmt(A(0, 0), 2) + "×1.00 + " + fmt(A(0, 1), 2) + "×0.00 + " + fmt(A(0, 2), 2) + "×0.50"))
+  EXPECT_TRUE(contains(s, fmt(A(0, 0), 3) + "×1.00 + " + fmt(A(0, 1), 3) + "×0.00 + " + fmt(A(0, 2), 3) + "×0.50"))
       << s;
   EXPECT_TRUE(ends_with(s, " = " + fmt(m.trace.output(0, 0), 3))) << s;
   EXPECT_FALSE(contains(s, "…")) << s;
