@@ -25,9 +25,7 @@ void flow_strip(PlaygroundState& st, UiState& ui, float height) {
       {"×V", &t.output, MatrixId::Output, ColorScale::Diverging},
       {tr("output"), &t.output, MatrixId::Output, ColorScale::Diverging},
   };
-  float score_range = 1.f;
-  for (Eigen::Index k = 0; k < t.scores.size(); ++k) score_range = std::max(score_range, std::fabs(t.scores.data()[k]));
-  float qkv_range = std::max({m.Q.cwiseAbs().maxCoeff(), m.K.cwiseAbs().maxCoeff(), m.V.cwiseAbs().maxCoeff(), 1e-6f});
+  const float score_range = ui.range_scores, qkv_range = ui.range_qkv;
 
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 o = ImGui::GetCursorScreenPos();

@@ -19,21 +19,6 @@ std::string dims(const char* name, const Mat& m) {
   return std::string(name) + "  " + std::to_string(m.rows()) + "×" + std::to_string(m.cols());
 }
 
-float max_abs(const Mat& m) {
-  float r = 0;
-  for (Eigen::Index k = 0; k < m.size(); ++k)
-    if (std::isfinite(m.data()[k])) r = std::max(r, std::fabs(m.data()[k]));
-  return r > 0 ? r : 1.f;
-}
-
-struct Ranges { float qkv, scores, x; };
-
-Ranges ranges_of(const SdpaModel& m) {
-  // Scores, scaled and masked share one range, so the shrinking by √dₖ is visible as paler colours.
-  return {std::max({max_abs(m.Q), max_abs(m.K), max_abs(m.V)}), max_abs(m.trace.scores),
-          m.X.size() ? max_abs(m.X) : 1.f};
-}
-
 // One matrix of the scene: draws it in a box of `size` at the cursor, reports hover and clicks.
 struct Placer {
   PlaygroundState& st;
@@ -175,16 +160,10 @@ void product_layout(Placer& P, MatrixView left, MatrixId lid, MatrixView top, Ma
 }  // namespace
 
 void sdpa_scene(PlaygroundState& st, UiState& ui) {
-  static Mat row_sum_col, empty;
-  static int row_sum_gen = -1;
   const SdpaModel& m = st.model;
   const AttentionTrace& t = m.trace;
   const Timeline& tl = st.timeline;
-  if (row_sum_gen != st.generation) {
-    row_sum_col = t.softmax.row_sum;  // n × 1, for the "Σ" column
-    row_sum_gen = st.generation;
-  }
-  const Ranges R = ranges_of(m);
+  const struct { float qkv, scores, x; } R = {ui.range_qkv, ui.range_scores, ui.range_x};
   Placer P{st, ui};
   const ImVec2 o = ImGui::GetCursorScreenPos();
   ImVec2 avail = ImGui::GetContentRegionAvail();
@@ -247,7 +226,7 @@ void sdpa_scene(PlaygroundState& st, UiState& ui) {
       const bool running = done < t.n * 3;
       MatrixView z = view(t.masked, dims("z = S/√dₖ + M", t.masked), qt, kt, D, -R.scores, R.scores);
       MatrixView e = view(t.softmax.exps, dims("exp(z − max)", t.softmax.exps), qt, kt, Sq, 0.f, 1.f);
-      MatrixView sum = view(row_sum_col, "Σ", qt, nullptr, Sq, 0.f, static_cast<float>(t.m));
+      MatrixView sum = view(ui.row_sums, "Σ", qt, nullptr, Sq, 0.f, static_cast<float>(t.m));
       MatrixView a = view(t.weights(), dims("A = softmax", t.weights()), qt, kt, Sq, 0.f, 1.f);
       e.reveal = static_cast<double>((done + 2) / 3) * t.m;
       sum.reveal = (done + 1) / 3;
@@ -283,7 +262,6 @@ void sdpa_scene(PlaygroundState& st, UiState& ui) {
       break;
     }
   }
-  (void)empty;
   // Legends: the colour scales with their value ranges, wrapped onto a second line on narrow screens.
   ImGui::SetCursorScreenPos(ImVec2(o.x, o.y + avail.y + 4.f));
   const float lw = std::clamp(avail.x * 0.16f, 90.f, 160.f);

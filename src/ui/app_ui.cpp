@@ -2,6 +2,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "app/api.h"
 #include "app/i18n.h"
@@ -107,6 +108,16 @@ void ui_frame(PlaygroundState& st, UiState& ui, const FrameInfo& f) {
   if (ui.generation_seen != st.generation || ui.text_buf.empty()) {
     ui.generation_seen = st.generation;
     ui.Kt = st.model.K.transpose();
+    ui.row_sums = st.model.trace.softmax.row_sum;
+    const auto max_abs = [](const Mat& m) {
+      float r = 0;
+      for (Eigen::Index k = 0; k < m.size(); ++k)
+        if (std::isfinite(m.data()[k])) r = std::max(r, std::fabs(m.data()[k]));
+      return r > 0 ? r : 1.f;
+    };
+    ui.range_qkv = std::max({max_abs(st.model.Q), max_abs(st.model.K), max_abs(st.model.V)});
+    ui.range_scores = max_abs(st.model.trace.scores);
+    ui.range_x = st.model.X.size() ? max_abs(st.model.X) : 1.f;
     ui.edit = st.model.params;
     ui.text_buf.assign(limits::kMaxTextBytes + 2, '\0');
     std::copy(st.model.params.text.begin(),

@@ -16,6 +16,11 @@ struct UiState {
   float font_zoom = 0.f;
   int generation_seen = -1;       // model generation the caches below belong to
   Mat Kt;                         // Kᵀ, drawn in the scores stage (row-major copy)
+  Mat row_sums;                   // softmax row sums as an n × 1 matrix (the "Σ" column)
+  // Colour ranges, shared by the flow strip and the stage view: symmetric ±range for diverging scales.
+  // Scores, scaled and masked share one range so that the shrinking by √dₖ shows as paler colours;
+  // outputs share Q, K, V's range (each output row is a convex mix of value rows).
+  float range_qkv = 1.f, range_scores = 1.f, range_x = 1.f;
   SdpaParams edit;                // what the controls show (may hold a value the model refused)
   std::vector<char> text_buf;     // the sentence being edited
   // Cell editing (Q, K, V): which cell, and the text typed so far.
