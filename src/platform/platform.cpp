@@ -12,6 +12,8 @@
 
 #include "app/api.h"
 #include "app/state.h"
+#include "core/attention.h"
+#include "core/embedding.h"
 #include "widgets/gl.h"
 
 #ifdef __EMSCRIPTEN__
@@ -246,6 +248,22 @@ EMSCRIPTEN_KEEPALIVE const char* ap_set_state(const char* json) {
   ap::g_api_buffer = ap::g_state ? ap::set_state_json(*ap::g_state, json ? json : "")
                                  : "{\"ok\":false,\"error\":\"not started\"}";
   return ap::g_api_buffer.c_str();
+}
+// For ./build.sh bench (not part of window.playground): milliseconds per scaled dot-product attention of
+// n tokens with d_k = d_v = d in this wasm build, every intermediate kept, median of `reps` runs.
+EMSCRIPTEN_KEEPALIVE double ap_bench_sdpa(int n, int d, int reps) {
+  if (n < 1 || n > ap::limits::kMaxTokens || d < 1 || d > ap::limits::kMaxHeadDim || reps < 1 || reps > 100) return -1;
+  const ap::Mat Q = ap::seeded_gaussian(n, d, 1, 1, 1.0), K = ap::seeded_gaussian(n, d, 1, 2, 1.0),
+                V = ap::seeded_gaussian(n, d, 1, 3, 1.0);
+  ap::AttentionTrace t;
+  std::vector<double> ms;
+  for (int r = 0; r < reps; ++r) {
+    const double t0 = emscripten_get_now();
+    if (!ap::scaled_dot_product_attention(Q, K, V, ap::MaskSpec{}, &t)) return -1;
+    ms.push_back(emscripten_get_now() - t0);
+  }
+  std::sort(ms.begin(), ms.end());
+  return ms[ms.size() / 2];
 }
 EMSCRIPTEN_KEEPALIVE const char* ap_step(int k) {
   ap::g_api_buffer = ap::g_state ? ap::step_json(*ap::g_state, k) : "{}";
