@@ -44,7 +44,11 @@
       canvas.focus();
     },
     announce: function (text) { document.getElementById('live').textContent = text; },
-    setLang: function (code) { document.documentElement.lang = code === 'zh' ? 'zh-CN' : 'en'; }
+    setLang: function (code) { document.documentElement.lang = code === 'zh' ? 'zh-CN' : 'en'; },
+    // Touch screens: the canvas cannot raise the on-screen keyboard, the browser's prompt can.
+    prompt: function (question, current) {
+      try { return window.prompt(question, current); } catch (e) { return null; }
+    }
   };
 
   // The page API (README "Page API").

@@ -110,7 +110,7 @@ struct Pending {
 Status parse_partial(const PlaygroundState& st, const json& in, SdpaParams* params, Pending* pend) {
   // Quoted ASCII-escaped, so that cutting it at 60 bytes cannot split a multi-byte UTF-8 character.
   if (!in.is_object())
-    return Status::Error("setState expects an object, got " + in.dump(-1, ' ', /*ensure_ascii=*/true).substr(0, 60));
+    return Status::Error("expects an object, got " + in.dump(-1, ' ', /*ensure_ascii=*/true).substr(0, 60));
   SdpaParams p = st.model.params;
   if (auto it = in.find("preset"); it != in.end()) {
     if (!it->is_string()) return Status::Error("preset must be a string");

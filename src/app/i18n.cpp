@@ -30,6 +30,7 @@ const Pair kTable[] = {
     {"Sentence (one token per word, punctuation mark or Chinese character)",
      "句子（每个单词、标点或汉字是一个 token）"},
     {"tokens", "token 数"},
+    {"Sentence", "句子"},
     {"limit", "上限"},
     {"seed", "随机种子"},
     {"Width of each token's embedding x_i (1 to 512)", "每个 token 嵌入向量 x_i 的维度（1 到 512）"},

@@ -227,7 +227,26 @@ void platform_announce(const std::string& text) {
 void platform_set_document_lang(const char* code) {
   EM_ASM({ if (window.apBridge) window.apBridge.setLang(UTF8ToString($0)); }, code);
 }
+bool platform_is_touch() {
+  return EM_ASM_INT({ return window.matchMedia && window.matchMedia('(pointer: coarse)').matches ? 1 : 0; }) != 0;
+}
+bool platform_prompt(const char* question, const std::string& current, std::string* answer) {
+  char* s = reinterpret_cast<char*>(EM_ASM_INT({
+    var r = window.apBridge ? window.apBridge.prompt(UTF8ToString($0), UTF8ToString($1)) : null;
+    if (r === null || r === undefined) return 0;
+    var n = lengthBytesUTF8(r) + 1;
+    var p = _malloc(n);
+    stringToUTF8(r, p, n);
+    return p;
+  }, question, current.c_str()));
+  if (!s) return false;
+  *answer = s;
+  free(s);
+  return true;
+}
 #else
+bool platform_is_touch() { return false; }
+bool platform_prompt(const char*, const std::string&, std::string*) { return false; }
 std::string platform_url_query() { return {}; }
 void platform_frame_drawn() {}
 void platform_announce(const std::string&) {}

@@ -42,5 +42,9 @@ std::string platform_url_query();              // location.search, e.g. "?lang=z
 void platform_frame_drawn();                   // first call resolves window.playground.ready
 void platform_announce(const std::string& s);  // text for the ARIA live region (screen readers)
 void platform_set_document_lang(const char* code);
+// Phones and tablets: a text field inside the canvas raises no on-screen keyboard, so text is asked for
+// with the browser's own prompt. platform_is_touch() is true on such devices (coarse pointer).
+bool platform_is_touch();
+bool platform_prompt(const char* question, const std::string& current, std::string* answer);
 
 }  // namespace ap

@@ -23,6 +23,27 @@ bool parse_number(const char* s, float* out) {
   *out = static_cast<float>(v);
   return true;
 }
+// "Q[1][2]" (1-based, as drawn; K is drawn as Kᵀ).
+std::string cell_name(const UiState& ui) {
+  const char* name = ui.edit_id == MatrixId::Q ? "Q" : ui.edit_id == MatrixId::K ? "Kᵀ" : "V";
+  return std::string(name) + "[" + std::to_string(ui.edit_i + 1) + "][" + std::to_string(ui.edit_j + 1) + "]";
+}
+
+// Parses `text` and, if it is a finite number, puts it into the cell being edited (Q, K, V become
+// hand-set). Reports and returns false otherwise; the model stays as it was.
+bool set_cell(PlaygroundState& st, const UiState& ui, const char* text) {
+  float v;
+  if (!parse_number(text, &v)) {
+    report(st, "cell", std::string(tr("Not a number:")) + " “" + text + "” (" + cell_name(ui) + ")");
+    return false;
+  }
+  SdpaParams p = as_custom(st.model);
+  if (ui.edit_id == MatrixId::Q) p.Q(ui.edit_i, ui.edit_j) = v;
+  else if (ui.edit_id == MatrixId::K) p.K(ui.edit_j, ui.edit_i) = v;
+  else p.V(ui.edit_i, ui.edit_j) = v;
+  return static_cast<bool>(apply(st, p, "cell"));
+}
+
 }  // namespace
 
 void begin_cell_edit(PlaygroundState& st, UiState& ui, MatrixId id, int i, int j) {
@@ -36,6 +57,11 @@ void begin_cell_edit(PlaygroundState& st, UiState& ui, MatrixId id, int i, int j
   ui.edit_i = i;
   ui.edit_j = j;
   std::snprintf(ui.edit_buf, sizeof ui.edit_buf, "%g", v);
+  if (platform_is_touch()) {  // no on-screen keyboard for the canvas: the browser's prompt asks instead
+    std::string typed;
+    if (platform_prompt(cell_name(ui).c_str(), ui.edit_buf, &typed)) set_cell(st, ui, typed.c_str());
+    return;
+  }
   ui.cell_popup = true;
   ImGui::OpenPopup("edit_cell");
 }
@@ -45,8 +71,7 @@ void cell_editor(PlaygroundState& st, UiState& ui) {
     ui.cell_popup = false;
     return;
   }
-  const char* name = ui.edit_id == MatrixId::Q ? "Q" : ui.edit_id == MatrixId::K ? "Kᵀ" : "V";
-  ImGui::Text("%s[%d][%d]", name, ui.edit_i + 1, ui.edit_j + 1);
+  ImGui::TextUnformatted(cell_name(ui).c_str());
   if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8.f);
   const bool enter = ImGui::InputText("##value", ui.edit_buf, sizeof ui.edit_buf, ImGuiInputTextFlags_EnterReturnsTrue |
@@ -62,19 +87,9 @@ void cell_editor(PlaygroundState& st, UiState& ui) {
     return;
   }
   ImGui::TextDisabled("%s", tr("Enter sets the value; Q, K and V become hand-edited."));
-  if (ok) {
-    float v;
-    if (!parse_number(ui.edit_buf, &v)) {
-      report(st, "cell", std::string(tr("Not a number:")) + " “" + ui.edit_buf + "” (" + name + "[" +
-                             std::to_string(ui.edit_i + 1) + "][" + std::to_string(ui.edit_j + 1) + "])");
-    } else {
-      const SdpaModel& m = st.model;
-      SdpaParams p = as_custom(m);
-      if (ui.edit_id == MatrixId::Q) p.Q(ui.edit_i, ui.edit_j) = v;
-      else if (ui.edit_id == MatrixId::K) p.K(ui.edit_j, ui.edit_i) = v;
-      else p.V(ui.edit_i, ui.edit_j) = v;
-      if (apply(st, p, "cell")) { ImGui::CloseCurrentPopup(); ui.cell_popup = false; }
-    }
+  if (ok && set_cell(st, ui, ui.edit_buf)) {
+    ImGui::CloseCurrentPopup();
+    ui.cell_popup = false;
   }
   ImGui::EndPopup();
 }

@@ -1,6 +1,7 @@
 // The controls: presets, the sentence or the matrices, sizes, seed, mask. Each change builds a new model
 // from the last good parameters plus that one change; a refused value stays in its field, with a message.
 #include <imgui.h>
+#include <imgui_internal.h>  // ClearActiveID, for the touch-screen prompt
 
 #include <algorithm>
 #include <string>
@@ -109,6 +110,15 @@ void controls_panel(PlaygroundState& st, UiState& ui) {
       p.text = ui.text_buf.data();
       if (p.text.size() > limits::kMaxTextBytes) p.text.resize(limits::kMaxTextBytes + 1);  // refused with a message
       request(st, ui, p, "text");
+    }
+    std::string typed;
+    if (ImGui::IsItemActivated() && platform_is_touch()) {
+      ImGui::ClearActiveID();  // no keyboard would come up for the canvas field: ask the browser instead
+      if (platform_prompt(tr("Sentence"), model.params.text, &typed)) {
+        SdpaParams p = model.params;
+        p.text = typed;
+        request(st, ui, p, "text");
+      }
     }
     ImGui::TextDisabled("%s: %d   (%s %d)", tr("tokens"), model.trace.n, tr("limit"), limits::kMaxTokens);
     token_chips(model.query_tokens, 48);

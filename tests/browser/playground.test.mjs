@@ -200,6 +200,40 @@ test('hover shows the arithmetic of a cell; the canvas follows the window size; 
   await page.close();
 });
 
+test('touch screens: the sentence and cells are asked for with the browser prompt (no on-screen keyboard for a canvas)', async () => {
+  const page = await browser.context.newPage();
+  await page.addInitScript(() => {
+    const orig = window.matchMedia.bind(window);
+    window.matchMedia = (q) => (q === '(pointer: coarse)' ? { matches: true, media: q, addEventListener() {}, removeEventListener() {} } : orig(q));
+  });
+  const answers = ['I love dogs', 'abc', '3'];
+  const asked = [];
+  page.on('dialog', async (d) => { asked.push(d.message()); await d.accept(answers.shift()); });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(url);
+  await page.evaluate(() => window.playground.ready);
+  await page.mouse.click(160, 322);  // the sentence field
+  await frames(page, 4);
+  let s = await page.evaluate(() => window.playground.getState({ matrices: false }));
+  assert.equal(s.text, 'I love dogs');
+  assert.equal(s.n, 3);
+  await page.evaluate(() => window.playground.setState({ preset: 'cats', step: 0 }));
+  await frames(page, 3);
+  await page.mouse.click(401, 244);  // Q[0][0]: answered "abc"
+  await frames(page, 4);
+  s = await page.evaluate(() => window.playground.getState());
+  assert.ok(s.errors.some((e) => e.includes('Not a number')));
+  assert.equal(s.matrices.Q[0][0], 1);
+  await page.mouse.click(401, 305);  // lower now, under the message: answered "3"
+  await frames(page, 4);
+  s = await page.evaluate(() => window.playground.getState());
+  assert.equal(s.matrices.Q[0][0], 3);
+  assert.deepEqual(asked, ['Sentence', 'Q[1][1]', 'Q[1][1]']);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('odd URL parameters: messages on screen, defaults kept, page drawn', async () => {
   const { page, errors } = await openPage(browser.context, url + '?d_k=abc&lang=xx&bogus=1&mask=causal&text=%ZZ');
   const s = await page.evaluate(() => window.playground.getState({ matrices: false }));
