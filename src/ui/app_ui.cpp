@@ -61,7 +61,7 @@ void handle_keys(PlaygroundState& st, UiState& ui, bool scene_focused) {
   if (key_pressed(Key::M)) {
     SdpaParams p = st.model.params;
     p.mask = static_cast<MaskKind>((static_cast<int>(p.mask) + 1) % 3);
-    request(st, ui, p, "mask");
+    apply(st, p, "mask");
   }
   if (key_pressed(Key::Plus)) st.ui_scale = std::min(2.5f, st.ui_scale + 0.1f);
   if (key_pressed(Key::Minus)) st.ui_scale = std::max(0.6f, st.ui_scale - 0.1f);
@@ -80,11 +80,6 @@ void announce(PlaygroundState& st, UiState& ui) {
 }
 
 }  // namespace
-
-void request(PlaygroundState& st, UiState& ui, const SdpaParams& p, const char* key) {
-  (void)ui;
-  apply(st, p, key);
-}
 
 bool ui_prepare_fonts(PlaygroundState& st, UiState& ui, const FrameInfo& f) {
   const float zoom = st.ui_scale;
@@ -124,7 +119,10 @@ void ui_frame(PlaygroundState& st, UiState& ui, const FrameInfo& f) {
               st.model.params.text.begin() + std::min(st.model.params.text.size(), size_t(limits::kMaxTextBytes)),
               ui.text_buf.begin());
   }
-  platform_set_document_lang(lang_code(lang()));
+  if (ui.document_lang != lang_code(lang())) {  // tell the page (screen readers) when it changes
+    ui.document_lang = lang_code(lang());
+    platform_set_document_lang(ui.document_lang.c_str());
+  }
   st.timeline.advance(f.dt);
 
   const float W = static_cast<float>(f.width), H = static_cast<float>(f.height);

@@ -96,11 +96,11 @@ void controls_panel(PlaygroundState& st, UiState& ui) {
   if (ImGui::RadioButton(tr("Sentence → X·W"), source == 0) && source != 0) {
     SdpaParams p = model.params;
     p.source = QkvSource::Projection;
-    request(st, ui, p, "source");
+    apply(st, p, "source");
   }
   ImGui::SameLine();
   if (ImGui::RadioButton(tr("Q, K, V by hand"), source == 1) && source != 1)
-    request(st, ui, as_custom(model), "source");
+    apply(st, as_custom(model), "source");
 
   if (source == 0) {
     ImGui::TextWrapped("%s", tr("Sentence (one token per word, punctuation mark or Chinese character)"));
@@ -109,7 +109,7 @@ void controls_panel(PlaygroundState& st, UiState& ui) {
       SdpaParams p = model.params;
       p.text = ui.text_buf.data();
       if (p.text.size() > limits::kMaxTextBytes) p.text.resize(limits::kMaxTextBytes + 1);  // refused with a message
-      request(st, ui, p, "text");
+      apply(st, p, "text");
     }
     std::string typed;
     if (ImGui::IsItemActivated() && platform_is_touch()) {
@@ -117,25 +117,24 @@ void controls_panel(PlaygroundState& st, UiState& ui) {
       if (platform_prompt(tr("Sentence"), model.params.text, &typed)) {
         SdpaParams p = model.params;
         p.text = typed;
-        request(st, ui, p, "text");
+        apply(st, p, "text");
       }
     }
     ImGui::TextDisabled("%s: %d   (%s %d)", tr("tokens"), model.trace.n, tr("limit"), limits::kMaxTokens);
     token_chips(model.query_tokens, 48);
     const float field = ImGui::GetFontSize() * 7.f;
-    const auto int_field = [&](const char* label, const char* key, int* shown, int model_value, int lo, int hi,
-                               int SdpaParams::*member) {
+    // The field keeps what was typed; the model takes it only if it builds (else a message says why).
+    const auto int_field = [&](const char* name, int* shown, int SdpaParams::*member) {
       ImGui::SetNextItemWidth(field);
-      if (ImGui::InputInt(label, shown, 1, 8)) {
+      if (ImGui::InputInt(name, shown, 1, 8)) {
         SdpaParams p = model.params;
         p.*member = *shown;
-        (void)lo; (void)hi; (void)model_value;
-        request(st, ui, p, key);
+        apply(st, p, name);
       }
     };
-    int_field("d_model", "d_model", &ui.edit.d_model, model.params.d_model, 1, limits::kMaxModelDim, &SdpaParams::d_model);
+    int_field("d_model", &ui.edit.d_model, &SdpaParams::d_model);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("Width of each token's embedding x_i (1 to 512)"));
-    int_field("d_k", "d_k", &ui.edit.d_k, model.params.d_k, 1, limits::kMaxHeadDim, &SdpaParams::d_k);
+    int_field("d_k", &ui.edit.d_k, &SdpaParams::d_k);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("Width of queries and keys (and values here), 1 to 512"));
     int seed = static_cast<int>(ui.edit.seed & 0x7FFFFFFF);
     ImGui::SetNextItemWidth(field);
@@ -143,14 +142,14 @@ void controls_panel(PlaygroundState& st, UiState& ui) {
       ui.edit.seed = static_cast<uint64_t>(std::max(0, seed));
       SdpaParams p = model.params;
       p.seed = ui.edit.seed;
-      request(st, ui, p, "seed");
+      apply(st, p, "seed");
     }
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("The random embeddings and W^Q, W^K, W^V come from this seed"));
     bool pos = model.params.positional;
     if (ImGui::Checkbox(tr("add position codes (sin/cos)"), &pos)) {
       SdpaParams p = model.params;
       p.positional = pos;
-      request(st, ui, p, "positional");
+      apply(st, p, "positional");
     }
   } else {
     ImGui::TextWrapped("%s", tr("Click any cell of Q, Kᵀ or V in the first stage to type a value."));
@@ -159,25 +158,25 @@ void controls_panel(PlaygroundState& st, UiState& ui) {
       SdpaParams p = as_custom(model);
       p.Q = resized(p.Q, v, model.trace.d_k);
       relabel(&p.query_labels, v, "q");
-      request(st, ui, p, "size");
+      apply(st, p, "size");
     }
     if (size_stepper("m", model.trace.m, 1, 32, &v)) {
       SdpaParams p = as_custom(model);
       p.K = resized(p.K, v, model.trace.d_k);
       p.V = resized(p.V, v, model.trace.d_v);
       relabel(&p.key_labels, v, "k");
-      request(st, ui, p, "size");
+      apply(st, p, "size");
     }
     if (size_stepper("d_k", model.trace.d_k, 1, 16, &v)) {
       SdpaParams p = as_custom(model);
       p.Q = resized(p.Q, model.trace.n, v);
       p.K = resized(p.K, model.trace.m, v);
-      request(st, ui, p, "size");
+      apply(st, p, "size");
     }
     if (size_stepper("d_v", model.trace.d_v, 1, 16, &v)) {
       SdpaParams p = as_custom(model);
       p.V = resized(p.V, model.trace.m, v);
-      request(st, ui, p, "size");
+      apply(st, p, "size");
     }
   }
 
@@ -189,7 +188,7 @@ void controls_panel(PlaygroundState& st, UiState& ui) {
     if (ImGui::RadioButton(names[k], model.params.mask == kinds[k]) && model.params.mask != kinds[k]) {
       SdpaParams p = model.params;
       p.mask = kinds[k];
-      request(st, ui, p, "mask");
+      apply(st, p, "mask");
     }
   }
   if (model.params.mask == MaskKind::Padding || model.params.pad_to > 0) {
@@ -198,7 +197,7 @@ void controls_panel(PlaygroundState& st, UiState& ui) {
       if (ImGui::InputInt(tr("pad to"), &ui.edit.pad_to, 1, 4)) {
         SdpaParams p = model.params;
         p.pad_to = ui.edit.pad_to;
-        request(st, ui, p, "pad_to");
+        apply(st, p, "pad_to");
       }
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("Append [PAD] tokens up to this length (0: none)"));
     }

@@ -32,6 +32,7 @@ struct UiState {
   bool focus_scene = true;        // give the scene keyboard focus on the next frame
   bool compact = false;           // narrow screen (phone): controls become an overlay
   std::string announced;          // last text sent to the ARIA live region
+  std::string document_lang;      // last language given to the page's <html lang>
   FrameInfo frame;
   int hover_count = 0;            // hovered cells this frame (the hover panel shows the last one)
   MatrixId hover_id = MatrixId::Q;
@@ -56,8 +57,6 @@ void hover_panel(PlaygroundState& st, UiState& ui);
 void cell_editor(PlaygroundState& st, UiState& ui);
 const char* stage_title(int stage);  // translated, e.g. "Scores Q·Kᵀ"
 
-// Shared by the panels: request a change and report failure on screen (keeps the last good model).
-void request(PlaygroundState& st, UiState& ui, const SdpaParams& p, const char* key);
 // Opens the cell editor for Q, K or V.
 void begin_cell_edit(PlaygroundState& st, UiState& ui, MatrixId id, int i, int j);
 
