@@ -41,4 +41,4 @@ BENCHMARK(BM_Pipeline512)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 
-BENCHMARK_MAIN();
+

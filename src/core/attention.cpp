@@ -29,8 +29,8 @@ Status build_mask(const MaskSpec& spec, int n, int m, Mat* additive) {
   AP_TRY(check_size(n, "n (queries)", limits::kMaxTokens));
   AP_TRY(check_size(m, "m (keys)", limits::kMaxTokens));
   if (spec.kind == MaskKind::Padding && static_cast<int>(spec.key_is_pad.size()) != m)
-    return Status::Error("padding mask: " + std::to_string(spec.key_is_pad.size()) +
-                         " padding flags for " + std::to_string(m) + " keys");
+    return Status::Error("padding mask: {0} padding flags for {1} keys",
+                         {arg(static_cast<long long>(spec.key_is_pad.size())), arg(m)});
   Mat M = Mat::Zero(n, m);
   if (spec.kind == MaskKind::Padding) {
     for (int j = 0; j < m; ++j)
@@ -49,8 +49,7 @@ Status softmax_rows(const Mat& z, SoftmaxTrace* out) {
   for (Eigen::Index i = 0; i < z.rows(); ++i)
     for (Eigen::Index j = 0; j < z.cols(); ++j)
       if (std::isnan(z(i, j)) || z(i, j) == std::numeric_limits<float>::infinity())
-        return Status::Error("softmax input has NaN or +inf at [" + std::to_string(i) + "][" +
-                             std::to_string(j) + "]");
+        return Status::Error("softmax input has NaN or +inf at [{0}][{1}]", {arg(i), arg(j)});
   const Eigen::Index n = z.rows(), m = z.cols();
   SoftmaxTrace t;
   t.row_max.resize(n);

@@ -13,38 +13,43 @@ std::string format_number(double v) {
   return buf;
 }
 
+std::string format_template(const char* tmpl, const std::vector<std::string>& args) {
+  std::string out;
+  for (const char* p = tmpl; p && *p; ++p) {
+    if (p[0] == '{' && p[1] >= '0' && p[1] <= '9' && p[2] == '}' && static_cast<size_t>(p[1] - '0') < args.size()) {
+      out += args[static_cast<size_t>(p[1] - '0')];
+      p += 2;
+    } else {
+      out += *p;
+    }
+  }
+  return out;
+}
+
 Status check_size(long long value, const char* name, long long max) {
-  if (value < 1 || value > max)
-    return Status::Error(std::string(name) + " must be between 1 and " + std::to_string(max) + ", got " +
-                         std::to_string(value));
+  if (value < 1 || value > max) return Status::Error("{0} must be between 1 and {1}, got {2}", {name, arg(max), arg(value)});
   return Status::Ok();
 }
 
 Status check_matrix(const Mat& m, const char* name, int expect_rows, int expect_cols, int max_rows,
                     int max_cols) {
   const std::string n(name);
-  if (m.rows() == 0 || m.cols() == 0) return Status::Error(n + " is empty");
+  if (m.rows() == 0 || m.cols() == 0) return Status::Error("{0} is empty", {n});
   if (expect_rows >= 0 && m.rows() != expect_rows)
-    return Status::Error(n + " has " + std::to_string(m.rows()) + " rows, expected " +
-                         std::to_string(expect_rows));
+    return Status::Error("{0} has {1} rows, expected {2}", {n, arg(m.rows()), arg(expect_rows)});
   if (expect_cols >= 0 && m.cols() != expect_cols)
-    return Status::Error(n + " has " + std::to_string(m.cols()) + " columns, expected " +
-                         std::to_string(expect_cols));
-  if (m.rows() > max_rows)
-    return Status::Error(n + " has " + std::to_string(m.rows()) + " rows; the limit is " +
-                         std::to_string(max_rows));
+    return Status::Error("{0} has {1} columns, expected {2}", {n, arg(m.cols()), arg(expect_cols)});
+  if (m.rows() > max_rows) return Status::Error("{0} has {1} rows; the limit is {2}", {n, arg(m.rows()), arg(max_rows)});
   if (m.cols() > max_cols)
-    return Status::Error(n + " has " + std::to_string(m.cols()) + " columns; the limit is " +
-                         std::to_string(max_cols));
+    return Status::Error("{0} has {1} columns; the limit is {2}", {n, arg(m.cols()), arg(max_cols)});
   for (Eigen::Index i = 0; i < m.rows(); ++i)
     for (Eigen::Index j = 0; j < m.cols(); ++j) {
       const float v = m(i, j);
+      const std::string cell = n + "[" + arg(i) + "][" + arg(j) + "]";
       if (!std::isfinite(v))
-        return Status::Error(n + "[" + std::to_string(i) + "][" + std::to_string(j) + "] is " +
-                             format_number(v) + "; every value must be a finite number");
+        return Status::Error("{0} is {1}; every value must be a finite number", {cell, format_number(v)});
       if (std::fabs(v) > limits::kMaxAbsValue)
-        return Status::Error(n + "[" + std::to_string(i) + "][" + std::to_string(j) + "] = " +
-                             format_number(v) + " is too large; the limit is ±1e6");
+        return Status::Error("{0} = {1} is too large; the limit is ±1e6", {cell, format_number(v)});
     }
   return Status::Ok();
 }

@@ -8,8 +8,7 @@ Status make_multihead_weights(int d_model, int heads, uint64_t seed, MultiHeadWe
   AP_TRY(check_size(d_model, "d_model", limits::kMaxModelDim));
   AP_TRY(check_size(heads, "heads", limits::kMaxHeads));
   if (d_model % heads != 0)
-    return Status::Error("heads (" + std::to_string(heads) + ") must divide d_model (" +
-                         std::to_string(d_model) + ")");
+    return Status::Error("heads ({0}) must divide d_model ({1})", {arg(heads), arg(d_model)});
   MultiHeadWeights out;
   out.d_model = d_model;
   out.heads = heads;
@@ -31,8 +30,7 @@ Status multi_head_attention(const Mat& Xq, const Mat& Xkv, const MultiHeadWeight
     return Status::Error("multi-head weights are incomplete");
   for (int h = 0; h < w.heads; ++h)  // each head must fill exactly its d_head columns of the concatenation
     if (w.Wq[h].cols() != w.d_head || w.Wk[h].cols() != w.d_head || w.Wv[h].cols() != w.d_head)
-      return Status::Error("multi-head weights: head " + std::to_string(h + 1) + " is not " +
-                           std::to_string(w.d_head) + " columns wide");
+      return Status::Error("multi-head weights: head {0} is not {1} columns wide", {arg(h + 1), arg(w.d_head)});
   AP_TRY(check_matrix(w.Wo, "W^O", w.heads * w.d_head, w.d_model, limits::kMaxModelDim, limits::kMaxModelDim));
   AP_TRY(check_matrix(Xq, "X (queries)", -1, w.d_model, limits::kMaxTokens, limits::kMaxModelDim));
   AP_TRY(check_matrix(Xkv, "X (keys/values)", -1, w.d_model, limits::kMaxTokens, limits::kMaxModelDim));

@@ -32,7 +32,7 @@ Status build_sdpa(const SdpaParams& p, SdpaModel* out) {
     AP_TRY(check_size(p.d_model, "d_model", limits::kMaxModelDim));
     AP_TRY(check_size(p.d_k, "d_k", limits::kMaxHeadDim));
     if (p.pad_to < 0 || p.pad_to > limits::kMaxTokens)
-      return Status::Error("pad to must be between 0 and " + std::to_string(limits::kMaxTokens));
+      return Status::Error("pad to must be between 0 and {0}", {arg(limits::kMaxTokens)});
     std::vector<std::string> tokens;
     AP_TRY(tokenize(p.text, limits::kMaxTokens, &tokens));
     while (static_cast<int>(tokens.size()) < p.pad_to) tokens.push_back(kPadToken);

@@ -190,7 +190,12 @@ INSTANTIATE_TEST_SUITE_P(Shapes, CoreAttentionVsReference,
                                            Shape{6, 10, 32, 5, MaskKind::Padding},
                                            Shape{16, 16, 64, 64, MaskKind::Padding},
                                            Shape{64, 96, 64, 32, MaskKind::None},
-                                           Shape{32, 32, 128, 16, MaskKind::Causal}));
+                                           Shape{32, 32, 128, 16, MaskKind::Causal}),
+                         [](const ::testing::TestParamInfo<Shape>& i) {
+                           const Shape& s = i.param;
+                           return "n" + std::to_string(s.n) + "_m" + std::to_string(s.m) + "_dk" + std::to_string(s.d_k) +
+                                  "_dv" + std::to_string(s.d_v) + "_" + mask_name(s.mask);
+                         });
 
 // ---- invariants ----------------------------------------------------------------------------------------------
 

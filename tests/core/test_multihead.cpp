@@ -146,7 +146,12 @@ INSTANTIATE_TEST_SUITE_P(Cases, CoreMultiHeadVsReference,
                                            MhaCase{8, 1, 6, 6, MaskKind::Causal},
                                            MhaCase{32, 8, 3, 9, MaskKind::Causal},
                                            MhaCase{64, 16, 10, 10, MaskKind::None},
-                                           MhaCase{48, 2, 12, 8, MaskKind::Padding}));
+                                           MhaCase{48, 2, 12, 8, MaskKind::Padding}),
+                         [](const ::testing::TestParamInfo<MhaCase>& i) {
+                           const MhaCase& c = i.param;
+                           return "dmodel" + std::to_string(c.d_model) + "_h" + std::to_string(c.heads) + "_n" +
+                                  std::to_string(c.n) + "_m" + std::to_string(c.m) + "_" + mask_name(c.mask);
+                         });
 
 TEST(CoreMultiHead, OneHeadEqualsSingleAttentionWithTheSameWeights) {
   const MultiHeadWeights w = make(16, 1, 3);
