@@ -37,11 +37,24 @@ web_build() {
   printf 'dist/: %s\n' "$(du -sh dist | cut -f1)"
 }
 
+# The unit tests once more in a Debug build with AddressSanitizer and UndefinedBehaviorSanitizer (Eigen's
+# asserts on): out-of-bounds writes and undefined behaviour that a Release build lets pass fail here.
+sanitizer_tests() {
+  say "unit tests, native Debug + ASan + UBSan (build/asan)"
+  # -O1 keeps the run short; Debug keeps NDEBUG undefined, so Eigen checks every index.
+  cmake -S . -B build/asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-g -O1" -DAP_SANITIZE=ON \
+    -DAP_BUILD_APP=OFF >/dev/null
+  cmake --build build/asan -j"$jobs" --target ap_tests
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    build/asan/ap_tests --gtest_brief=1
+}
+
 run_tests() {
   local failed=0
   native_build
   say "unit tests, native (ctest)"
   ctest --test-dir build/native --output-on-failure -j"$jobs" || failed=1
+  sanitizer_tests || failed=1
   web_build
   say "unit tests, wasm under Node (ctest)"
   ctest --test-dir build/wasm --output-on-failure || failed=1

@@ -48,20 +48,31 @@ enable_deb_src() {
   sudo_ apt-get update -qq; apt_updated=1
 }
 
-fetch_source() {   # fetch_source <srcpkg> <marker file relative to the unpacked dir>  -> prints the dir
-  local pkg=$1 marker=$2 dir
-  dir=$(find "$cache/src" -maxdepth 1 -type d -name "$pkg-*" 2>/dev/null | sort | tail -n1)
+# fetch_source <srcpkg> <marker file relative to the unpacked dir> [upstream version]  -> prints the dir
+# With a version the source package is pinned to it (Dear ImGui: the code is written for 1.86 exactly, and
+# src/platform/platform.cpp checks IMGUI_VERSION_NUM at compile time).
+fetch_source() {
+  local pkg=$1 marker=$2 version=${3:-} dir want
+  want="$pkg-${version:-*}"
+  [ -n "$version" ] && want="$pkg-$version*"
+  dir=$(find "$cache/src" -maxdepth 1 -type d -name "$want" 2>/dev/null | sort | tail -n1)
   if [ -n "$dir" ] && [ -e "$dir/$marker" ]; then echo "$dir"; return 0; fi
   enable_deb_src
   mkdir -p "$cache/src"
-  log "apt-get source $pkg"
-  ( cd "$cache/src" && apt-get source -qq "$pkg" >&2 2>/dev/null || apt-get source "$pkg" >&2 )
-  dir=$(find "$cache/src" -maxdepth 1 -type d -name "$pkg-*" | sort | tail -n1)
+  local spec=$pkg
+  if [ -n "$version" ]; then
+    spec=$(apt-cache showsrc "$pkg" 2>/dev/null | sed -n 's/^Version: //p' | grep "^$version" | head -n1)
+    [ -n "$spec" ] || { log "Debian has no source package $pkg $version"; exit 1; }
+    spec="$pkg=$spec"
+  fi
+  log "apt-get source $spec"
+  ( cd "$cache/src" && apt-get source -qq "$spec" >&2 2>/dev/null || apt-get source "$spec" >&2 )
+  dir=$(find "$cache/src" -maxdepth 1 -type d -name "$want" | sort | tail -n1)
   [ -e "$dir/$marker" ] || { log "could not unpack $pkg"; exit 1; }
   echo "$dir"
 }
 
-imgui_dir=$(fetch_source imgui imgui.cpp)
+imgui_dir=$(fetch_source imgui imgui.cpp 1.86)
 ln -sfn "$imgui_dir" "$cache/imgui"
 
 if [ "$what" != native ]; then

@@ -1,9 +1,9 @@
 // Attention Playground: entry point for both builds. The same frame function runs in the native loop and
 // under emscripten_set_main_loop (see platform/platform.cpp).
-#include <cstdio>
+#include <string>
 
-#include "app/api.h"
-#include "app/state.h"
+#include "app/url.h"
+#include "page_exports.h"
 #include "platform/platform.h"
 #include "ui/ui_state.h"
 
@@ -23,8 +23,9 @@ int main(int argc, char** argv) {
   std::string query = ap::platform_url_query();
   if (argc > 1) query = argv[1];
   if (!query.empty()) ap::apply_url_query(*g_state, query);
-  ap::platform_set_state(g_state);
+  ap::page_api_attach(g_state);
   ap::platform_run(frame, before_frame);
+  ap::ui_shutdown(*g_ui);
   ap::platform_shutdown();
   return 0;
 }

@@ -1,7 +1,13 @@
 #!/usr/bin/python3
 """Subsets Debian's Noto fonts to the glyphs the playground draws, and embeds them as C++ arrays.
 
-usage: make_fonts.py OUT.cpp SOURCE_FILE...
+usage: make_fonts.py --chars CHARS.txt SOURCE_FILE...   collect the CJK characters of the sources; CHARS.txt is
+                                                        rewritten only when that set changes
+       make_fonts.py OUT.cpp CHARS.txt                  subset the fonts and embed them
+
+Two steps, so that editing a source file re-runs only the cheap first one: the build subsets the fonts
+again only when the set of characters the interface draws has changed (Ninja's restat sees CHARS.txt
+unchanged and skips the second step).
 
   latin   Noto Sans          ASCII, Latin-1, Greek, super/subscripts (ᵀ, ₖ, ᵢ, ⱼ), general punctuation
   math    Noto Sans Math     √ ∞ − ≈ → ∑ ∈ ℝ ⋯ …  (merged into the same ImGui font)
@@ -63,12 +69,28 @@ def ranges(cps_sorted):
             out.append([cp, cp])
     return out
 
-def main():
-    out_path, sources = sys.argv[1], sys.argv[2:]
+def collect_chars(out_path, sources):
     text = ""
     for s in sources:
         with open(s, encoding="utf-8") as f:
             text += f.read()
+    chars = "".join(sorted({c for c in text if is_cjk(ord(c))}))
+    try:
+        with open(out_path, encoding="utf-8") as f:
+            if f.read() == chars:
+                return  # unchanged: leave the file (and its time stamp) alone
+    except FileNotFoundError:
+        pass
+    with open(out_path, "w", encoding="utf-8") as f:
+        f.write(chars)
+
+def main():
+    if sys.argv[1] == "--chars":
+        collect_chars(sys.argv[2], sys.argv[3:])
+        return
+    out_path, chars_path = sys.argv[1], sys.argv[2]
+    with open(chars_path, encoding="utf-8") as f:
+        text = f.read()
     cjk = {ord(c) for c in text if is_cjk(ord(c))} | CJK_PUNCT
     fonts = [
         ("latin", NOTO + "NotoSans-Regular.ttf", LATIN, 0),

@@ -31,6 +31,19 @@
     var out = Module.ccall(name, 'string', [type], [args]);
     return JSON.parse(out);
   }
+  // A document can be megabytes long: it goes through the heap (ccall's string argument would copy it
+  // onto the small wasm stack and trap).
+  function callWithText(name, text) {
+    var size = Module.lengthBytesUTF8(text);
+    var ptr = Module._malloc(size + 1);
+    if (!ptr) return { ok: false, error: 'not enough memory for a document of ' + size + ' bytes' };
+    try {
+      Module.stringToUTF8(text, ptr, size + 1);
+      return JSON.parse(Module.ccall(name, 'string', ['number', 'number'], [ptr, size]));
+    } finally {
+      Module._free(ptr);
+    }
+  }
 
   // Functions the C++ side calls (src/platform/platform.cpp).
   var firstFrame = false;
@@ -64,7 +77,13 @@
       var text;
       try { text = JSON.stringify(partial); } catch (e) { return { ok: false, error: 'not serialisable: ' + e.message }; }
       if (text === undefined) return { ok: false, error: 'setState expects an object' };
-      return call('ap_set_state', 'string', text);
+      try { return callWithText('ap_set_state', text); } catch (e) { return { ok: false, error: String(e && e.message || e) }; }
+    },
+    // The address of the current view: this page with the query string that restores it.
+    link: function () {
+      if (!firstFrame) throw new Error(NOT_READY);
+      var q = Module.ccall('ap_link_query', 'string', [], []);
+      return location.href.split('?')[0].split('#')[0] + '?' + q;
     },
     step: function (k) {
       if (!firstFrame) return { ok: false, error: NOT_READY };

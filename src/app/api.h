@@ -1,27 +1,41 @@
 // The page API behind window.playground (see README "Page API"), as plain functions over the state.
 // The browser glue passes JSON strings in and out; the native tests call these directly.
+//
+// The state document: {scene, lang, step, <the scene's parameters>} plus results (getState only).
+// setState(getState()) is accepted and restores that view; see Scene (app/scene.h) for what each scene adds.
 #pragma once
+#include <nlohmann/json.hpp>
+
 #include <string>
 
 #include "app/state.h"
 
 namespace ap {
 
-// {scene, lang, text, tokens, key_tokens, n, m, d_model, d_k, d_v, seed, positional, pad_to, source, mask,
-//  step: {index, count, name, sub, sub_count, playing}, errors: [..], fully_masked_rows: [..],
-//  matrices: {Q, K, V, scores, scaled, masked (null = -inf), weights, output}}
-// include_matrices = false leaves "matrices" out (cheap polling).
+constexpr size_t kMaxDocumentBytes = 64u << 20;  // 64 MiB of JSON: every matrix at its limit fits
+
+// The document of the current view. with_results adds the derived fields and results (what getState
+// returns); with_matrices adds the scene's matrices; page_reports adds errors, frames, view and hover.
+nlohmann::json state_document(const PlaygroundState& st, bool with_results, bool with_matrices, bool page_reports);
+
+// Validates a (partial) document and, unless dry_run, applies it: all or nothing.
+Status apply_document(PlaygroundState& st, const nlohmann::json& doc, bool dry_run = false);
+
+// getState(): state_document(st, true, include_matrices, true) as JSON text.
 std::string get_state_json(const PlaygroundState& st, bool include_matrices = true);
 
-// Applies a partial state, all or nothing. Returns {"ok":true} or {"ok":false,"error":"..."}; on error
-// nothing changes and the message is also shown on screen (key "api").
-std::string set_state_json(PlaygroundState& st, const std::string& json);
+// setState(): applies a partial document, all or nothing. Returns {"ok":true} or {"ok":false,"error":"..."};
+// on error nothing changes and the message is also shown on screen (key "api"). The text is checked for
+// size and nesting depth before it is parsed.
+std::string set_state_json(PlaygroundState& st, const char* text, size_t size);
+inline std::string set_state_json(PlaygroundState& st, const std::string& text) {
+  return set_state_json(st, text.data(), text.size());
+}
 
 // k stages forward (back when negative); returns the new step object.
 std::string step_json(PlaygroundState& st, int k);
 
-// Applies "?lang=zh&preset=cats&text=...&mask=causal&d_model=16&d_k=4&seed=1&pad_to=8&step=3&embed=1".
-// Each bad parameter is reported on screen (key "url") and skipped; the rest still apply.
-void apply_url_query(PlaygroundState& st, const std::string& query);
+// {index, count, name, sub, sub_count, playing}
+nlohmann::json step_object(const PlaygroundState& st);
 
 }  // namespace ap

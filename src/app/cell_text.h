@@ -3,6 +3,7 @@
 #pragma once
 #include <string>
 
+#include "core/number_text.h"
 #include "core/sdpa_pipeline.h"
 
 namespace ap {
@@ -11,8 +12,6 @@ enum class MatrixId { X, Q, K, V, Scores, Scaled, Mask, Masked, Exps, RowSum, We
 // WeightColumn: one row of A drawn as a column beside V (m × 1); its cells are explained as cells of A.
 const char* matrix_label(MatrixId id);  // "Q", "Kᵀ", "QKᵀ", "QKᵀ/√dₖ", "A", ...
 
-std::string subscript(int one_based);        // 12 -> "₁₂"
-std::string fmt(double v, int decimals = 2); // "0.71", "−0.35", "−∞"
 
 // "q₁·k₂ = 0.50×1.00 + (−0.30)×0.20 + … = 0.44": at most max_terms products, the rest elided.
 std::string dot_product_text(const char* a, int i, const char* b, int j, const float* x, const float* y,

@@ -5,14 +5,15 @@
 #include <cstring>
 #include <string>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 namespace ap {
 
 namespace {
 
-struct Pair { const char* en; const char* zh; };
 
-const Pair kTable[] = {
+const TrPair kTable[] = {
     // top bar, panels
     {"Attention Playground", "注意力机制演示场"},
     {"Scaled dot-product attention", "缩放点积注意力"},
@@ -136,20 +137,162 @@ const Pair kTable[] = {
     {"move into the controls (arrows, Space, Enter)", "进入控制面板（方向键、空格、回车）"},
     {"back to the animation", "回到动画"},
     {"this help", "本帮助"},
+    // scenes and the shell
+    {"Scene", "场景"},
+    {"next scene", "下一个场景"},
+    {"Not a number: “{0}” ({1})", "不是数字：“{0}”（{1}）"},
+    // error templates: the page API and the state document
+    {"expects an object, got {0}", "需要一个对象，收到的是 {0}"},
+    {"lang must be \"en\" or \"zh\", got {0}", "lang 必须是 \"en\" 或 \"zh\"，收到的是 {0}"},
+    {"not valid JSON", "不是有效的 JSON"},
+    {"the document is nested more than {0} levels deep", "文档嵌套超过 {0} 层"},
+    {"the document is {0} MB; the limit is {1} MB", "文档大小为 {0} MB，上限为 {1} MB"},
+    {"unknown scene '{0}' (known: {1})", "未知场景“{0}”（可用：{1}）"},
+    {"unknown field '{0}'", "未知字段“{0}”"},
+    {"unknown preset '{0}'", "未知示例“{0}”"},
+    {"unknown preset '{0}' (known: {1})", "未知示例“{0}”（可用：{1}）"},
+    {"{0} = {1} is too large; the limit is ±1e6", "{0} = {1} 太大，上限为 ±1e6"},
+    {"{0} has {1} columns; the limit is {2}", "{0} 有 {1} 列，上限为 {2}"},
+    {"{0} has {1} rows; the limit is {2}", "{0} 有 {1} 行，上限为 {2}"},
+    {"{0} has {1} columns, expected {2}", "{0} 有 {1} 列，应为 {2} 列"},
+    {"{0} has {1} rows, expected {2}", "{0} 有 {1} 行，应为 {2} 行"},
+    {"{0} is empty", "{0} 为空"},
+    {"{0} is not a number: {1}", "{0} 不是数字：{1}"},
+    {"{0} is {1}; every value must be a finite number", "{0} 为 {1}；每个值都必须是有限数"},
+    {"{0} must be a non-empty array of rows", "{0} 必须是由行组成的非空数组"},
+    {"{0} must be a number, got {1}", "{0} 必须是数字，收到的是 {1}"},
+    {"{0} must be a string, got {1}", "{0} 必须是字符串，收到的是 {1}"},
+    {"{0} must be a whole number, got {1}", "{0} 必须是整数，收到的是 {1}"},
+    {"{0} must be an array of strings", "{0} 必须是字符串数组"},
+    {"{0} must be true or false, got {1}", "{0} 必须是 true 或 false，收到的是 {1}"},
+    {"{0} must contain only strings, got {1}", "{0} 只能包含字符串，收到的是 {1}"},
+    {"{0}[0] must be a non-empty array of numbers", "{0}[0] 必须是非空的数字数组"},
+    {"{0}[{1}] must have {2} numbers like row 0", "{0}[{1}] 必须像第 0 行一样有 {2} 个数"},
+    {"{0} must be between {1} and {2}, got {3}", "{0} 必须在 {1} 到 {2} 之间，收到的是 {3}"},
+    {"{0} must be between 1 and {1}, got {2}", "{0} 必须在 1 到 {1} 之间，收到的是 {2}"},
+    {"key_tokens has {0} labels for the {1} rows of K", "key_tokens 有 {0} 个标签，而 K 有 {1} 行"},
+    {"tokens has {0} labels for the {1} rows of Q", "tokens 有 {0} 个标签，而 Q 有 {1} 行"},
+    {"mask must be \"none\", \"padding\" or \"causal\", got {0}", "mask 必须是 \"none\"、\"padding\" 或 \"causal\"，收到的是 {0}"},
+    {"matrices must be an object like {\"Q\": [[...]]}", "matrices 必须是形如 {\"Q\": [[...]]} 的对象"},
+    {"matrices.{0} does not match what the other fields give ({1})", "matrices.{0} 与其他字段的计算结果不一致（{1}）"},
+    {"matrices.{0} is not a matrix of this scene (Q, K, V and their results)", "matrices.{0} 不是本场景的矩阵（只有 Q、K、V 及其结果）"},
+    {"source must be \"projection\" or \"custom\", got {0}", "source 必须是 \"projection\" 或 \"custom\"，收到的是 {0}"},
+    {"text and matrices both set Q, K and V: send source \"custom\" with the matrices, or the text alone",
+     "text 和 matrices 都在设置 Q、K、V：请连同 source \"custom\" 发送矩阵，或只发送 text"},
+    {"text {0} and source \"custom\" disagree: hand-set Q, K, V are labelled by tokens; send the text without source \"custom\" to compute Q, K, V from it",
+     "text {0} 与 source \"custom\" 矛盾：手动设置的 Q、K、V 由 tokens 标注；若要由句子计算 Q、K、V，请发送 text 且不带 source \"custom\""},
+    {"tokens must not be empty", "tokens 不能为空"},
+    {"tokens {0} and text {1} disagree: the sentence splits into {2}", "tokens {0} 与 text {1} 不一致：该句子切分为 {2}"},
+    {"{0} applies to Q, K, V computed from the sentence; they are set by hand now (send source: \"projection\" or a text to go back)",
+     "{0} 只作用于由句子计算的 Q、K、V；现在它们是手动设置的（发送 source: \"projection\" 或一个句子即可切换回去）"},
+    {"{0} is {1}, but the other fields give {2}", "{0} 为 {1}，但其他字段给出的是 {2}"},
+    {"results do not match what the other fields give", "results 与其他字段的计算结果不一致"},
+    // the URL
+    {"matrices: not base64url", "matrices：不是 base64url 编码"},
+    {"matrices: truncated", "matrices：数据被截断"},
+    {"matrices: unknown format (expected v1.…)", "matrices：未知格式（应为 v1.…）"},
+    {"matrices: {0} bytes left over", "matrices：多出 {0} 个字节"},
+    {"not a number", "不是数字"},
+    {"unknown parameter '{0}'", "未知参数“{0}”"},
+    {"{0}: bad % escape", "{0}：% 转义有误"},
+    {"{0}: not UTF-8 text", "{0}：不是 UTF-8 文本"},
+    // the core
+    {"padding mask: {0} padding flags for {1} keys", "填充掩码：{0} 个填充标记对应 {1} 个 Key"},
+    {"softmax input has NaN or +inf at [{0}][{1}]", "Softmax 的输入在 [{0}][{1}] 处为 NaN 或 +inf"},
+    {"softmax of an empty matrix", "不能对空矩阵做 Softmax"},
+    {"heads ({0}) must divide d_model ({1})", "头数（{0}）必须整除 d_model（{1}）"},
+    {"multi-head weights are incomplete", "多头注意力的权重不完整"},
+    {"multi-head weights: head {0} is not {1} columns wide", "多头注意力的权重：第 {0} 个头的宽度不是 {1} 列"},
+    {"pad to must be between 0 and {0}", "填充长度必须在 0 到 {0} 之间"},
+    {"the text has no tokens: type at least one word", "句子中没有 token：请至少输入一个词"},
+    {"the text has {0} tokens; the limit is {1}", "句子有 {0} 个 token，上限为 {1}"},
+    {"the text is not valid UTF-8 (byte {0})", "文本不是有效的 UTF-8（第 {0} 个字节）"},
+    {"the text is {0} bytes; the limit is {1}", "文本有 {0} 字节，上限为 {1}"},
+    {"d_k must be between {0} and {1}, got {2}", "d_k 必须在 {0} 到 {1} 之间，收到的是 {2}"},
+    {"the number of samples must be between {0} and {1}, got {2}", "样本数必须在 {0} 到 {1} 之间，收到的是 {2}"},
+    {"the number of keys must be between {0} and {1}, got {2}", "Key 的数量必须在 {0} 到 {1} 之间，收到的是 {2}"},
+    {"samples × d_k = {0} × {1} = {2} is more than the limit of {3}; lower the samples or d_k",
+     "样本数 × d_k = {0} × {1} = {2}，超过上限 {3}；请减少样本数或 d_k"},
+    {"a slope fit got {0} x values but {1} y values", "斜率拟合得到 {0} 个 x 值，却有 {1} 个 y 值"},
+    {"a slope fit needs at least 2 points, got {0}", "斜率拟合至少需要 2 个点，只有 {0} 个"},
+    {"a slope fit needs at least two different x values", "斜率拟合至少需要两个不同的 x 值"},
+    {"{0} must be a finite number greater than 0, got {1}", "{0} 必须是大于 0 的有限数，收到的是 {1}"},
+    {"{0} must be a finite number of at least 0, got {1}", "{0} 必须是不小于 0 的有限数，收到的是 {1}"},
+    {"{0}[{1}] is {2}; a log–log fit needs positive finite values", "{0}[{1}] 为 {2}；双对数拟合需要正的有限值"},
+    {"hidden units [{0}, {1}) are not a range within the {2} units", "隐藏单元区间 [{0}, {1}) 不在 {2} 个单元的范围内"},
+    {"query rows [{0}, {1}) are not a range within the {2} queries", "Query 行区间 [{0}, {1}) 不在 {2} 个 Query 的范围内"},
+    {"the workspace holds {0} floats; this kernel needs {1}", "工作区只有 {0} 个浮点数，这个内核需要 {1} 个"},
+    {"{0} is a null pointer", "{0} 是空指针"},
+    {"{0} must not be the same array as {1}", "{0} 不能与 {1} 是同一个数组"},
+    {"a sweep needs at least one curve", "测量至少需要一条曲线"},
+    {"curve {0} has no sequence lengths", "曲线 {0} 没有序列长度"},
+    {"curve {0}: sequence lengths must increase, but {1} follows {2}", "曲线 {0}：序列长度必须递增，但 {1} 排在 {2} 之后"},
+    {"naive attention at n = {0} needs a {0}×{0} score matrix of {1} MB; the memory budget is {2} MB",
+     "n = {0} 时朴素注意力需要 {0}×{0} 的分数矩阵，共 {1} MB；内存预算为 {2} MB"},
+    {"the sweep has not been started", "测量尚未开始"},
+    {"{0} at n = {1} needs {2} MB; the memory budget is {3} MB", "{0} 在 n = {1} 时需要 {2} MB；内存预算为 {3} MB"},
+    {"{0} at n = {1} would take about {2} ms per call; the limit is {3} ms", "{0} 在 n = {1} 时每次约需 {2} ms；上限为 {3} ms"},
+    {"d_model ({0}) must be at least d_k ({1})", "d_model（{0}）不能小于 d_k（{1}）"},
+    {"sentence {0} has {1} tokens, more than the padded length {2}", "第 {0} 个句子有 {1} 个 token，超过填充长度 {2}"},
+    {"sentence {0} is empty", "第 {0} 个句子为空"},
+    {"sentence {0} is only padding", "第 {0} 个句子只有填充（[PAD]）"},
+    {"the batch is inconsistent: {0} Q, {1} K, {2} V and {3} padding masks", "批次不一致：{0} 个 Q、{1} 个 K、{2} 个 V 和 {3} 个填充掩码"},
+    {"the bug \"{0}\" needs the causal mask on", "错误“{0}”需要开启因果掩码"},
+    {"unknown bug number {0}", "未知的错误编号 {0}"},
+    {"choose at least one score function", "请至少选择一种评分函数"},
+    {"the dot score needs the decoder state and the encoder states to have the same size, got d_s = {0} and d_enc = {1}",
+     "点积评分要求解码器状态与编码器状态维度相同，实际 d_s = {0}，d_enc = {1}"},
+    {"the encoder is {0} × {1}; the probe expects {2} × {3}", "编码器为 {0} × {1}，探针需要 {2} × {3}"},
+    {"the probe data has {0} + {1} token ids; expected {2} + {3}", "探针数据有 {0} + {1} 个 token 编号，应为 {2} + {3}"},
+    {"the probe would take {0} million multiply-adds; the budget is {1} million", "信息瓶颈探针需要 {0} 百万次乘加，超出预算（{1} 百万次）"},
+    {"the two directions differ in size: {0} × {1} forward, {2} × {3} backward", "双向 RNN 的两个方向尺寸不同：正向 {0} × {1}，反向 {2} × {3}"},
+    {"{0} ({1}) must not be larger than {2} ({3})", "{0}（{1}）不能大于 {2}（{3}）"},
+    {"{0} training sentences are too few for a probe with {1} features; use at least {2}", "{0} 个训练句子太少，不足以拟合有 {1} 个特征的探针；至少需要 {2} 个"},
+    // English words passed as arguments of the templates above
+    {"the recurrent gain", "循环增益"},
+    {"λ (ridge)", "λ（岭回归）"},
+    {"the vocabulary size", "词表大小"},
+    {"the number of training sentences", "训练句子数"},
+    {"the number of held-out sentences", "留出测试句子数"},
+    {"a token id", "token 编号"},
+    {"the number of sentences", "句子数"},
+    {"the padded length", "填充长度"},
+    {"the embeddings", "嵌入表"},
 };
 
 Lang g_lang = Lang::En;
 
+struct Tables {
+  std::vector<std::pair<const TrPair*, size_t>> tables{{kTable, sizeof kTable / sizeof kTable[0]}};
+  std::unordered_map<std::string, const char*> map;
+  bool stale = true;
+};
+
+Tables& tables() {
+  static Tables t;  // program-wide and immutable once the scenes are registered
+  return t;
+}
+
 const std::unordered_map<std::string, const char*>& table() {
-  static const auto* t = [] {
-    auto* m = new std::unordered_map<std::string, const char*>();
-    for (const Pair& p : kTable) (*m)[p.en] = p.zh;
-    return m;
-  }();
-  return *t;
+  Tables& t = tables();
+  if (t.stale) {
+    t.map.clear();
+    for (const auto& [pairs, count] : t.tables)
+      for (size_t i = 0; i < count; ++i) t.map.emplace(pairs[i].en, pairs[i].zh);
+    t.stale = false;
+  }
+  return t.map;
 }
 
 }  // namespace
+
+void add_translations(const TrPair* pairs, size_t count) {
+  Tables& t = tables();
+  for (const auto& tb : t.tables)
+    if (tb.first == pairs) return;
+  t.tables.push_back({pairs, count});
+  t.stale = true;
+}
 
 void set_lang(Lang l) { g_lang = l; }
 Lang lang() { return g_lang; }
@@ -169,7 +312,50 @@ const char* tr(const char* english) {
   return it == t.end() ? english : it->second;
 }
 
-int translation_count() { return static_cast<int>(sizeof kTable / sizeof kTable[0]); }
-const char* translation_key(int i) { return i >= 0 && i < translation_count() ? kTable[i].en : nullptr; }
+int translation_count() {
+  size_t n = 0;
+  for (const auto& tb : tables().tables) n += tb.second;
+  return static_cast<int>(n);
+}
+
+TrPair translation_at(int i) {
+  if (i < 0) return {nullptr, nullptr};
+  for (const auto& [pairs, count] : tables().tables) {
+    if (static_cast<size_t>(i) < count) return pairs[i];
+    i -= static_cast<int>(count);
+  }
+  return {nullptr, nullptr};
+}
+
+const char* translation_key(int i) { return translation_at(i).en; }
+
+std::string LocalText::english() const {
+  const std::string body = format_template(tmpl.c_str(), args);
+  return prefix.empty() ? body : prefix + ": " + body;
+}
+
+LocalText local_text(const Status& s, std::string prefix) {
+  LocalText t;
+  t.tmpl = s.code ? s.code : "";
+  t.args = s.args;
+  t.prefix = std::move(prefix);
+  return t;
+}
+
+namespace {
+// Arguments that are words ("the vocabulary size") are translated too; numbers and names pass unchanged.
+std::vector<std::string> localize_args(const std::vector<std::string>& args) {
+  std::vector<std::string> out;
+  for (const auto& a : args) out.push_back(tr(a.c_str()));
+  return out;
+}
+}  // namespace
+
+std::string localize(const LocalText& t) {
+  const std::string body = format_template(tr(t.tmpl.c_str()), localize_args(t.args));
+  return t.prefix.empty() ? body : std::string(tr(t.prefix.c_str())) + (lang() == Lang::Zh ? "：" : ": ") + body;
+}
+
+std::string localize(const Status& s) { return s.ok ? std::string() : format_template(tr(s.code), localize_args(s.args)); }
 
 }  // namespace ap

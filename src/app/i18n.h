@@ -1,14 +1,28 @@
 // Interface strings in English and Chinese.
 //
-// Code writes the English text: `tr("Play")`. In Chinese, tr() looks it up in the table in i18n.cpp and
+// Code writes the English text: tr(“Play”). In Chinese, tr() looks it up in the translation tables and
 // falls back to English if a string is missing (tools/check_i18n.py, run by the tests, reports any).
+// The shared table is in i18n.cpp; a scene brings its own table in its own file (Scene::translations()),
+// registered with the scene, so adding a scene touches no shared table.
+// Strings that reach tr() later, from a table, are marked N_(…) where they are written, so that the
+// check finds them. Error templates (the English template of a Status error) are translated the same way.
 // The Chinese font is subset at build time from the characters of src/**/*.cpp, so a Chinese string
 // can live anywhere under src/ (tools/make_fonts.py scans them all).
 #pragma once
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+
+// Marks a string literal for translation without translating it here (it goes through tr() later).
+#define N_(s) s
 
 namespace ap {
 
 enum class Lang { En, Zh };
+
+struct TrPair { const char* en; const char* zh; };
 
 void set_lang(Lang l);
 Lang lang();
@@ -16,7 +30,25 @@ const char* lang_code(Lang l);  // "en", "zh"
 bool parse_lang(const char* s, Lang* out);
 
 const char* tr(const char* english);
+
+// Adds a table of pairs (kept by pointer: static storage). Adding the same table twice is harmless.
+void add_translations(const TrPair* pairs, size_t count);
+
+// Every pair of every table, for the completeness tests.
 int translation_count();
-const char* translation_key(int i);  // for the completeness test
+TrPair translation_at(int i);
+const char* translation_key(int i);  // translation_at(i).en, or nullptr out of range
+
+// A message as data: its template (an error code, see core/status.h) and arguments. Shown in the current
+// language with localize(); `english()` is what the page API and logs carry.
+struct LocalText {
+  std::string tmpl;
+  std::vector<std::string> args;
+  std::string prefix;  // a translated-on-display prefix such as "setState" or "URL" (may be empty)
+  std::string english() const;
+};
+LocalText local_text(const Status& s, std::string prefix = {});
+std::string localize(const LocalText& t);        // in the current language
+std::string localize(const Status& s);            // the error of `s` in the current language
 
 }  // namespace ap

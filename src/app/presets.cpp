@@ -1,5 +1,7 @@
 #include "presets.h"
 
+#include "app/i18n.h"
+
 namespace ap {
 
 namespace {
@@ -18,17 +20,17 @@ Mat rows(std::initializer_list<std::initializer_list<float>> r) {
 std::vector<Preset> make_presets() {
   std::vector<Preset> out;
   {
-    Preset p{"animal", "The animal didn't cross the street…",
-             "The seed's self-attention sentence: which words does \"it\" attend to?", {}};
+    Preset p{"animal", N_("The animal didn't cross the street…"),
+             N_("The seed's self-attention sentence: which words does \"it\" attend to?"), {}};
     out.push_back(p);
   }
   {
     // Seed 000: "I love cats", d_k = 2, Q·Kᵀ = [[1,0,0.5],[0,1,0.5],[1,1,1]].
     // Q and K below are one factorisation of that matrix; V is ours (the seed leaves V open): each value
     // row is a one-hot-ish 2-vector so the output row shows the mix.
-    Preset p{"cats", "I love cats (d_k = 2)",
-             "The seed's numeric example. Its softmax row [0.43, 0.21, 0.30] does not sum to 1; the "
-             "correctly computed row is [0.46, 0.22, 0.32].",
+    Preset p{"cats", N_("I love cats (d_k = 2)"),
+             N_("The seed's numeric example. Its softmax row [0.43, 0.21, 0.30] does not sum to 1; the "
+             "correctly computed row is [0.46, 0.22, 0.32]."),
              {}};
     p.params.source = QkvSource::Custom;
     p.params.Q = rows({{1, 0}, {0, 1}, {1, 1}});
@@ -41,9 +43,9 @@ std::vector<Preset> make_presets() {
   {
     // Seed 001: one query, scaled scores [2, 1, 0], scalar values [10, 0, -10].
     // d_k = 1 so √d_k = 1 and the scores are the scaled scores: q = [1], keys [2], [1], [0].
-    Preset p{"one-query", "One query: scores [2, 1, 0]",
-             "softmax([2, 1, 0]) ≈ [0.665, 0.245, 0.090]; the output 5.75 is a weighted mix of the values, "
-             "not the value of the best key.",
+    Preset p{"one-query", N_("One query: scores [2, 1, 0]"),
+             N_("softmax([2, 1, 0]) ≈ [0.665, 0.245, 0.090]; the output 5.75 is a weighted mix of the values, "
+             "not the value of the best key."),
              {}};
     p.params.source = QkvSource::Custom;
     p.params.Q = rows({{1}});
@@ -55,27 +57,29 @@ std::vector<Preset> make_presets() {
     out.push_back(p);
   }
   {
-    Preset p{"causal", "Causal mask (decoder)",
-             "Each position attends only to itself and earlier positions: the upper triangle is 0.", {}};
+    Preset p{"causal", N_("Causal mask (decoder)"),
+             N_("Each position attends only to itself and earlier positions: the upper triangle is 0."), {}};
     p.params.text = "The cat sat on the mat because it was tired";
     p.params.mask = MaskKind::Causal;
     out.push_back(p);
   }
   {
-    Preset p{"padding", "Padding mask", "The [PAD] keys get weight exactly 0.", {}};
+    Preset p{"padding", N_("Padding mask"),
+             N_("The [PAD] keys get weight exactly 0."), {}};
     p.params.text = "I love cats";
     p.params.pad_to = 6;
     p.params.mask = MaskKind::Padding;
     out.push_back(p);
   }
   {
-    Preset p{"chinese", "我爱猫 (Chinese)", "Each Chinese character is one token.", {}};
+    Preset p{"chinese", N_("我爱猫 (Chinese)"),
+             N_("Each Chinese character is one token."), {}};
     p.params.text = "小猫坐在垫子上因为它累了";
     out.push_back(p);
   }
   {
-    Preset p{"long", "512 tokens (heatmaps)",
-             "Too many tokens for numbered cells: every matrix is drawn as one heatmap by a shader.", {}};
+    Preset p{"long", N_("512 tokens (heatmaps)"),
+             N_("Too many tokens for numbered cells: every matrix is drawn as one heatmap by a shader."), {}};
     std::string t;
     const char* words[] = {"attention", "lets", "every", "token", "look", "at", "every", "other", "token"};
     for (int i = 0; i < 512; ++i) { t += words[i % 9]; t += ' '; }

@@ -1,68 +1,65 @@
 #include "state.h"
 
-#include "app/presets.h"
+#include "app/scene_registry.h"
 
 namespace ap {
 
-PlaygroundState::PlaygroundState() {
-  Status s = build_sdpa(SdpaParams{}, &model);  // the default sentence always builds
-  (void)s;
-  timeline.set_sizes(model.trace.n, model.trace.m);
-  timeline.end();
+PlaygroundState::PlaygroundState() { scenes = make_scenes(); }
+
+Scene* PlaygroundState::find(const std::string& id) {
+  for (auto& s : scenes)
+    if (id == s->id()) return s.get();
+  return nullptr;
 }
 
-void report(PlaygroundState& st, const std::string& key, const std::string& text) {
+bool switch_scene(PlaygroundState& st, const std::string& id) {
+  for (size_t i = 0; i < st.scenes.size(); ++i)
+    if (id == st.scenes[i]->id()) {
+      if (st.current != static_cast<int>(i)) st.hover_what = -1;
+      st.current = static_cast<int>(i);
+      return true;
+    }
+  return false;
+}
+
+void report(PlaygroundState& st, const std::string& key, const LocalText& text) {
   for (auto& m : st.errors)
     if (m.key == key) { m.text = text; return; }
   st.errors.push_back({key, text});
   if (st.errors.size() > 6) st.errors.erase(st.errors.begin());
 }
 
+void report(PlaygroundState& st, const std::string& key, const Status& s) { report(st, key, local_text(s)); }
+
+void report(PlaygroundState& st, const std::string& key, const std::string& text) {
+  LocalText t;
+  t.tmpl = text;
+  report(st, key, t);
+}
+
 void clear_report(PlaygroundState& st, const std::string& key) {
   for (size_t i = 0; i < st.errors.size();)
-    if (st.errors[i].key == key) st.errors.erase(st.errors.begin() + i); else ++i;
+    if (st.errors[i].key == key) st.errors.erase(st.errors.begin() + static_cast<long>(i)); else ++i;
 }
 
 void dismiss(PlaygroundState& st, size_t index) {
-  if (index < st.errors.size()) st.errors.erase(st.errors.begin() + index);
+  if (index < st.errors.size()) st.errors.erase(st.errors.begin() + static_cast<long>(index));
 }
 
-void commit(PlaygroundState& st, SdpaModel&& next, const std::string& key) {
-  const bool sizes_changed = next.trace.n != st.model.trace.n || next.trace.m != st.model.trace.m;
-  st.model = std::move(next);
-  ++st.generation;
-  st.timeline.set_sizes(st.model.trace.n, st.model.trace.m);
-  if (sizes_changed) st.hover_text.clear();
-  clear_report(st, key);
-}
-
-Status apply(PlaygroundState& st, const SdpaParams& params, const std::string& key) {
-  SdpaModel next;
-  Status s = build_sdpa(params, &next);
-  if (!s) {
-    report(st, key, s.message);
-    return s;
-  }
-  commit(st, std::move(next), key);
+Status report_result(PlaygroundState& st, const std::string& key, Status s) {
+  if (s) clear_report(st, key);
+  else report(st, key, s);
   return s;
 }
 
-Status load_preset(PlaygroundState& st, const std::string& id) {
-  const Preset* p = find_preset(id);
-  if (!p) {
-    std::string known;
-    for (const auto& q : presets()) known += std::string(known.empty() ? "" : ", ") + q.id;
-    Status s = Status::Error("unknown preset '" + id + "' (known: " + known + ")");
-    report(st, "preset", s.message);
-    return s;
-  }
-  Status s = apply(st, p->params, "preset");
-  if (s) {
-    st.notes.clear();
-    st.notes.push_back({"preset", p->note});
-    st.timeline.end();
-  }
-  return s;
+std::string hover_text(const PlaygroundState& st) {
+  return st.hover_what < 0 ? std::string() : st.scene().explain(st.hover_what, st.hover_i, st.hover_j);
+}
+
+std::vector<std::string> error_texts(const PlaygroundState& st) {
+  std::vector<std::string> out;
+  for (const auto& e : st.errors) out.push_back(localize(e.text));
+  return out;
 }
 
 }  // namespace ap

@@ -1,52 +1,70 @@
-// Everything the playground remembers between frames, and the one way to change the computation:
-// apply() builds a new model from new parameters and keeps the last good one if that fails.
+// Everything the playground remembers between frames that is not drawing: the scenes (each with its own
+// parameters, model and timeline), which one is shown, and the messages on screen.
 // No ImGui, SDL or GL here: the native tests drive this exactly as the UI and the page API do.
 #pragma once
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "app/i18n.h"
-#include "app/timeline.h"
-#include "core/sdpa_pipeline.h"
+#include "app/scene.h"
 
 namespace ap {
 
 // Messages on screen. Each has a key (what it is about: "text", "d_k", "cell", "api", "url"): a later
-// success for the same key clears it, so a fixed mistake stops being reported.
+// success for the same key clears it, so a fixed mistake stops being reported. The text is data (a
+// template and its arguments) and is shown in the language of the moment.
 struct Message {
   std::string key;
-  std::string text;
+  LocalText text;
 };
 
 struct PlaygroundState {
-  SdpaModel model;            // the last good model: every number on screen comes from here
-  Timeline timeline;
+  std::vector<std::unique_ptr<Scene>> scenes;  // every registered scene, in lesson order (scene_registry.h)
+  int current = 0;                             // index into scenes
   std::vector<Message> errors;
-  std::vector<Message> notes; // non-error notices (e.g. a preset's "what to look at")
   bool embed = false;         // compact layout for iframes (?embed=1)
   bool show_controls = true;
   float ui_scale = 1.0f;      // user zoom on top of the device pixel ratio
-  std::string hover_text;     // the arithmetic of the cell under the mouse, as shown (empty: none)
+  // The item under the mouse (Scene::explain's what, i, j; what = -1: none). Its text is made when it is
+  // read (hover_text), so it can never describe a cell of a model that has since been replaced.
+  int hover_what = -1, hover_i = -1, hover_j = -1;
   int frames_drawn = 0;
   int view_width = 0, view_height = 0;  // logical size of the canvas, as last drawn
   float view_dpr = 1.f;
-  int generation = 0;         // bumps each time the model is replaced (caches, textures follow it)
-  std::string scene = "sdpa";
 
-  PlaygroundState();
+  PlaygroundState();  // every scene at its default, the first one shown
+  PlaygroundState(const PlaygroundState&) = delete;
+  PlaygroundState& operator=(const PlaygroundState&) = delete;
+
+  Scene& scene() { return *scenes[static_cast<size_t>(current)]; }
+  const Scene& scene() const { return *scenes[static_cast<size_t>(current)]; }
+  Timeline& timeline() { return scene().timeline; }
+  const Timeline& timeline() const { return scene().timeline; }
+  Scene* find(const std::string& id);
+  // The scene `T` (e.g. SdpaScene) wherever it is in the list; nullptr if it is not registered.
+  template <class T> T* get() {
+    for (auto& s : scenes)
+      if (auto* t = dynamic_cast<T*>(s.get())) return t;
+    return nullptr;
+  }
+  template <class T> const T* get() const { return const_cast<PlaygroundState*>(this)->get<T>(); }
 };
 
-// Rebuilds the model from `params`. On success: replaces the model, resizes the timeline, clears the
-// message under `key`. On error: keeps everything, shows the message under `key`, returns the error.
-Status apply(PlaygroundState& st, const SdpaParams& params, const std::string& key);
-// The second half of apply(): installs a model that was already built.
-void commit(PlaygroundState& st, SdpaModel&& model, const std::string& key);
+// Shows another scene; each scene keeps its own state. False (and nothing changes) for an unknown id.
+bool switch_scene(PlaygroundState& st, const std::string& id);
 
+void report(PlaygroundState& st, const std::string& key, const LocalText& text);
+void report(PlaygroundState& st, const std::string& key, const Status& s);
+// A message that is already words (shown as it is in every language).
 void report(PlaygroundState& st, const std::string& key, const std::string& text);
 void clear_report(PlaygroundState& st, const std::string& key);
 void dismiss(PlaygroundState& st, size_t index);
-
-// Loads a preset by id (see presets.h); unknown id -> error message.
-Status load_preset(PlaygroundState& st, const std::string& id);
+// Reports `s` under `key` when it is an error, clears that key when it is not; returns `s`.
+Status report_result(PlaygroundState& st, const std::string& key, Status s);
+// The arithmetic of the hovered item, in the current language ("" when nothing, or nothing that exists, is hovered).
+std::string hover_text(const PlaygroundState& st);
+// The messages on screen, in the current language.
+std::vector<std::string> error_texts(const PlaygroundState& st);
 
 }  // namespace ap

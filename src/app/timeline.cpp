@@ -2,28 +2,20 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace ap {
 
-const char* stage_name(int stage) {
-  static const char* const kNames[kStageCount] = {"qkv", "scores", "scale", "mask", "softmax", "weighted_sum",
-                                                  "output"};
-  return stage >= 0 && stage < kStageCount ? kNames[stage] : "?";
-}
-
-void Timeline::set_sizes(int n, int m) {
-  n_ = std::max(1, n);
-  m_ = std::max(1, m);
+void Timeline::set_substeps(std::vector<int> counts) {
+  if (counts.empty()) counts.push_back(1);
+  for (int& c : counts) c = std::max(1, c);
+  substeps_ = std::move(counts);
+  stage_ = std::clamp(stage_, 0, stage_count() - 1);
   sub_ = std::min(sub_, static_cast<double>(substeps(stage_)));
 }
 
 int Timeline::substeps(int stage) const {
-  switch (static_cast<Stage>(stage)) {
-    case Stage::Scores: return n_ * m_;
-    case Stage::Softmax: return n_ * 3;
-    case Stage::WeightedSum: return n_;
-    default: return 1;
-  }
+  return stage >= 0 && stage < stage_count() ? substeps_[static_cast<size_t>(stage)] : 1;
 }
 
 void Timeline::set_speed(double s) { speed_ = std::clamp(std::isfinite(s) ? s : 1.0, 0.1, 16.0); }
@@ -31,7 +23,7 @@ void Timeline::set_speed(double s) { speed_ = std::clamp(std::isfinite(s) ? s : 
 void Timeline::step_stage(int k) {
   if (k == 0) return;
   if (k > 0) {
-    const int target = std::min(stage_ + k, kStageCount - 1);
+    const int target = std::min(stage_ + k, stage_count() - 1);
     if (target == stage_) { sub_ = substeps(stage_); mode_ = Mode::Paused; return; }
     stage_ = target;
     sub_ = 0;
@@ -46,29 +38,29 @@ void Timeline::step_stage(int k) {
 void Timeline::step_sub(int k) {
   mode_ = Mode::Paused;
   double s = std::floor(sub_) + k;
-  while (s > substeps(stage_) && stage_ < kStageCount - 1) { s -= substeps(stage_); ++stage_; }
+  while (s > substeps(stage_) && stage_ < stage_count() - 1) { s -= substeps(stage_); ++stage_; }
   while (s < 0 && stage_ > 0) { --stage_; s += substeps(stage_); }
   sub_ = std::clamp(s, 0.0, static_cast<double>(substeps(stage_)));
 }
 
 void Timeline::home() { stage_ = 0; sub_ = 0; mode_ = Mode::Paused; }
-void Timeline::end() { stage_ = kStageCount - 1; sub_ = substeps(stage_); mode_ = Mode::Paused; }
+void Timeline::end() { stage_ = stage_count() - 1; sub_ = substeps(stage_); mode_ = Mode::Paused; }
 void Timeline::restart() { home(); mode_ = Mode::PlayAll; }
 
 void Timeline::toggle_play() {
   if (playing()) { mode_ = Mode::Paused; return; }
-  if (stage_ == kStageCount - 1 && stage_complete()) home();
+  if (stage_ == stage_count() - 1 && stage_complete()) home();
   mode_ = Mode::PlayAll;
 }
 
 void Timeline::set_stage(int stage, bool complete) {
-  stage_ = std::clamp(stage, 0, kStageCount - 1);
+  stage_ = std::clamp(stage, 0, stage_count() - 1);
   sub_ = complete ? substeps(stage_) : 0;
   mode_ = Mode::Paused;
 }
 
 void Timeline::set_stage_at(int stage, double sub) {
-  stage_ = std::clamp(stage, 0, kStageCount - 1);
+  stage_ = std::clamp(stage, 0, stage_count() - 1);
   sub_ = std::clamp(std::isfinite(sub) ? sub : 0.0, 0.0, static_cast<double>(substeps(stage_)));
   mode_ = Mode::Paused;
 }
@@ -86,7 +78,7 @@ void Timeline::advance(double dt) {
     if (budget < left) { sub_ += budget / per; return; }
     budget -= left;
     sub_ = substeps(stage_);
-    if (mode_ == Mode::PlayStage || stage_ == kStageCount - 1) { mode_ = Mode::Paused; return; }
+    if (mode_ == Mode::PlayStage || stage_ == stage_count() - 1) { mode_ = Mode::Paused; return; }
     ++stage_;
     sub_ = 0;
   }
@@ -94,7 +86,7 @@ void Timeline::advance(double dt) {
 
 double Timeline::total() const {
   double t = 0;
-  for (int s = 0; s < kStageCount; ++s) t += substeps(s);
+  for (int s = 0; s < stage_count(); ++s) t += substeps(s);
   return t;
 }
 
@@ -107,8 +99,8 @@ double Timeline::position() const {
 void Timeline::set_position(double p) {
   mode_ = Mode::Paused;
   p = std::clamp(std::isfinite(p) ? p : 0.0, 0.0, total());
-  for (int s = 0; s < kStageCount; ++s) {
-    if (p <= substeps(s) || s == kStageCount - 1) { stage_ = s; sub_ = std::min(p, double(substeps(s))); return; }
+  for (int s = 0; s < stage_count(); ++s) {
+    if (p <= substeps(s) || s == stage_count() - 1) { stage_ = s; sub_ = std::min(p, double(substeps(s))); return; }
     p -= substeps(s);
   }
 }

@@ -1,33 +1,29 @@
-// The stage timeline of the scaled dot-product attention scene: where the animation is, and how it moves.
+// A scene's step timeline: where the animation is, and how it moves. The stages and how many sub-steps each
+// has come from the scene (its stage table and its current model); the timeline knows nothing else.
 //
-// Stages follow the seed's flow: Q,K,V -> Q·Kᵀ -> ÷√d_k -> mask -> softmax -> ×V -> output.
-// Inside a stage, `sub` counts finished sub-steps (fractional while animating):
-//   scores:        n·m cells, row-major (cell (i,j) is sub-step i·m + j)
-//   softmax:       3 sub-steps per row: exp, row sum, divide
-//   weighted sum:  n rows
-//   others:        1 (the whole matrix at once)
+// Inside a stage, `sub` counts finished sub-steps (fractional while animating). A stage with one sub-step
+// shows its whole result at once; the SDPA scene's scores stage has n·m (one per cell), for example.
 #pragma once
-#include <string>
+#include <vector>
 
 namespace ap {
-
-enum class Stage { Qkv = 0, Scores, Scale, Mask, Softmax, WeightedSum, Output, Count };
-constexpr int kStageCount = static_cast<int>(Stage::Count);
-const char* stage_name(int stage);  // "qkv", "scores", "scale", "mask", "softmax", "weighted_sum", "output"
-
-// Softmax sub-step phases within a row.
-enum class SoftmaxPhase { Exp = 0, Sum = 1, Divide = 2 };
 
 class Timeline {
  public:
   enum class Mode { Paused, PlayAll, PlayStage };
 
-  void set_sizes(int n, int m);  // keeps the stage, clamps the progress
+  Timeline() = default;
+  explicit Timeline(std::vector<int> substeps) { set_substeps(std::move(substeps)); }
+
+  // Sub-step counts per stage (each at least 1). Keeps the stage (clamped) and clamps the progress.
+  void set_substeps(std::vector<int> substeps);
+  int stage_count() const { return static_cast<int>(substeps_.size()); }
   int substeps(int stage) const;
   int stage() const { return stage_; }
   double sub() const { return sub_; }
   int done_substeps() const { return static_cast<int>(sub_); }  // finished sub-steps of the current stage
   bool stage_complete() const { return sub_ >= substeps(stage_); }
+  bool at_end() const { return stage_ == stage_count() - 1 && stage_complete(); }
   Mode mode() const { return mode_; }
   bool playing() const { return mode_ != Mode::Paused; }
   double speed() const { return speed_; }
@@ -53,7 +49,7 @@ class Timeline {
   double seconds_per_substep(int stage) const;  // at speed 1: a stage lasts about 6 s, a sub-step <= 0.6 s
 
  private:
-  int n_ = 1, m_ = 1;
+  std::vector<int> substeps_{1};
   int stage_ = 0;
   double sub_ = 0;
   Mode mode_ = Mode::Paused;

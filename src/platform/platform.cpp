@@ -10,11 +10,11 @@
 #include <string>
 #include <vector>
 
-#include "app/api.h"
-#include "app/state.h"
-#include "core/attention.h"
-#include "core/embedding.h"
 #include "widgets/gl.h"
+
+// Dear ImGui comes from Debian's source package imgui 1.86 (scripts/setup.sh pins it): its backends and
+// the calls here are written for exactly that version.
+static_assert(IMGUI_VERSION_NUM == 18600, "Attention Playground is built against Dear ImGui 1.86");
 
 #ifdef __EMSCRIPTEN__
 #include <emscripten.h>
@@ -28,7 +28,6 @@ SDL_Window* g_window = nullptr;
 SDL_GLContext g_gl = nullptr;
 FrameFn g_frame = nullptr;
 bool (*g_before)(const FrameInfo&) = nullptr;
-PlaygroundState* g_state = nullptr;
 Uint64 g_last_counter = 0;
 bool g_quit = false;
 
@@ -101,9 +100,6 @@ void one_frame() {
   SDL_GL_SwapWindow(g_window);
 }
 
-#ifdef __EMSCRIPTEN__
-std::string g_api_buffer;  // the last string handed to JavaScript (valid until the next API call)
-#endif
 }  // namespace
 
 bool platform_init(const char* title, int width, int height) {
@@ -178,8 +174,6 @@ void platform_shutdown() {
   SDL_Quit();
 }
 
-void platform_set_state(PlaygroundState* st) { g_state = st; }
-
 bool key_pressed(Key k, bool repeat) {
   SDL_Scancode sc = SDL_SCANCODE_UNKNOWN;
   switch (k) {
@@ -195,6 +189,7 @@ bool key_pressed(Key k, bool repeat) {
     case Key::C: sc = SDL_SCANCODE_C; break;
     case Key::R: sc = SDL_SCANCODE_R; break;
     case Key::M: sc = SDL_SCANCODE_M; break;
+    case Key::S: sc = SDL_SCANCODE_S; break;
     case Key::Plus: return ImGui::IsKeyPressed(SDL_SCANCODE_EQUALS, repeat) || ImGui::IsKeyPressed(SDL_SCANCODE_KP_PLUS, repeat);
     case Key::Minus: return ImGui::IsKeyPressed(SDL_SCANCODE_MINUS, repeat) || ImGui::IsKeyPressed(SDL_SCANCODE_KP_MINUS, repeat);
     case Key::Slash: sc = SDL_SCANCODE_SLASH; break;
@@ -255,38 +250,3 @@ void platform_set_document_lang(const char*) {}
 
 }  // namespace ap
 
-#ifdef __EMSCRIPTEN__
-// The page API, called by web/playground.js. Strings in and out are JSON; the returned pointer stays valid
-// until the next call.
-extern "C" {
-EMSCRIPTEN_KEEPALIVE const char* ap_get_state(int with_matrices) {
-  ap::g_api_buffer = ap::g_state ? ap::get_state_json(*ap::g_state, with_matrices != 0) : "{}";
-  return ap::g_api_buffer.c_str();
-}
-EMSCRIPTEN_KEEPALIVE const char* ap_set_state(const char* json) {
-  ap::g_api_buffer = ap::g_state ? ap::set_state_json(*ap::g_state, json ? json : "")
-                                 : "{\"ok\":false,\"error\":\"not started\"}";
-  return ap::g_api_buffer.c_str();
-}
-// For ./build.sh bench (not part of window.playground): milliseconds per scaled dot-product attention of
-// n tokens with d_k = d_v = d in this wasm build, every intermediate kept, median of `reps` runs.
-EMSCRIPTEN_KEEPALIVE double ap_bench_sdpa(int n, int d, int reps) {
-  if (n < 1 || n > ap::limits::kMaxTokens || d < 1 || d > ap::limits::kMaxHeadDim || reps < 1 || reps > 100) return -1;
-  const ap::Mat Q = ap::seeded_gaussian(n, d, 1, 1, 1.0), K = ap::seeded_gaussian(n, d, 1, 2, 1.0),
-                V = ap::seeded_gaussian(n, d, 1, 3, 1.0);
-  ap::AttentionTrace t;
-  std::vector<double> ms;
-  for (int r = 0; r < reps; ++r) {
-    const double t0 = emscripten_get_now();
-    if (!ap::scaled_dot_product_attention(Q, K, V, ap::MaskSpec{}, &t)) return -1;
-    ms.push_back(emscripten_get_now() - t0);
-  }
-  std::sort(ms.begin(), ms.end());
-  return ms[ms.size() / 2];
-}
-EMSCRIPTEN_KEEPALIVE const char* ap_step(int k) {
-  ap::g_api_buffer = ap::g_state ? ap::step_json(*ap::g_state, k) : "{}";
-  return ap::g_api_buffer.c_str();
-}
-}
-#endif

@@ -7,8 +7,6 @@
 
 namespace ap {
 
-struct PlaygroundState;
-
 struct FrameInfo {
   double dt = 1.0 / 60;  // seconds since the previous frame, clamped to (0.0001, 0.25]
   float dpr = 1.f;       // device pixel ratio (framebuffer pixels per logical pixel)
@@ -29,11 +27,8 @@ void platform_shutdown();
 // Recreates the font texture after the caller rebuilt io.Fonts (outside a frame).
 void platform_rebuild_font_texture();
 
-// The page API target: the exported C functions (ap_get_state, ap_set_state, ap_step) act on it.
-void platform_set_state(PlaygroundState* st);
-
 // Keys for shortcuts beyond Dear ImGui 1.86's named keys (its backend indexes keys by SDL scancode).
-enum class Key { Space, Left, Right, Home, End, Escape, Tab, F1, L, C, R, M, Plus, Minus, Slash };
+enum class Key { Space, Left, Right, Home, End, Escape, Tab, F1, L, C, R, M, S, Plus, Minus, Slash };
 bool key_pressed(Key k, bool repeat = false);
 bool digit_pressed(int d);  // the 1..9 row or keypad
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 #include "app/api.h"
 #include "app/i18n.h"
@@ -39,13 +40,13 @@ void apply_style(float zoom) {
 
 // Timeline and view shortcuts, for lecturers with a keyboard (F1 lists them). They apply when no text
 // is being typed, no widget holds the keyboard, and keyboard navigation is not under way in the controls
-// (Tab moves into the controls, Escape comes back).
-void handle_keys(PlaygroundState& st, UiState& ui, bool scene_focused) {
+// (Tab moves into the controls, Escape comes back). The scene's own keys come after the shell's.
+void handle_keys(PlaygroundState& st, UiState& ui, ViewContext& ctx, bool scene_focused) {
   ImGuiIO& io = ImGui::GetIO();
-  if (io.WantTextInput || ImGui::IsAnyItemActive() || ui.cell_popup) return;
+  if (io.WantTextInput || ImGui::IsAnyItemActive() || ui.view(st).holds_keyboard()) return;
   if (key_pressed(Key::Escape)) { ui.show_help = false; ui.focus_scene = true; return; }
   if (!scene_focused && io.NavVisible) return;
-  Timeline& t = st.timeline;
+  Timeline& t = st.timeline();
   const bool shift = io.KeyShift;
   if (key_pressed(Key::Space)) t.toggle_play();
   if (key_pressed(Key::Right, true)) shift ? t.step_sub(1) : t.step_stage(1);
@@ -53,26 +54,28 @@ void handle_keys(PlaygroundState& st, UiState& ui, bool scene_focused) {
   if (key_pressed(Key::Home)) t.home();
   if (key_pressed(Key::End)) t.end();
   if (key_pressed(Key::F1) || (shift && key_pressed(Key::Slash))) ui.show_help = !ui.show_help;
-  for (int k = 0; k < kStageCount; ++k)
+  for (int k = 0; k < std::min(9, t.stage_count()); ++k)
     if (digit_pressed(k + 1)) t.set_stage(k, true);
   if (key_pressed(Key::L)) set_lang(lang() == Lang::En ? Lang::Zh : Lang::En);
   if (key_pressed(Key::C)) st.show_controls = !st.show_controls;
   if (key_pressed(Key::R)) t.restart();
-  if (key_pressed(Key::M)) {
-    SdpaParams p = st.model.params;
-    p.mask = static_cast<MaskKind>((static_cast<int>(p.mask) + 1) % 3);
-    apply(st, p, "mask");
+  if (key_pressed(Key::S)) {  // next scene, in the registry's order
+    const size_t next = (static_cast<size_t>(st.current) + 1) % st.scenes.size();
+    switch_scene(st, st.scenes[next]->id());
   }
   if (key_pressed(Key::Plus)) st.ui_scale = std::min(2.5f, st.ui_scale + 0.1f);
   if (key_pressed(Key::Minus)) st.ui_scale = std::max(0.6f, st.ui_scale - 0.1f);
   if (scene_focused && key_pressed(Key::Tab) && st.show_controls) ImGui::SetWindowFocus("controls");
+  ctx.keys_free = true;
+  ui.view(st).keys(ctx);
 }
 
 // Tells screen readers where the animation is, when that changes.
 void announce(PlaygroundState& st, UiState& ui) {
-  std::string s = std::string(tr("Stage")) + " " + std::to_string(st.timeline.stage() + 1) + "/" +
-                  std::to_string(kStageCount) + ": " + stage_title(st.timeline.stage());
-  if (!st.errors.empty()) s += ". " + st.errors.back().text;
+  const Timeline& t = st.timeline();
+  std::string s = std::string(tr(st.scene().title())) + ". " + tr("Stage") + " " + std::to_string(t.stage() + 1) + "/" +
+                  std::to_string(t.stage_count()) + ": " + tr(st.scene().stages()[static_cast<size_t>(t.stage())].title);
+  if (!st.errors.empty()) s += ". " + localize(st.errors.back().text);
   if (s != ui.announced) {
     ui.announced = s;
     platform_announce(s);
@@ -94,36 +97,25 @@ bool ui_prepare_fonts(PlaygroundState& st, UiState& ui, const FrameInfo& f) {
   return true;
 }
 
+void ui_shutdown(UiState& ui) {
+  ui.views.clear();
+  heatmap_shutdown();
+}
+
 void ui_frame(PlaygroundState& st, UiState& ui, const FrameInfo& f) {
   ui.frame = f;
   st.view_width = f.width;
   st.view_height = f.height;
   st.view_dpr = f.dpr;
   heatmap_begin_frame();
-  if (ui.generation_seen != st.generation || ui.text_buf.empty()) {
-    ui.generation_seen = st.generation;
-    ui.Kt = st.model.K.transpose();
-    ui.row_sums = st.model.trace.softmax.row_sum;
-    const auto max_abs = [](const Mat& m) {
-      float r = 0;
-      for (Eigen::Index k = 0; k < m.size(); ++k)
-        if (std::isfinite(m.data()[k])) r = std::max(r, std::fabs(m.data()[k]));
-      return r > 0 ? r : 1.f;
-    };
-    ui.range_qkv = std::max({max_abs(st.model.Q), max_abs(st.model.K), max_abs(st.model.V)});
-    ui.range_scores = max_abs(st.model.trace.scores);
-    ui.range_x = st.model.X.size() ? max_abs(st.model.X) : 1.f;
-    ui.edit = st.model.params;
-    ui.text_buf.assign(limits::kMaxTextBytes + 2, '\0');
-    std::copy(st.model.params.text.begin(),
-              st.model.params.text.begin() + std::min(st.model.params.text.size(), size_t(limits::kMaxTextBytes)),
-              ui.text_buf.begin());
-  }
+  if (ui.views.size() != st.scenes.size()) ui.views = make_views(st);
   if (ui.document_lang != lang_code(lang())) {  // tell the page (screen readers) when it changes
     ui.document_lang = lang_code(lang());
     platform_set_document_lang(ui.document_lang.c_str());
   }
-  st.timeline.advance(f.dt);
+  st.timeline().advance(f.dt);
+  // A scene with work spread over frames (a measurement sweep) gets a slice of this frame.
+  if (st.scene().wants_time()) st.scene().run_slice(12.0);
 
   const float W = static_cast<float>(f.width), H = static_cast<float>(f.height);
   ui.compact = W < 760.f;
@@ -132,6 +124,8 @@ void ui_frame(PlaygroundState& st, UiState& ui, const FrameInfo& f) {
   const float top_h = fs + 20.f;
   top_bar(st, ui, top_h);
 
+  ViewContext ctx{st, {ui.fonts.body, ui.fonts.formula, ui.fonts.small}, ui.compact, W, H};
+  SceneView& view = ui.view(st);
   const bool overlay = ui.compact;
   const float side_w = overlay ? W : std::min(330.f * st.ui_scale, W * 0.34f);
   const bool controls = st.show_controls;
@@ -143,16 +137,18 @@ void ui_frame(PlaygroundState& st, UiState& ui, const FrameInfo& f) {
   const ImGuiWindowFlags fixed = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
                                  ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
   ImGui::Begin("scene", nullptr, fixed | ImGuiWindowFlags_NoNavInputs);
-  handle_keys(st, ui, ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows) ||
-                          !ImGui::IsWindowFocused(ImGuiFocusedFlags_AnyWindow));
+  handle_keys(st, ui, ctx, ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows) ||
+                               !ImGui::IsWindowFocused(ImGuiFocusedFlags_AnyWindow));
   messages_panel(st);
-  flow_strip(st, ui, std::clamp(H * 0.1f, 48.f, 90.f));
-  formula_panel(st, ui);
+  ImGui::PushID(st.scene().id());
+  if (const float fh = view.flow_height(ctx); fh > 0) view.flow(ctx, fh);
+  formula_panel(ui, ctx);
   const float timeline_h = ImGui::GetFrameHeightWithSpacing() * (ui.compact ? 3.f : 2.f) +
                            ImGui::GetStyle().ItemSpacing.y * 2.f + ImGui::GetStyle().WindowPadding.y;
   ImGui::BeginChild("stage", ImVec2(0, -timeline_h), false, ImGuiWindowFlags_NoNavInputs);
-  sdpa_scene(st, ui);
+  view.stage(ctx);
   ImGui::EndChild();
+  ImGui::PopID();
   timeline_panel(st, ui);
   ImGui::End();
 
@@ -160,17 +156,17 @@ void ui_frame(PlaygroundState& st, UiState& ui, const FrameInfo& f) {
     ImGui::SetNextWindowPos(ImVec2(0, top_h));
     ImGui::SetNextWindowSize(ImVec2(side_w, H - top_h));
     ImGui::Begin("controls", nullptr, (fixed & ~ImGuiWindowFlags_NoBringToFrontOnFocus) | ImGuiWindowFlags_NoFocusOnAppearing);
-    controls_panel(st, ui);
+    controls_panel(st, ui, ctx);
     ImGui::End();
   }
   // A mouse click on a button or slider in the controls hands the keyboard back to the scene, so that
   // the arrow keys step the animation again (text fields keep it while they are being typed into).
-  if (ImGui::IsMouseReleased(0) && !ImGui::GetIO().WantTextInput && !ui.cell_popup &&
+  if (ImGui::IsMouseReleased(0) && !ImGui::GetIO().WantTextInput && !view.holds_keyboard() &&
       !ImGui::IsPopupOpen(nullptr, ImGuiPopupFlags_AnyPopupId))
     ui.focus_scene = true;
   if (ui.focus_scene) { ImGui::SetWindowFocus("scene"); ui.focus_scene = false; }
-  hover_panel(st, ui);
-  if (ui.show_help) help_panel(ui);
+  hover_panel(st, ctx);
+  if (ui.show_help) help_panel(st, ui);
   announce(st, ui);
   if (++st.frames_drawn == 2) platform_frame_drawn();  // the first frame is on screen by now
 }

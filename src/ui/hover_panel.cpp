@@ -1,4 +1,4 @@
-// The exact arithmetic of the cell under the mouse, next to the mouse.
+// The exact arithmetic of the item under the mouse, next to the mouse.
 #include <imgui.h>
 
 #include "app/i18n.h"
@@ -6,13 +6,12 @@
 
 namespace ap {
 
-void hover_panel(PlaygroundState& st, UiState& ui) {
-  st.hover_text.clear();
-  if (ui.hover_i < 0) return;
-  const std::string text = explain_cell(st.model, ui.hover_id, ui.hover_i, ui.hover_j);
-  ui.hover_i = ui.hover_j = -1;  // the scene sets it again next frame if the mouse is still there
+void hover_panel(PlaygroundState& st, const ViewContext& ctx) {
+  st.hover_what = ctx.hover_what;
+  st.hover_i = ctx.hover_i;
+  st.hover_j = ctx.hover_j;
+  const std::string text = hover_text(st);
   if (text.empty()) return;
-  st.hover_text = text;
   ImGui::BeginTooltip();
   ImGui::PushTextWrapPos(ImGui::GetFontSize() * 34.f);
   ImGui::TextUnformatted(text.c_str());

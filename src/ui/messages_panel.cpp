@@ -14,7 +14,7 @@ void messages_panel(PlaygroundState& st) {
     ImGui::BeginChild("msg", ImVec2(0, h), true, ImGuiWindowFlags_NoScrollbar);
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.62f, 0.10f, 0.08f, 1.f));
     ImGui::PushTextWrapPos(ImGui::GetContentRegionAvail().x - 40.f);
-    ImGui::TextWrapped("⚠ %s", st.errors[k].text.c_str());
+    ImGui::TextWrapped("⚠ %s", localize(st.errors[k].text).c_str());
     ImGui::PopTextWrapPos();
     ImGui::PopStyleColor();
     ImGui::TextDisabled("%s", tr("The playground keeps showing the last valid input."));

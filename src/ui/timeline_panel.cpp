@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <string>
 
 #include "app/i18n.h"
 #include "ui/ui_state.h"
@@ -11,38 +12,40 @@
 namespace ap {
 
 namespace {
-const char* const kStageTitles[kStageCount] = {"Q, K, V", "Scores Q·Kᵀ", "Scale ÷√dₖ", "Mask",
-                                               "Softmax", "Weighted sum A·V", "Output"};
-
-bool icon_button(const char* icon, const char* tip) {
-  const bool r = ImGui::Button(icon);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tip);
+// The icon is the visible label; the ID stays the same whatever the language or the play state.
+bool icon_button(const char* icon, const char* id, const char* tip) {
+  const bool r = ImGui::Button((std::string(icon) + "###" + id).c_str());
+  if (ImGui::IsItemHovered()) {  // dark text: the play button pushes white text for its own label
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.12f, 0.12f, 0.14f, 1.f));
+    ImGui::SetTooltip("%s", tip);
+    ImGui::PopStyleColor();
+  }
   ImGui::SameLine(0, 4);
   return r;
 }
 }  // namespace
 
-const char* stage_title(int s) { return tr(kStageTitles[s]); }
-
 void timeline_panel(PlaygroundState& st, UiState& ui) {
-  Timeline& t = st.timeline;
+  Timeline& t = st.timeline();
+  const auto& stages = st.scene().stages();
   ImGui::Separator();
-  if (icon_button("⏮", tr("Start (Home)"))) t.home();
-  if (icon_button("⏪", tr("Previous stage (←)"))) t.step_stage(-1);
-  if (icon_button("‹", tr("One cell / row back (Shift+←)"))) t.step_sub(-1);
+  if (icon_button("⏮", "home", tr("Start (Home)"))) t.home();
+  if (icon_button("⏪", "prev", tr("Previous stage (←)"))) t.step_stage(-1);
+  if (icon_button("‹", "back1", tr("One cell / row back (Shift+←)"))) t.step_sub(-1);
   ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.93f, 0.55f, 0.16f, 1.f));
   ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 1, 1, 1));
-  if (icon_button(t.playing() ? "⏸" : "▶", t.playing() ? tr("Pause (Space)") : tr("Play (Space)"))) t.toggle_play();
+  if (icon_button(t.playing() ? "⏸" : "▶", "play", t.playing() ? tr("Pause (Space)") : tr("Play (Space)"))) t.toggle_play();
   ImGui::PopStyleColor(2);
-  if (icon_button("›", tr("One cell / row forward (Shift+→)"))) t.step_sub(1);
-  if (icon_button("⏩", tr("Next stage (→)"))) t.step_stage(1);
-  if (icon_button("⏭", tr("End (End)"))) t.end();
-  if (icon_button("↻", tr("Restart (R)"))) t.restart();
+  if (icon_button("›", "fwd1", tr("One cell / row forward (Shift+→)"))) t.step_sub(1);
+  if (icon_button("⏩", "next", tr("Next stage (→)"))) t.step_stage(1);
+  if (icon_button("⏭", "end", tr("End (End)"))) t.end();
+  if (icon_button("↻", "restart", tr("Restart (R)"))) t.restart();
 
   // Stage label: "Stage 2/7 · Scores Q·Kᵀ · cell 3/121"
   char label[160];
   const int subs = t.substeps(t.stage());
-  std::snprintf(label, sizeof label, "%s %d/%d · %s", tr("Stage"), t.stage() + 1, kStageCount, stage_title(t.stage()));
+  std::snprintf(label, sizeof label, "%s %d/%d · %s", tr("Stage"), t.stage() + 1, t.stage_count(),
+                tr(stages[static_cast<size_t>(t.stage())].title));
   if (subs > 1) {
     char more[64];
     std::snprintf(more, sizeof more, " · %d/%d", t.done_substeps(), subs);
@@ -60,7 +63,7 @@ void timeline_panel(PlaygroundState& st, UiState& ui) {
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("Drag to scrub through every step"));
   const ImVec2 bar1 = ImGui::GetItemRectMax();
   double acc = 0;
-  for (int s = 0; s + 1 < kStageCount; ++s) {
+  for (int s = 0; s + 1 < t.stage_count(); ++s) {
     acc += t.substeps(s);
     const float x = bar0.x + (bar1.x - bar0.x) * static_cast<float>(acc / t.total());
     ImGui::GetWindowDrawList()->AddLine(ImVec2(x, bar0.y + 2), ImVec2(x, bar1.y - 2), IM_COL32(90, 90, 110, 160), 1.5f);

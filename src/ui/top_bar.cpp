@@ -1,12 +1,18 @@
-// Top bar: title, scene name, language, zoom, controls and help toggles.
+// Top bar: title, the scene switcher, language, zoom, controls and help toggles.
 #include <imgui.h>
 
 #include <algorithm>
+#include <string>
 
 #include "app/i18n.h"
 #include "ui/ui_state.h"
 
 namespace ap {
+
+namespace {
+// "label###id": the visible label may change with the language, the ImGui ID may not.
+std::string lid(const char* label, const char* id) { return std::string(label) + "###" + id; }
+}  // namespace
 
 void top_bar(PlaygroundState& st, UiState& ui, float height) {
   ImGui::SetNextWindowPos(ImVec2(0, 0));
@@ -15,24 +21,39 @@ void top_bar(PlaygroundState& st, UiState& ui, float height) {
   ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 1, 1, 1));
   ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.26f, 0.33f, 0.50f, 1.f));
   ImGui::PushStyleColor(ImGuiCol_ButtonHovered, ImVec4(0.34f, 0.43f, 0.64f, 1.f));
+  ImGui::PushStyleColor(ImGuiCol_FrameBg, ImVec4(0.26f, 0.33f, 0.50f, 1.f));
+  ImGui::PushStyleColor(ImGuiCol_PopupBg, ImVec4(0.20f, 0.26f, 0.42f, 1.f));
+  // Tooltips opened here take these colours too: white text on the dark popup background, never white on white.
   ImGui::Begin("topbar", nullptr,
                ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
                    ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoBringToFrontOnFocus);
   const char* menu = st.show_controls ? tr("Hide controls") : tr("Controls");
-  if (ImGui::Button(ui.compact ? (st.show_controls ? "✕" : "≡") : menu)) st.show_controls = !st.show_controls;
+  if (ImGui::Button(lid(ui.compact ? (st.show_controls ? "✕" : "≡") : menu, "controls_toggle").c_str()))
+    st.show_controls = !st.show_controls;
   if (ui.compact && ImGui::IsItemHovered()) ImGui::SetTooltip("%s (C)", menu);
   ImGui::SameLine();
-  if (!ui.compact) {
+  if (!ui.compact && ImGui::GetWindowWidth() > 900.f) {
     ImGui::TextUnformatted(tr("Attention Playground"));
     ImGui::SameLine();
     ImGui::TextDisabled("·");
     ImGui::SameLine();
   }
-  if (ImGui::GetWindowWidth() > 560.f) ImGui::TextUnformatted(tr("Scaled dot-product attention"));
+  // The scene switcher: every registered scene, by its title.
+  const float right_w = ImGui::CalcTextSize("中文").x + ImGui::CalcTextSize("EN").x + ImGui::CalcTextSize("A−A+?").x +
+                        ImGui::GetStyle().FramePadding.x * 10 + ImGui::GetStyle().ItemSpacing.x * 5;
+  const float combo_w = std::clamp(ImGui::GetWindowWidth() - ImGui::GetCursorPosX() - right_w - 24.f, 40.f,
+                                   ImGui::GetFontSize() * 18.f);
+  ImGui::SetNextItemWidth(combo_w);
+  if (ImGui::BeginCombo("##scene", tr(st.scene().title()))) {
+    for (const auto& s : st.scenes) {
+      const bool on = s.get() == &st.scene();
+      if (ImGui::Selectable(lid(tr(s->title()), s->id()).c_str(), on)) switch_scene(st, s->id());
+    }
+    ImGui::EndCombo();
+  }
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s (S)", tr("Scene"));
   // Right side: language, zoom, help.
-  const float bw = ImGui::CalcTextSize("中文").x + ImGui::CalcTextSize("EN").x + ImGui::CalcTextSize("A−A+?").x +
-                   ImGui::GetStyle().FramePadding.x * 10 + ImGui::GetStyle().ItemSpacing.x * 5;
-  ImGui::SameLine(std::max(ImGui::GetCursorPosX() + 8.f, ImGui::GetWindowWidth() - bw - 8.f));
+  ImGui::SameLine(std::max(ImGui::GetCursorPosX() + 8.f, ImGui::GetWindowWidth() - right_w - 8.f));
   const auto lang_button = [&](const char* label, Lang l) {
     const bool on = lang() == l;
     if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.93f, 0.55f, 0.16f, 1.f));
@@ -52,7 +73,7 @@ void top_bar(PlaygroundState& st, UiState& ui, float height) {
   if (ImGui::Button("?")) ui.show_help = !ui.show_help;
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s (F1)", tr("Keyboard shortcuts"));
   ImGui::End();
-  ImGui::PopStyleColor(4);
+  ImGui::PopStyleColor(6);
 }
 
 }  // namespace ap

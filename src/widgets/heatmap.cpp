@@ -1,9 +1,12 @@
 #include "heatmap.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <deque>
+#include <map>
 #include <string>
-#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "widgets/gl.h"
@@ -15,7 +18,8 @@ namespace {
 
 struct Texture {
   GLuint id = 0;
-  int rows = 0, cols = 0, generation = -1;
+  int rows = 0, cols = 0;
+  long long version = -1;
 };
 
 struct DrawRecord {
@@ -29,7 +33,7 @@ struct Gl {
   bool tried = false, ok = false;
   GLuint program = 0, vao = 0, lut[2] = {0, 0};
   GLint u_rect, u_values, u_lut, u_range, u_size, u_reveal, u_highlight, u_pending, u_hidden;
-  std::unordered_map<int, Texture> textures;
+  std::map<std::pair<const void*, int>, Texture> textures;
   std::deque<DrawRecord> records;  // deque: pointers stay valid while we append during the frame
 } g;
 
@@ -68,7 +72,14 @@ void init_gl() {
   glDeleteShader(fs);
   GLint ok = 0;
   glGetProgramiv(g.program, GL_LINK_STATUS, &ok);
-  if (!ok) { std::fprintf(stderr, "heatmap program failed to link\n"); return; }
+  if (!ok) {
+    char log[1024] = {};
+    glGetProgramInfoLog(g.program, sizeof log, nullptr, log);
+    std::fprintf(stderr, "heatmap program failed to link: %s\n", log);
+    glDeleteProgram(g.program);
+    g.program = 0;
+    return;
+  }
   g.u_rect = glGetUniformLocation(g.program, "u_rect");
   g.u_values = glGetUniformLocation(g.program, "u_values");
   g.u_lut = glGetUniformLocation(g.program, "u_lut");
@@ -94,7 +105,7 @@ void init_gl() {
   g.ok = true;
 }
 
-void upload(Texture& t, const Mat& m, int generation) {
+void upload(Texture& t, const Mat& m, long long version) {
   if (!t.id) glGenTextures(1, &t.id);
   glBindTexture(GL_TEXTURE_2D, t.id);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
@@ -107,7 +118,7 @@ void upload(Texture& t, const Mat& m, int generation) {
                GL_FLOAT, m.data());
   t.rows = static_cast<int>(m.rows());
   t.cols = static_cast<int>(m.cols());
-  t.generation = generation;
+  t.version = version;
 }
 
 void draw_callback(const ImDrawList*, const ImDrawCmd* cmd) {
@@ -150,14 +161,54 @@ bool heatmap_available() {
   return g.ok;
 }
 
-void heatmap_draw(ImDrawList* dl, int key, const Mat& m, int generation, ImVec2 p0, ImVec2 p1,
-                  const HeatmapStyle& style) {
-  if (!heatmap_available() || m.rows() == 0 || m.cols() == 0) return;
-  Texture& t = g.textures[key];
-  if (t.generation != generation || t.rows != m.rows() || t.cols != m.cols()) upload(t, m, generation);
+namespace {
+// Without the shader: the same colours as rectangles, at most 128 × 128 blocks.
+void draw_rectangles(ImDrawList* dl, const Mat& m, ImVec2 p0, ImVec2 p1, const HeatmapStyle& st) {
+  const int rows = static_cast<int>(m.rows()), cols = static_cast<int>(m.cols());
+  const int br = std::min(rows, 128), bc = std::min(cols, 128);
+  const float w = (p1.x - p0.x) / bc, h = (p1.y - p0.y) / br;
+  for (int a = 0; a < br; ++a)
+    for (int b = 0; b < bc; ++b) {
+      const int i = a * rows / br, j = b * cols / bc;
+      const float x = m(i, j);
+      ImU32 c;
+      if (double(i) * cols + j >= st.reveal) c = IM_COL32(229, 229, 234, 255);
+      else if (std::isinf(x) && x < 0) c = IM_COL32(140, 140, 148, 255);
+      else c = colormap(st.scale, colormap_t(x, st.lo, st.hi));
+      dl->AddRectFilled(ImVec2(p0.x + b * w, p0.y + a * h), ImVec2(p0.x + (b + 1) * w, p0.y + (a + 1) * h), c);
+    }
+}
+}  // namespace
+
+void heatmap_draw(ImDrawList* dl, const HeatmapKey& key, const Mat& m, ImVec2 p0, ImVec2 p1, const HeatmapStyle& style) {
+  if (m.rows() == 0 || m.cols() == 0) return;
+  if (!heatmap_available()) { draw_rectangles(dl, m, p0, p1, style); return; }
+  Texture& t = g.textures[{key.owner, key.item}];
+  if (t.version != key.version || t.rows != m.rows() || t.cols != m.cols()) upload(t, m, key.version);
   g.records.push_back({t.id, t.rows, t.cols, p0, p1, style});
   dl->AddCallback(draw_callback, &g.records.back());
   dl->AddCallback(ImDrawCallback_ResetRenderState, nullptr);  // hand GL state back to the ImGui backend
+}
+
+void heatmap_release(const void* owner) {
+  for (auto it = g.textures.begin(); it != g.textures.end();) {
+    if (it->first.first == owner) {
+      if (it->second.id) glDeleteTextures(1, &it->second.id);
+      it = g.textures.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
+void heatmap_shutdown() {
+  for (auto& [k, t] : g.textures)
+    if (t.id) glDeleteTextures(1, &t.id);
+  g.textures.clear();
+  if (g.lut[0]) glDeleteTextures(2, g.lut);
+  if (g.vao) glDeleteVertexArrays(1, &g.vao);
+  if (g.program) glDeleteProgram(g.program);
+  g = Gl{};
 }
 
 }  // namespace ap

@@ -15,16 +15,28 @@ struct HeatmapStyle {
   int hl_row = -1, hl_col = -1;
 };
 
+// Which texture holds a matrix: one per (owner, item). `owner` is whoever draws it (a view: its address),
+// `item` its own number for the matrix (a scene's matrix id). The texture is uploaded again only when
+// `version` changes (the scene's generation, or anything that changes the data) or the size does.
+struct HeatmapKey {
+  const void* owner = nullptr;
+  int item = 0;
+  long long version = 0;
+};
+
 // Call once per frame before drawing heatmaps (recycles the per-frame draw records).
 void heatmap_begin_frame();
 
-// Draws `m` into the rectangle [p0, p1] of `dl`. `key` names the matrix (one texture per key); the
-// texture is re-uploaded only when `generation` changes. Row-major Eigen data goes to GL unchanged:
-// texel (x=j, y=i) = m(i, j).
-void heatmap_draw(ImDrawList* dl, int key, const Mat& m, int generation, ImVec2 p0, ImVec2 p1,
-                  const HeatmapStyle& style);
+// Draws `m` into the rectangle [p0, p1] of `dl`. Row-major Eigen data goes to GL unchanged:
+// texel (x=j, y=i) = m(i, j). Without the shader (it failed to compile or link) it draws the same
+// colours with ImGui rectangles, at most 128 × 128 blocks (each block takes the colour of its first cell).
+void heatmap_draw(ImDrawList* dl, const HeatmapKey& key, const Mat& m, ImVec2 p0, ImVec2 p1, const HeatmapStyle& style);
 
-// False if the shader failed to compile (the caller then falls back to ImGui rectangles).
+// False if the shader failed to compile or link (heatmap_draw then uses rectangles).
 bool heatmap_available();
+
+// Frees the textures of one owner (a view that goes away), or every GL object (at shutdown).
+void heatmap_release(const void* owner);
+void heatmap_shutdown();
 
 }  // namespace ap

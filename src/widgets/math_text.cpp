@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "core/utf8.h"
+
 namespace ap {
 
 namespace {
@@ -42,16 +44,6 @@ char base_of(uint32_t cp, Shift* s) {
   return 0;
 }
 
-int utf8_len(unsigned char c) { return c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : 4; }
-
-uint32_t decode(const char* s, int len) {
-  const auto b = [&](int k) { return static_cast<uint32_t>(static_cast<unsigned char>(s[k])); };
-  if (len == 1) return b(0);
-  if (len == 2) return ((b(0) & 0x1F) << 6) | (b(1) & 0x3F);
-  if (len == 3) return ((b(0) & 0x0F) << 12) | ((b(1) & 0x3F) << 6) | (b(2) & 0x3F);
-  return ((b(0) & 0x07) << 18) | ((b(1) & 0x3F) << 12) | ((b(2) & 0x3F) << 6) | (b(3) & 0x3F);
-}
-
 std::vector<Piece> split(const char* text) {
   std::vector<Piece> out;
   const auto push = [&](const std::string& t, Shift s) {
@@ -60,15 +52,17 @@ std::vector<Piece> split(const char* text) {
   };
   const size_t n = std::strlen(text);
   for (size_t i = 0; i < n;) {
-    const int len = std::min<int>(utf8_len(static_cast<unsigned char>(text[i])), static_cast<int>(n - i));
+    uint32_t cp = 0;
+    int len = utf8_decode(text, n, i, &cp);
+    if (len == 0) { cp = 0xFFFD; len = 1; }  // an invalid byte: skip it, never read past the end
     if (text[i] == '^' && i + 1 < n && text[i + 1] != ' ') {  // "^Q": raise the next character
-      const int l2 = std::min<int>(utf8_len(static_cast<unsigned char>(text[i + 1])), static_cast<int>(n - i - 1));
+      const int l2 = std::min<int>(utf8_lead_length(static_cast<unsigned char>(text[i + 1])), static_cast<int>(n - i - 1));
       push(std::string(text + i + 1, l2), Shift::Up);
       i += 1 + l2;
       continue;
     }
     Shift s;
-    const char b = base_of(decode(text + i, len), &s);
+    const char b = base_of(cp, &s);
     if (b) push(std::string(1, b), s);
     else push(std::string(text + i, len), Shift::None);
     i += len;

@@ -3,7 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "app/cell_text.h"
+#include "core/number_text.h"
+#include "core/utf8.h"
 #include "widgets/heatmap.h"
 #include "widgets/math_text.h"
 
@@ -64,10 +65,7 @@ std::string fit(const std::string& s, float w) {
   if (text_w(s) <= w) return s;
   std::string t = s;
   while (!t.empty() && text_w(t + "…") > w) {
-    // drop one UTF-8 code point from the end
-    size_t k = t.size() - 1;
-    while (k > 0 && (static_cast<unsigned char>(t[k]) & 0xC0) == 0x80) --k;
-    t.erase(k);
+    t = utf8_prefix(t, t.size() - 1);  // drop one UTF-8 character from the end
   }
   return t + "…";
 }
@@ -135,9 +133,9 @@ MatrixViewResult matrix_view(const MatrixView& v, ImVec2 avail) {
       dl->AddLine(ImVec2(g0.x, g0.y + i * L.cell_h), ImVec2(g1.x, g0.y + i * L.cell_h), IM_COL32(255, 255, 255, 200));
     for (int j = 0; j <= cols; ++j)
       dl->AddLine(ImVec2(g0.x + j * L.cell_w, g0.y), ImVec2(g0.x + j * L.cell_w, g1.y), IM_COL32(255, 255, 255, 200));
-  } else if (heatmap_available()) {
+  } else {
     HeatmapStyle hs{v.scale, v.lo, v.hi, v.reveal, v.hl_row, v.hl_col};
-    heatmap_draw(dl, v.key, M, v.generation, g0, g1, hs);
+    heatmap_draw(dl, v.key, M, g0, g1, hs);
   }
   // Highlight outlines (drawn over cells or heatmap).
   const ImU32 hl = IM_COL32(230, 140, 0, 255);
@@ -151,7 +149,7 @@ MatrixViewResult matrix_view(const MatrixView& v, ImVec2 avail) {
   ImGui::SetCursorScreenPos(o);
   ImGui::Dummy(ImVec2(L.label_w, L.title_h + L.header_h));
   ImGui::SetCursorScreenPos(g0);
-  ImGui::PushID(v.key);
+  ImGui::PushID(v.key.item);
   ImGui::InvisibleButton("grid", ImVec2(std::max(1.f, g1.x - g0.x), std::max(1.f, g1.y - g0.y)));
   if (ImGui::IsItemHovered()) {
     const ImVec2 mp = ImGui::GetIO().MousePos;

@@ -8,13 +8,13 @@
 
 #include "core/matrix.h"
 #include "widgets/colormap.h"
+#include "widgets/heatmap.h"
 
 namespace ap {
 
 struct MatrixView {
   const Mat* m = nullptr;
-  int key = 0;                 // heatmap texture key (one per distinct matrix)
-  int generation = 0;          // bumps when the data changes
+  HeatmapKey key;              // which texture holds it as a heatmap, and the data's version
   std::string title;           // above the matrix, e.g. "Q  (11 × 4)"
   const std::vector<std::string>* row_labels = nullptr;
   const std::vector<std::string>* col_labels = nullptr;

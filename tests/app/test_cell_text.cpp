@@ -10,9 +10,12 @@
 #include "app/i18n.h"
 #include "app/presets.h"
 #include "core/tokenizer.h"
+#include "helpers.h"
 
 namespace ap {
 namespace {
+
+using namespace ::ap::test;
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();

@@ -6,11 +6,15 @@
 #include <cstring>
 #include <string>
 
+#include "app/cell_text.h"
 #include "app/presets.h"
 #include "app/state.h"
+#include "helpers.h"
 
 namespace ap {
 namespace {
+
+using namespace ::ap::test;
 
 // Same shape and the same bytes (so NaN, -0 and -inf compare exactly too).
 bool same_bits(const Mat& a, const Mat& b) {
@@ -54,7 +58,7 @@ int count_key(const PlaygroundState& st, const std::string& key) {
 
 TEST(AppState, DefaultBuildsTheSeedSentence) {
   const PlaygroundState st;
-  const SdpaModel& m = st.model;
+  const SdpaModel& m = model(st);
   ASSERT_EQ(m.query_tokens.size(), 11u);
   EXPECT_EQ(m.query_tokens[0], "The");
   EXPECT_EQ(m.query_tokens[1], "animal");
@@ -70,23 +74,23 @@ TEST(AppState, DefaultBuildsTheSeedSentence) {
   EXPECT_EQ(m.trace.weights().rows(), 11);
   EXPECT_EQ(m.trace.weights().cols(), 11);
   EXPECT_TRUE(st.errors.empty());
-  EXPECT_EQ(st.generation, 0);
-  EXPECT_EQ(st.scene, "sdpa");
+  EXPECT_EQ(sdpa(st).generation(), 0);
+  EXPECT_STREQ(st.scene().id(), "sdpa");
   EXPECT_FALSE(st.embed);
   EXPECT_TRUE(st.show_controls);
 }
 
 TEST(AppState, DefaultTimelineShowsTheFinishedComputation) {
   const PlaygroundState st;
-  EXPECT_EQ(st.timeline.stage(), kStageCount - 1);
-  EXPECT_TRUE(st.timeline.stage_complete());
-  EXPECT_FALSE(st.timeline.playing());
-  EXPECT_EQ(st.timeline.substeps(static_cast<int>(Stage::Scores)), 11 * 11);
+  EXPECT_EQ(st.timeline().stage(), kSdpaStageCount - 1);
+  EXPECT_TRUE(st.timeline().stage_complete());
+  EXPECT_FALSE(st.timeline().playing());
+  EXPECT_EQ(st.timeline().substeps(static_cast<int>(SdpaStage::Scores)), 11 * 11);
 }
 
 TEST(AppState, DefaultWeightRowsSumToOne) {
   const PlaygroundState st;
-  const Mat& A = st.model.trace.weights();
+  const Mat& A = model(st).trace.weights();
   for (int i = 0; i < A.rows(); ++i) EXPECT_NEAR(A.row(i).sum(), 1.0f, 1e-5f) << "row " << i;
 }
 
@@ -94,81 +98,84 @@ TEST(AppState, DefaultWeightRowsSumToOne) {
 
 TEST(AppState, ApplySuccessReplacesTheModelAndResizesTheTimeline) {
   PlaygroundState st;
-  SdpaParams p = st.model.params;
+  SdpaParams p = model(st).params;
   p.text = "I love cats";
   p.d_k = 8;
-  st.hover_text = "S₅,₇ = …";
+  st.hover_what = static_cast<int>(MatrixId::Scores);  // S₅,₇ of the 11-token default
+  st.hover_i = 4;
+  st.hover_j = 6;
+  ASSERT_FALSE(hover_text(st).empty());
   const Status s = apply(st, p, "text");
   ASSERT_TRUE(s.ok) << s.message;
-  EXPECT_EQ(st.generation, 1);
-  EXPECT_EQ(st.model.trace.n, 3);
-  EXPECT_EQ(st.model.trace.d_k, 8);
-  EXPECT_EQ(st.model.Q.cols(), 8);
-  EXPECT_EQ(st.timeline.substeps(static_cast<int>(Stage::Scores)), 9);
-  EXPECT_LE(st.timeline.sub(), st.timeline.substeps(st.timeline.stage()));
-  EXPECT_TRUE(st.hover_text.empty()) << st.hover_text;  // the hovered cell may no longer exist
+  EXPECT_EQ(sdpa(st).generation(), 1);
+  EXPECT_EQ(model(st).trace.n, 3);
+  EXPECT_EQ(model(st).trace.d_k, 8);
+  EXPECT_EQ(model(st).Q.cols(), 8);
+  EXPECT_EQ(st.timeline().substeps(static_cast<int>(SdpaStage::Scores)), 9);
+  EXPECT_LE(st.timeline().sub(), st.timeline().substeps(st.timeline().stage()));
+  EXPECT_TRUE(hover_text(st).empty()) << hover_text(st);  // the hovered cell no longer exists
 }
 
 TEST(AppState, ApplyWithZeroDkKeepsTheModel) {
   PlaygroundState st;
-  const SdpaModel before = st.model;
-  SdpaParams p = st.model.params;
+  const SdpaModel before = model(st);
+  SdpaParams p = model(st).params;
   p.d_k = 0;
   const Status s = apply(st, p, "d_k");
   EXPECT_FALSE(s.ok);
   EXPECT_NE(s.message.find("d_k"), std::string::npos) << s.message;
-  expect_same_model(st.model, before);
-  EXPECT_EQ(st.generation, 0);
+  expect_same_model(model(st), before);
+  EXPECT_EQ(sdpa(st).generation(), 0);
   const Message* msg = find_message(st, "d_k");
   ASSERT_NE(msg, nullptr);
-  EXPECT_EQ(msg->text, s.message);
+  EXPECT_EQ(localize(msg->text), s.message);
 }
 
 TEST(AppState, ApplyWithEmptyTextKeepsTheModel) {
   PlaygroundState st;
-  const SdpaModel before = st.model;
-  const Timeline tl = st.timeline;
-  SdpaParams p = st.model.params;
+  const SdpaModel before = model(st);
+  const Timeline tl = st.timeline();
+  SdpaParams p = model(st).params;
   p.text = "";
   const Status s = apply(st, p, "text");
   EXPECT_FALSE(s.ok);
   EXPECT_FALSE(s.message.empty());
-  expect_same_model(st.model, before);
-  EXPECT_EQ(st.generation, 0);
-  EXPECT_EQ(st.timeline.stage(), tl.stage());
-  EXPECT_DOUBLE_EQ(st.timeline.sub(), tl.sub());
+  expect_same_model(model(st), before);
+  EXPECT_EQ(sdpa(st).generation(), 0);
+  EXPECT_EQ(st.timeline().stage(), tl.stage());
+  EXPECT_DOUBLE_EQ(st.timeline().sub(), tl.sub());
   ASSERT_NE(find_message(st, "text"), nullptr);
   EXPECT_EQ(count_key(st, "text"), 1);
 }
 
 TEST(AppState, ALaterSuccessForTheSameKeyClearsTheMessage) {
   PlaygroundState st;
-  SdpaParams bad = st.model.params;
+  SdpaParams bad = model(st).params;
   bad.d_k = 0;
   ASSERT_FALSE(apply(st, bad, "d_k").ok);
-  SdpaParams bad_text = st.model.params;
+  SdpaParams bad_text = model(st).params;
   bad_text.text = "   ";
   ASSERT_FALSE(apply(st, bad_text, "text").ok);
   ASSERT_EQ(st.errors.size(), 2u);
 
-  SdpaParams good = st.model.params;
+  SdpaParams good = model(st).params;
   good.d_k = 6;
   ASSERT_TRUE(apply(st, good, "d_k").ok);
   EXPECT_EQ(find_message(st, "d_k"), nullptr);
   EXPECT_NE(find_message(st, "text"), nullptr);  // a different key stays reported
-  EXPECT_EQ(st.generation, 1);
-  EXPECT_EQ(st.model.trace.d_k, 6);
+  EXPECT_EQ(sdpa(st).generation(), 1);
+  EXPECT_EQ(model(st).trace.d_k, 6);
 }
 
 TEST(AppState, RepeatedFailureKeepsOneMessagePerKey) {
   PlaygroundState st;
-  SdpaParams bad = st.model.params;
+  SdpaParams bad = model(st).params;
   bad.d_k = 0;
   ASSERT_FALSE(apply(st, bad, "d_k").ok);
   bad.d_k = 100000;
   ASSERT_FALSE(apply(st, bad, "d_k").ok);
   EXPECT_EQ(count_key(st, "d_k"), 1);
-  EXPECT_NE(find_message(st, "d_k")->text.find("100000"), std::string::npos) << find_message(st, "d_k")->text;
+  EXPECT_NE(message(st, "d_k").find("100000"), std::string::npos) << message(st, "d_k");
 }
 
 // ---- messages ---------------------------------------------------------------------------------------------
@@ -180,9 +187,9 @@ TEST(AppState, ReportReplacesTheTextOfTheSameKey) {
   report(st, "url", "second");
   ASSERT_EQ(st.errors.size(), 2u);
   EXPECT_EQ(st.errors[0].key, "url");
-  EXPECT_EQ(st.errors[0].text, "second");  // replaced in place
+  EXPECT_EQ(localize(st.errors[0].text), "second");  // replaced in place
   EXPECT_EQ(st.errors[1].key, "cell");
-  EXPECT_EQ(st.errors[1].text, "other");
+  EXPECT_EQ(localize(st.errors[1].text), "other");
 }
 
 TEST(AppState, ReportCapsTheListDroppingTheOldest) {
@@ -230,10 +237,10 @@ TEST(AppState, PresetIdsAreUniqueAndEveryPresetBuilds) {
 
 TEST(AppState, LoadPresetCats) {
   PlaygroundState st;
-  st.timeline.home();
+  st.timeline().home();
   const Status s = load_preset(st, "cats");
   ASSERT_TRUE(s.ok) << s.message;
-  const SdpaModel& m = st.model;
+  const SdpaModel& m = model(st);
   EXPECT_EQ(m.params.source, QkvSource::Custom);
   EXPECT_EQ(m.trace.n, 3);
   EXPECT_EQ(m.trace.m, 3);
@@ -249,39 +256,37 @@ TEST(AppState, LoadPresetCats) {
   EXPECT_EQ(std::lround(A(0, 1) * 100.0), 22) << A(0, 1);
   EXPECT_EQ(std::lround(A(0, 2) * 100.0), 32) << A(0, 2);
   EXPECT_NEAR(A.row(0).sum(), 1.0f, 1e-6f);
-  EXPECT_EQ(st.generation, 1);
-  EXPECT_TRUE(st.timeline.stage_complete());
-  EXPECT_EQ(st.timeline.stage(), kStageCount - 1);
-  ASSERT_EQ(st.notes.size(), 1u);
-  EXPECT_EQ(st.notes[0].text, find_preset("cats")->note);
+  EXPECT_EQ(sdpa(st).generation(), 1);
+  EXPECT_TRUE(st.timeline().stage_complete());
+  EXPECT_EQ(st.timeline().stage(), kSdpaStageCount - 1);
 }
 
 TEST(AppState, LoadPresetOneQuery) {
   PlaygroundState st;
   ASSERT_TRUE(load_preset(st, "one-query").ok);
-  EXPECT_EQ(st.model.trace.n, 1);
-  EXPECT_EQ(st.model.trace.m, 3);
-  const Mat& A = st.model.trace.weights();
+  EXPECT_EQ(model(st).trace.n, 1);
+  EXPECT_EQ(model(st).trace.m, 3);
+  const Mat& A = model(st).trace.weights();
   EXPECT_NEAR(A(0, 0), 0.665, 5e-4);
   EXPECT_NEAR(A(0, 1), 0.245, 5e-4);
   EXPECT_NEAR(A(0, 2), 0.090, 5e-4);
-  EXPECT_NEAR(st.model.trace.output(0, 0), 5.752, 5e-3);
+  EXPECT_NEAR(model(st).trace.output(0, 0), 5.752, 5e-3);
 }
 
 TEST(AppState, LoadUnknownPresetErrorsAndKeepsTheModel) {
   PlaygroundState st;
-  const SdpaModel before = st.model;
+  const SdpaModel before = model(st);
   const Status s = load_preset(st, "nope");
   EXPECT_FALSE(s.ok);
   EXPECT_NE(s.message.find("nope"), std::string::npos) << s.message;
   EXPECT_NE(s.message.find("cats"), std::string::npos) << "lists the known presets: " << s.message;
-  expect_same_model(st.model, before);
-  EXPECT_EQ(st.generation, 0);
+  expect_same_model(model(st), before);
+  EXPECT_EQ(sdpa(st).generation(), 0);
   ASSERT_NE(find_message(st, "preset"), nullptr);
   // A later good preset clears it.
   ASSERT_TRUE(load_preset(st, "causal").ok);
   EXPECT_EQ(find_message(st, "preset"), nullptr);
-  EXPECT_EQ(st.model.params.mask, MaskKind::Causal);
+  EXPECT_EQ(model(st).params.mask, MaskKind::Causal);
 }
 
 }  // namespace

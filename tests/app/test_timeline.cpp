@@ -5,32 +5,35 @@
 #include <cmath>
 #include <limits>
 
+#include "app/scenes/sdpa_scene.h"
 #include "app/timeline.h"
 
 namespace ap {
 namespace {
 
-constexpr int kQkv = static_cast<int>(Stage::Qkv);
-constexpr int kScores = static_cast<int>(Stage::Scores);
-constexpr int kScale = static_cast<int>(Stage::Scale);
-constexpr int kMask = static_cast<int>(Stage::Mask);
-constexpr int kSoftmax = static_cast<int>(Stage::Softmax);
-constexpr int kWeightedSum = static_cast<int>(Stage::WeightedSum);
-constexpr int kOutput = static_cast<int>(Stage::Output);
-constexpr int kLast = kStageCount - 1;
+constexpr int kQkv = static_cast<int>(SdpaStage::Qkv);
+constexpr int kScores = static_cast<int>(SdpaStage::Scores);
+constexpr int kScale = static_cast<int>(SdpaStage::Scale);
+constexpr int kMask = static_cast<int>(SdpaStage::Mask);
+constexpr int kSoftmax = static_cast<int>(SdpaStage::Softmax);
+constexpr int kWeightedSum = static_cast<int>(SdpaStage::WeightedSum);
+constexpr int kOutput = static_cast<int>(SdpaStage::Output);
+constexpr int kLast = kSdpaStageCount - 1;
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-Timeline sized(int n, int m) {
-  Timeline t;
-  t.set_sizes(n, m);
-  return t;
+// The SDPA scene's timeline for n queries and m keys.
+Timeline sized(int n, int m) { return Timeline(sdpa_substeps(n, m)); }
+
+const char* stage_name(int k) {
+  static const SdpaScene scene;
+  return k >= 0 && k < kSdpaStageCount ? scene.stages()[static_cast<size_t>(k)].id : "?";
 }
 
 // ---- sub-step counts --------------------------------------------------------------------------------------
 
 TEST(AppTimeline, StageNamesAndCount) {
-  EXPECT_EQ(kStageCount, 7);
+  EXPECT_EQ(kSdpaStageCount, 7);
   EXPECT_STREQ(stage_name(kQkv), "qkv");
   EXPECT_STREQ(stage_name(kScores), "scores");
   EXPECT_STREQ(stage_name(kScale), "scale");
@@ -39,7 +42,7 @@ TEST(AppTimeline, StageNamesAndCount) {
   EXPECT_STREQ(stage_name(kWeightedSum), "weighted_sum");
   EXPECT_STREQ(stage_name(kOutput), "output");
   EXPECT_STREQ(stage_name(-1), "?");
-  EXPECT_STREQ(stage_name(kStageCount), "?");
+  EXPECT_STREQ(stage_name(kSdpaStageCount), "?");
 }
 
 TEST(AppTimeline, SubstepsPerStage) {
@@ -271,7 +274,7 @@ TEST(AppTimeline, PlayAllRunsThroughEveryStageToTheEndThenPauses) {
   t.home();
   t.toggle_play();
   ASSERT_EQ(t.mode(), Timeline::Mode::PlayAll);
-  bool seen[kStageCount] = {};
+  bool seen[kSdpaStageCount] = {};
   double last_pos = t.position();
   int frames = 0;
   while (t.playing() && frames < 100000) {
@@ -284,7 +287,7 @@ TEST(AppTimeline, PlayAllRunsThroughEveryStageToTheEndThenPauses) {
   EXPECT_FALSE(t.playing());
   EXPECT_LT(frames, 100000);
   EXPECT_GT(frames, 60);  // several seconds of animation, not a jump
-  for (int s = 0; s < kStageCount; ++s) EXPECT_TRUE(seen[s]) << "stage " << stage_name(s) << " never shown";
+  for (int s = 0; s < kSdpaStageCount; ++s) EXPECT_TRUE(seen[s]) << "stage " << stage_name(s) << " never shown";
   EXPECT_EQ(t.stage(), kLast);
   EXPECT_TRUE(t.stage_complete());
   EXPECT_DOUBLE_EQ(t.position(), t.total());
@@ -458,14 +461,14 @@ TEST(AppTimeline, SetSizesKeepsTheStageAndClampsSub) {
   Timeline t = sized(4, 4);
   t.set_stage(kScores, true);
   ASSERT_DOUBLE_EQ(t.sub(), 16.0);
-  t.set_sizes(2, 2);
+  t.set_substeps(sdpa_substeps(2, 2));
   EXPECT_EQ(t.stage(), kScores);
   EXPECT_DOUBLE_EQ(t.sub(), 4.0);
   EXPECT_TRUE(t.stage_complete());
-  t.set_sizes(8, 8);  // growing keeps the progress
+  t.set_substeps(sdpa_substeps(8, 8));  // growing keeps the progress
   EXPECT_DOUBLE_EQ(t.sub(), 4.0);
   EXPECT_FALSE(t.stage_complete());
-  t.set_sizes(0, -3);  // sizes below 1 are taken as 1
+  t.set_substeps(sdpa_substeps(0, -3));  // sizes below 1 are taken as 1
   EXPECT_EQ(t.substeps(kScores), 1);
   EXPECT_EQ(t.substeps(kSoftmax), 3);
   EXPECT_DOUBLE_EQ(t.sub(), 1.0);

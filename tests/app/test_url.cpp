@@ -6,14 +6,18 @@
 #include <string>
 
 #include "app/api.h"
+#include "app/url.h"
+#include "helpers.h"
 #include "app/i18n.h"
 
 namespace ap {
 namespace {
 
+using namespace ::ap::test;
+
 std::string all_errors(const PlaygroundState& st) {
   std::string s;
-  for (const auto& m : st.errors) s += "[" + m.key + "] " + m.text + "\n";
+  for (const auto& m : st.errors) s += "[" + m.key + "] " + localize(m.text) + "\n";
   return s;
 }
 
@@ -33,31 +37,31 @@ class AppUrl : public ::testing::Test {
 TEST_F(AppUrl, AppliesEveryGoodParameter) {
   apply_url_query(st, "?lang=zh&mask=causal&d_k=8");
   EXPECT_EQ(lang(), Lang::Zh);
-  EXPECT_EQ(st.model.params.mask, MaskKind::Causal);
-  EXPECT_EQ(st.model.trace.d_k, 8);
-  EXPECT_EQ(st.model.Q.cols(), 8);
+  EXPECT_EQ(model(st).params.mask, MaskKind::Causal);
+  EXPECT_EQ(model(st).trace.d_k, 8);
+  EXPECT_EQ(model(st).Q.cols(), 8);
   EXPECT_TRUE(st.errors.empty()) << all_errors(st);
-  EXPECT_EQ(st.generation, 1);  // one rebuild for the whole query
+  EXPECT_EQ(sdpa(st).generation(), 1);  // one rebuild for the whole query
 }
 
 TEST_F(AppUrl, WorksWithoutTheQuestionMark) {
   apply_url_query(st, "mask=causal");
-  EXPECT_EQ(st.model.params.mask, MaskKind::Causal);
+  EXPECT_EQ(model(st).params.mask, MaskKind::Causal);
   EXPECT_TRUE(st.errors.empty()) << all_errors(st);
 }
 
 TEST_F(AppUrl, ABadNumberIsReportedAndTheRestStillApplies) {
   apply_url_query(st, "?d_k=abc&mask=causal");
-  EXPECT_EQ(st.model.params.mask, MaskKind::Causal);
-  EXPECT_EQ(st.model.trace.d_k, 4);  // unchanged
+  EXPECT_EQ(model(st).params.mask, MaskKind::Causal);
+  EXPECT_EQ(model(st).trace.d_k, 4);  // unchanged
   ASSERT_TRUE(has_key(st, "url")) << all_errors(st);
   EXPECT_NE(all_errors(st).find("d_k"), std::string::npos) << all_errors(st);
 }
 
 TEST_F(AppUrl, AnOutOfRangeNumberIsReported) {
   apply_url_query(st, "?d_k=0&seed=7");
-  EXPECT_EQ(st.model.trace.d_k, 4);
-  EXPECT_EQ(st.model.params.seed, 7u);
+  EXPECT_EQ(model(st).trace.d_k, 4);
+  EXPECT_EQ(model(st).params.seed, 7u);
   EXPECT_NE(all_errors(st).find("d_k"), std::string::npos) << all_errors(st);
 }
 
@@ -65,9 +69,9 @@ TEST_F(AppUrl, AValueThatParsesButCannotBuildIsSkippedAlone) {
   // text "  " is a string, so it parses; only building the model shows it has no tokens. The other
   // parameters must still apply (each one is tried on its own), and the message names the text.
   apply_url_query(st, "?mask=causal&text=%20%20&d_k=6");
-  EXPECT_EQ(st.model.params.mask, MaskKind::Causal);
-  EXPECT_EQ(st.model.trace.d_k, 6);
-  EXPECT_EQ(st.model.trace.n, 11);
+  EXPECT_EQ(model(st).params.mask, MaskKind::Causal);
+  EXPECT_EQ(model(st).trace.d_k, 6);
+  EXPECT_EQ(model(st).trace.n, 11);
   EXPECT_TRUE(has_key(st, "url")) << all_errors(st);
   EXPECT_FALSE(has_key(st, "api")) << all_errors(st);
   EXPECT_NE(all_errors(st).find("text"), std::string::npos) << all_errors(st);
@@ -75,7 +79,7 @@ TEST_F(AppUrl, AValueThatParsesButCannotBuildIsSkippedAlone) {
 
 TEST_F(AppUrl, AFractionIsReported) {
   apply_url_query(st, "?d_model=2.5");
-  EXPECT_EQ(st.model.params.d_model, 16);
+  EXPECT_EQ(model(st).params.d_model, 16);
   EXPECT_NE(all_errors(st).find("d_model"), std::string::npos) << all_errors(st);
 }
 
@@ -84,12 +88,12 @@ TEST_F(AppUrl, UnknownParameterIsReported) {
   ASSERT_TRUE(has_key(st, "url"));
   EXPECT_NE(all_errors(st).find("unknown parameter"), std::string::npos) << all_errors(st);
   EXPECT_NE(all_errors(st).find("foo"), std::string::npos) << all_errors(st);
-  EXPECT_EQ(st.generation, 0);
+  EXPECT_EQ(sdpa(st).generation(), 0);
 }
 
 TEST_F(AppUrl, SeveralProblemsAreReportedTogether) {
   apply_url_query(st, "?foo=1&d_k=abc&mask=diagonal&text=I%20love%20cats");
-  EXPECT_EQ(st.model.trace.n, 3);  // the good one applied
+  EXPECT_EQ(model(st).trace.n, 3);  // the good one applied
   const std::string e = all_errors(st);
   EXPECT_NE(e.find("foo"), std::string::npos) << e;
   EXPECT_NE(e.find("d_k"), std::string::npos) << e;
@@ -101,40 +105,40 @@ TEST_F(AppUrl, SeveralProblemsAreReportedTogether) {
 
 TEST_F(AppUrl, PercentEncodedText) {
   apply_url_query(st, "?text=I%20love%20cats");
-  ASSERT_EQ(st.model.query_tokens.size(), 3u);
-  EXPECT_EQ(st.model.query_tokens[0], "I");
-  EXPECT_EQ(st.model.query_tokens[1], "love");
-  EXPECT_EQ(st.model.query_tokens[2], "cats");
-  EXPECT_EQ(st.model.params.text, "I love cats");
+  ASSERT_EQ(model(st).query_tokens.size(), 3u);
+  EXPECT_EQ(model(st).query_tokens[0], "I");
+  EXPECT_EQ(model(st).query_tokens[1], "love");
+  EXPECT_EQ(model(st).query_tokens[2], "cats");
+  EXPECT_EQ(model(st).params.text, "I love cats");
   EXPECT_TRUE(st.errors.empty()) << all_errors(st);
 }
 
 TEST_F(AppUrl, PlusIsASpace) {
   apply_url_query(st, "?text=a+b");
-  ASSERT_EQ(st.model.query_tokens.size(), 2u);
-  EXPECT_EQ(st.model.query_tokens[0], "a");
-  EXPECT_EQ(st.model.query_tokens[1], "b");
+  ASSERT_EQ(model(st).query_tokens.size(), 2u);
+  EXPECT_EQ(model(st).query_tokens[0], "a");
+  EXPECT_EQ(model(st).query_tokens[1], "b");
 }
 
 TEST_F(AppUrl, PercentEncodedUtf8) {
   apply_url_query(st, "?text=%E6%88%91%E7%88%B1%E7%8C%AB");  // 我爱猫
-  ASSERT_EQ(st.model.query_tokens.size(), 3u);
-  EXPECT_EQ(st.model.query_tokens[0], "我");
-  EXPECT_EQ(st.model.query_tokens[2], "猫");
+  ASSERT_EQ(model(st).query_tokens.size(), 3u);
+  EXPECT_EQ(model(st).query_tokens[0], "我");
+  EXPECT_EQ(model(st).query_tokens[2], "猫");
 }
 
 TEST_F(AppUrl, BadPercentEscapeIsReported) {
-  const std::string text_before = st.model.params.text;
+  const std::string text_before = model(st).params.text;
   apply_url_query(st, "?text=%ZZ");
-  EXPECT_EQ(st.model.params.text, text_before);
+  EXPECT_EQ(model(st).params.text, text_before);
   ASSERT_TRUE(has_key(st, "url"));
   EXPECT_NE(all_errors(st).find("escape"), std::string::npos) << all_errors(st);
 }
 
 TEST_F(AppUrl, TruncatedPercentEscapeIsReported) {
   apply_url_query(st, "?mask=causal&text=ab%4");
-  EXPECT_EQ(st.model.params.mask, MaskKind::Causal);
-  EXPECT_EQ(st.model.query_tokens.size(), 11u);
+  EXPECT_EQ(model(st).params.mask, MaskKind::Causal);
+  EXPECT_EQ(model(st).query_tokens.size(), 11u);
   EXPECT_NE(all_errors(st).find("escape"), std::string::npos) << all_errors(st);
 }
 
@@ -149,7 +153,7 @@ TEST_F(AppUrl, EscapesThatDecodeToInvalidUtf8AreReportedSafely) {
     bool reported = false;
     for (const auto& m : s.errors) reported |= m.key == "url";
     EXPECT_TRUE(reported) << q;
-    EXPECT_EQ(s.generation, 0) << q;
+    EXPECT_EQ(sdpa(s).generation(), 0) << q;
     const std::string after = get_state_json(s, false);  // must serialise
     nlohmann::json j = nlohmann::json::parse(after, nullptr, false);
     ASSERT_FALSE(j.is_discarded()) << q;
@@ -160,8 +164,8 @@ TEST_F(AppUrl, EscapesThatDecodeToInvalidUtf8AreReportedSafely) {
 
 TEST_F(AppUrl, PercentEscapeAtTheVeryEnd) {
   apply_url_query(st, "?text=ab%41");  // "abA"
-  ASSERT_EQ(st.model.query_tokens.size(), 1u);
-  EXPECT_EQ(st.model.query_tokens[0], "abA");
+  ASSERT_EQ(model(st).query_tokens.size(), 1u);
+  EXPECT_EQ(model(st).query_tokens[0], "abA");
   EXPECT_TRUE(st.errors.empty()) << all_errors(st);
 }
 
@@ -183,22 +187,22 @@ TEST_F(AppUrl, ControlsCanBeHiddenOnTheirOwn) {
 
 TEST_F(AppUrl, Preset) {
   apply_url_query(st, "?preset=cats");
-  EXPECT_EQ(st.model.params.source, QkvSource::Custom);
-  EXPECT_EQ(st.model.trace.n, 3);
-  EXPECT_EQ(st.model.trace.d_k, 2);
-  EXPECT_EQ(st.model.query_tokens[2], "cats");
+  EXPECT_EQ(model(st).params.source, QkvSource::Custom);
+  EXPECT_EQ(model(st).trace.n, 3);
+  EXPECT_EQ(model(st).trace.d_k, 2);
+  EXPECT_EQ(model(st).query_tokens[2], "cats");
   EXPECT_TRUE(st.errors.empty()) << all_errors(st);
 }
 
 TEST_F(AppUrl, UnknownPresetIsReported) {
   apply_url_query(st, "?preset=nope");
-  EXPECT_EQ(st.model.trace.n, 11);
+  EXPECT_EQ(model(st).trace.n, 11);
   EXPECT_NE(all_errors(st).find("nope"), std::string::npos) << all_errors(st);
 }
 
 TEST_F(AppUrl, Step) {
   apply_url_query(st, "?step=3");
-  EXPECT_EQ(st.timeline.stage(), 3);
+  EXPECT_EQ(st.timeline().stage(), 3);
   EXPECT_TRUE(st.errors.empty()) << all_errors(st);
 }
 
@@ -208,7 +212,7 @@ TEST_F(AppUrl, EmptyQueriesChangeNothing) {
     apply_url_query(st, q);
     EXPECT_EQ(get_state_json(st), before) << "query '" << q << "'";
     EXPECT_TRUE(st.errors.empty()) << "query '" << q << "': " << all_errors(st);
-    EXPECT_EQ(st.generation, 0) << "query '" << q << "'";
+    EXPECT_EQ(sdpa(st).generation(), 0) << "query '" << q << "'";
     EXPECT_FALSE(st.embed);
     EXPECT_TRUE(st.show_controls);
   }

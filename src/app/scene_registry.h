@@ -1,0 +1,14 @@
+// The list of scenes, in the lesson's order. Adding a scene: one line here (and one in
+// src/views/view_registry.cpp for its drawing).
+#pragma once
+#include <memory>
+#include <vector>
+
+#include "app/scene.h"
+
+namespace ap {
+
+// A fresh instance of every scene at its default; registers each scene's translations.
+std::vector<std::unique_ptr<Scene>> make_scenes();
+
+}  // namespace ap

@@ -1,0 +1,248 @@
+#include "scaling_scene.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "app/json_fields.h"
+#include "core/number_text.h"
+
+namespace ap {
+
+using nlohmann::json;
+
+namespace {
+
+const TrPair kStrings[] = {
+    {"Why divide by √d_k", "为什么要除以 √d_k"},
+    {"Dot products q·k", "点积 q·k"},
+    {"Their spread grows with dₖ", "点积的方差随 d_k 增大"},
+    {"Divided by √dₖ", "除以 √d_k 之后"},
+    {"What softmax does with it", "Softmax 的反应"},
+    {"q and k have independent N(0, 1) components: each product qᵢkᵢ has mean 0 and variance 1, and q·k adds d_k of them.",
+     "q 和 k 的各分量独立、服从 N(0, 1)：每个乘积 qᵢkᵢ 均值为 0、方差为 1，q·k 是 d_k 个这样的乘积之和。"},
+    {"The variance of a sum of d_k independent terms is d_k: the dots spread as √d_k.",
+     "d_k 个独立项之和的方差是 d_k：点积的离散程度按 √d_k 增长。"},
+    {"Dividing by √d_k brings the variance back to 1, whatever d_k is.",
+     "除以 √d_k 后方差回到 1，与 d_k 无关。"},
+    {"Unscaled scores push softmax towards one-hot as d_k grows (its gradients vanish); scaled ones keep it soft.",
+     "不缩放时，d_k 越大 Softmax 越接近 one-hot（梯度消失）；缩放后仍保持平滑。"},
+    {"d_k = 64 (the default)", "d_k = 64（默认）"},
+    {"d_k = 4: little difference", "d_k = 4：差别很小"},
+    {"d_k = 512: saturation", "d_k = 512：饱和"},
+    {"128 keys", "128 个 Key"},
+    {"d_k = 64, as in the Transformer base model (512 / 8 heads).", "d_k = 64，与 Transformer base 模型相同（512 / 8 头）。"},
+    {"With small d_k the scaling hardly matters: √4 = 2.", "d_k 很小时缩放影响不大：√4 = 2。"},
+    {"Unscaled, the dots spread ±70: softmax puts nearly all weight on one key.",
+     "不缩放时点积分布在 ±70 左右：Softmax 几乎把全部权重给了一个 Key。"},
+    {"More keys: the uniform entropy ln 128 ≈ 4.85 is the ceiling.", "更多 Key：均匀分布的熵 ln 128 ≈ 4.85 是上限。"},
+    {"samples", "样本数"},
+    {"keys", "Key 数"},
+    {"Number of (q, k) pairs drawn", "抽取的 (q, k) 对的数量"},
+    {"Keys per softmax row in the sweep", "扫描中每行 Softmax 的 Key 数"},
+    {"measured", "实测"},
+    {"expected", "理论"},
+    {"variance", "方差"},
+    {"mean", "均值"},
+    {"unscaled", "不缩放"},
+    {"scaled ÷√d_k", "缩放 ÷√d_k"},
+    {"largest softmax weight", "Softmax 最大权重"},
+    {"softmax entropy (nats)", "Softmax 熵（nats）"},
+    {"uniform: ln n", "均匀分布：ln n"},
+    {"count", "个数"},
+    {"bin", "区间"},
+    {"of", "共"},
+    {"at d_k", "当 d_k ="},
+    {"a few of the dot products", "部分点积"},
+    {"Draws are random but seeded: the same seed gives the same numbers.", "随机抽样但有种子：同样的种子得到同样的数字。"},
+};
+
+const char* const kFields[] = {"preset", "d_k", "samples", "n_keys", "seed", "results"};
+
+struct Preset {
+  PresetInfo info;
+  ScalingParams params;
+};
+
+const std::vector<Preset>& preset_table() {
+  static const std::vector<Preset> kPresets = [] {
+    std::vector<Preset> v;
+    v.push_back({{"dk64", N_("d_k = 64 (the default)"), N_("d_k = 64, as in the Transformer base model (512 / 8 heads).")}, {}});
+    ScalingParams p;
+    p.d_k = 4;
+    v.push_back({{"dk4", N_("d_k = 4: little difference"), N_("With small d_k the scaling hardly matters: √4 = 2.")}, p});
+    p.d_k = 512;
+    p.samples = 2000;
+    v.push_back({{"dk512", N_("d_k = 512: saturation"), N_("Unscaled, the dots spread ±70: softmax puts nearly all weight on one key.")}, p});
+    p = ScalingParams{};
+    p.n_keys = 128;
+    v.push_back({{"keys128", N_("128 keys"), N_("More keys: the uniform entropy ln 128 ≈ 4.85 is the ceiling.")}, p});
+    return v;
+  }();
+  return kPresets;
+}
+
+struct ScalingChange final : SceneChange {
+  ScalingParams params;
+  ScalingResult result;
+};
+
+json histogram_json(const Histogram& h) {
+  return {{"lo", h.lo}, {"hi", h.hi}, {"counts", h.counts}, {"under", h.under}, {"over", h.over}};
+}
+
+json results_json(const ScalingResult& r) {
+  json sweep = json::array();
+  for (const auto& p : r.sweep)
+    sweep.push_back({{"d_k", p.d_k}, {"var_raw", p.var_raw}, {"var_scaled", p.var_scaled},
+                     {"max_weight_raw", p.max_weight_raw}, {"max_weight_scaled", p.max_weight_scaled},
+                     {"entropy_raw", p.entropy_raw}, {"entropy_scaled", p.entropy_scaled}});
+  return {{"mean_raw", r.mean_raw}, {"var_raw", r.var_raw}, {"mean_scaled", r.mean_scaled},
+          {"var_scaled", r.var_scaled}, {"hist_raw", histogram_json(r.hist_raw)},
+          {"hist_scaled", histogram_json(r.hist_scaled)}, {"sweep", sweep}, {"sweep_queries", r.sweep_queries},
+          {"max_entropy", r.max_entropy}};
+}
+
+// Round-trips doubles through JSON text, so that a document written by getState compares equal.
+bool results_agree(const json& got, const ScalingResult& r) {
+  return json::parse(got.dump()) == json::parse(results_json(r).dump());
+}
+
+}  // namespace
+
+ScalingScene::ScalingScene() {
+  Status s = compute_scaling(params_, &result_);  // the defaults always compute
+  (void)s;
+  first_model();
+  timeline.end();
+}
+
+const char* ScalingScene::title() const { return N_("Why divide by √d_k"); }
+
+const std::vector<StageInfo>& ScalingScene::stages() const {
+  static const std::vector<StageInfo> kStages = {
+      {"dots", N_("Dot products q·k"), "q·k = Σᵢ qᵢ kᵢ,     qᵢ, kᵢ ~ N(0, 1)",
+       N_("q and k have independent N(0, 1) components: each product qᵢkᵢ has mean 0 and variance 1, and q·k adds d_k of them.")},
+      {"raw", N_("Their spread grows with dₖ"), "Var(q·k) = Σᵢ Var(qᵢkᵢ) = dₖ",
+       N_("The variance of a sum of d_k independent terms is d_k: the dots spread as √d_k.")},
+      {"scaled", N_("Divided by √dₖ"), "Var(q·k / √dₖ) = dₖ / dₖ = 1",
+       N_("Dividing by √d_k brings the variance back to 1, whatever d_k is.")},
+      {"softmax", N_("What softmax does with it"), "softmax(q·Kᵀ)  vs  softmax(q·Kᵀ / √dₖ)",
+       N_("Unscaled scores push softmax towards one-hot as d_k grows (its gradients vanish); scaled ones keep it soft.")},
+  };
+  return kStages;
+}
+
+const std::vector<PresetInfo>& ScalingScene::presets() const {
+  static const std::vector<PresetInfo> kInfo = [] {
+    std::vector<PresetInfo> v;
+    for (const auto& p : preset_table()) v.push_back(p.info);
+    return v;
+  }();
+  return kInfo;
+}
+
+const TrPair* ScalingScene::translations(size_t* count) const {
+  *count = sizeof kStrings / sizeof kStrings[0];
+  return kStrings;
+}
+
+std::vector<int> ScalingScene::substeps() const { return {1, 1, 1, 1}; }
+
+void ScalingScene::write_params(json& doc) const {
+  doc["d_k"] = params_.d_k;
+  doc["samples"] = params_.samples;
+  doc["n_keys"] = params_.n_keys;
+  doc["seed"] = params_.seed;
+}
+
+void ScalingScene::write_results(json& doc, bool) const { doc["results"] = results_json(result_); }
+
+const std::vector<UrlParam>& ScalingScene::url_params() const {
+  static const std::vector<UrlParam> kParams = {{"d_k", "d_k", UrlKind::Number},
+                                                {"samples", "samples", UrlKind::Number},
+                                                {"n_keys", "n_keys", UrlKind::Number},
+                                                {"seed", "seed", UrlKind::Number}};
+  return kParams;
+}
+
+Status ScalingScene::prepare(const json& in, std::unique_ptr<SceneChange>* out) const {
+  if (!in.is_object()) return Status::Error("expects an object, got {0}", {quote_json(in)});
+  for (auto it = in.begin(); it != in.end(); ++it)
+    if (std::find_if(std::begin(kFields), std::end(kFields), [&](const char* f) { return it.key() == f; }) == std::end(kFields))
+      return Status::Error("unknown field '{0}'", {it.key()});
+  ScalingParams p = params_;
+  if (const auto it = in.find("preset"); it != in.end()) {
+    std::string id;
+    AP_TRY(read_string(*it, "preset", &id));
+    const auto& t = preset_table();
+    const auto pr = std::find_if(t.begin(), t.end(), [&](const Preset& x) { return id == x.info.id; });
+    if (pr == t.end()) return Status::Error("unknown preset '{0}'", {id});
+    p = pr->params;
+  }
+  long long v;
+  if (const auto it = in.find("d_k"); it != in.end()) { AP_TRY(read_int(*it, "d_k", 1, scaling_limits::kMaxDk, &v)); p.d_k = static_cast<int>(v); }
+  if (const auto it = in.find("samples"); it != in.end()) {
+    AP_TRY(read_int(*it, "samples", scaling_limits::kMinSamples, scaling_limits::kMaxSamples, &v));
+    p.samples = static_cast<int>(v);
+  }
+  if (const auto it = in.find("n_keys"); it != in.end()) {
+    AP_TRY(read_int(*it, "n_keys", scaling_limits::kMinKeys, scaling_limits::kMaxKeys, &v));
+    p.n_keys = static_cast<int>(v);
+  }
+  if (const auto it = in.find("seed"); it != in.end()) { AP_TRY(read_int(*it, "seed", 0, 9007199254740991LL, &v)); p.seed = static_cast<uint64_t>(v); }
+  auto change = std::make_unique<ScalingChange>();
+  change->params = p;
+  AP_TRY(compute_scaling(p, &change->result));
+  if (const auto it = in.find("results"); it != in.end() && !results_agree(*it, change->result))
+    return Status::Error("results do not match what the other fields give");
+  *out = std::move(change);
+  return Status::Ok();
+}
+
+void ScalingScene::commit(std::unique_ptr<SceneChange> change) {
+  auto* c = static_cast<ScalingChange*>(change.get());
+  params_ = c->params;
+  result_ = std::move(c->result);
+  model_replaced();
+}
+
+Status ScalingScene::apply(const ScalingParams& p) {
+  auto change = std::make_unique<ScalingChange>();
+  change->params = p;
+  AP_TRY(compute_scaling(p, &change->result));
+  commit(std::move(change));
+  return Status::Ok();
+}
+
+std::string ScalingScene::explain(int what, int i, int) const {
+  char buf[256];
+  const auto bin_text = [&](const Histogram& h, const char* name) -> std::string {
+    const int bins = static_cast<int>(h.counts.size());
+    if (i < 0 || i >= bins) return {};
+    const double w = (h.hi - h.lo) / bins, a = h.lo + i * w, b = a + w;
+    const int total = static_cast<int>(result_.dots_raw.size());
+    std::snprintf(buf, sizeof buf, "%s\n%s [%s, %s): %s %d %s %d (%s%%)", name, tr("bin"), fmt(a, 2).c_str(), fmt(b, 2).c_str(),
+                  tr("count"), h.counts[static_cast<size_t>(i)], tr("of"), total,
+                  fmt(100.0 * h.counts[static_cast<size_t>(i)] / std::max(1, total), 1).c_str());
+    return buf;
+  };
+  switch (static_cast<ScalingItem>(what)) {
+    case ScalingItem::HistRaw: return bin_text(result_.hist_raw, "q·k");
+    case ScalingItem::HistScaled: return bin_text(result_.hist_scaled, "q·k / √d_k");
+    case ScalingItem::SweepMaxWeight:
+    case ScalingItem::SweepEntropy:
+    case ScalingItem::SweepVariance: {
+      if (i < 0 || i >= static_cast<int>(result_.sweep.size())) return {};
+      const ScalingSweepPoint& p = result_.sweep[static_cast<size_t>(i)];
+      std::snprintf(buf, sizeof buf, "%s %d\n%s: %s  %s / %s\n%s: %s / %s\n%s: %s / %s", tr("at d_k"), p.d_k,
+                    tr("variance"), fmt(p.var_raw, 2).c_str(), fmt(p.var_scaled, 3).c_str(), tr("scaled ÷√d_k"),
+                    tr("largest softmax weight"), fmt(p.max_weight_raw, 3).c_str(), fmt(p.max_weight_scaled, 3).c_str(),
+                    tr("softmax entropy (nats)"), fmt(p.entropy_raw, 3).c_str(), fmt(p.entropy_scaled, 3).c_str());
+      return buf;
+    }
+  }
+  return {};
+}
+
+}  // namespace ap

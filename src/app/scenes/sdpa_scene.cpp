@@ -1,0 +1,371 @@
+#include "sdpa_scene.h"
+
+#include <algorithm>
+
+#include "app/cell_text.h"
+#include "app/json_fields.h"
+#include "app/presets.h"
+#include "core/tokenizer.h"
+
+namespace ap {
+
+using nlohmann::json;
+
+namespace {
+
+// The stage facts, in one place: timeline, flow strip, formula panel, help and getState read them here.
+const std::vector<StageInfo>& stage_table() {
+  static const std::vector<StageInfo> kStages = {
+      {"qkv", N_("Q, K, V"), "Q = X·W^Q     K = X·W^K     V = X·W^V",
+       N_("Query: what am I looking for?  Key: what can I offer?  Value: what do I contain?")},
+      {"scores", N_("Scores Q·Kᵀ"), "S = Q·Kᵀ     Sᵢⱼ = qᵢ·kⱼ = Σₜ qᵢₜ kⱼₜ",
+       N_("One dot product per cell: how well query i matches key j.")},
+      {"scale", N_("Scale ÷√dₖ"), "S / √dₖ",
+       N_("With unit-variance q and k, q·k has variance dₖ; dividing by √dₖ brings it back to 1, so softmax does not saturate.")},
+      {"mask", N_("Mask"), "S / √dₖ + M,     Mᵢⱼ ∈ {0, −∞}",
+       N_("Hidden positions get −∞ before softmax, so their weights become exactly 0.")},
+      {"softmax", N_("Softmax"), "Aᵢⱼ = exp(zᵢⱼ − maxᵢ) / Σⱼ exp(zᵢⱼ − maxᵢ)",
+       N_("Row by row: exponentials, their sum, then divide. Each row of A sums to 1.")},
+      {"weighted_sum", N_("Weighted sum A·V"), "output = A·V     outᵢ = Σⱼ Aᵢⱼ vⱼ",
+       N_("Each output row is a weighted mix of the value rows, not the value of the best key.")},
+      {"output", N_("Output"), "Attention(Q, K, V) = softmax(QKᵀ / √dₖ + M) · V",
+       N_("Q and K only decide the weights; what gets summed is V.")},
+  };
+  return kStages;
+}
+
+std::string join(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& t : v) s += (s.empty() ? "" : " ") + t;
+  return s;
+}
+
+// build_sdpa, plus the scene's rule for hand-set Q, K, V: the sentence is what their labels spell, so the
+// document never holds a sentence that disagrees with the matrices.
+Status build_model(const SdpaParams& p, SdpaModel* out) {
+  SdpaModel m;
+  AP_TRY(build_sdpa(p, &m));
+  if (m.params.source == QkvSource::Custom) {
+    m.params.text = join(m.query_tokens);
+    m.params.query_labels = m.query_tokens;
+    m.params.key_labels = m.key_tokens;
+  }
+  *out = std::move(m);
+  return Status::Ok();
+}
+
+struct SdpaChange final : SceneChange {
+  SdpaModel model;
+};
+
+const char* const kFields[] = {"preset", "source", "text", "tokens", "key_tokens", "d_model", "d_k", "seed",
+                               "positional", "pad_to", "mask", "matrices", "n", "m", "d_v", "fully_masked_rows"};
+const char* const kInputMatrices[] = {"Q", "K", "V"};
+const char* const kResultMatrices[] = {"scores", "scaled", "masked", "weights", "output"};
+
+const Mat& result_matrix(const SdpaModel& m, const std::string& name) {
+  const AttentionTrace& t = m.trace;
+  if (name == "Q") return m.Q;
+  if (name == "K") return m.K;
+  if (name == "V") return m.V;
+  if (name == "scores") return t.scores;
+  if (name == "scaled") return t.scaled;
+  if (name == "masked") return t.masked;
+  if (name == "weights") return t.weights();
+  return t.output;
+}
+
+// Derived fields are accepted when they agree with what the other fields give, and refused otherwise.
+Status check_derived(const json& in, const SdpaModel& m, bool qkv_derived) {
+  const AttentionTrace& t = m.trace;
+  const struct { const char* name; int value; } ints[] = {{"n", t.n}, {"m", t.m}, {"d_v", t.d_v}, {"d_k", t.d_k}};
+  for (const auto& f : ints) {
+    const auto it = in.find(f.name);
+    if (it == in.end()) continue;
+    if (!it->is_number() || it->get<double>() != f.value)
+      return Status::Error("{0} is {1}, but the other fields give {2}", {f.name, quote_json(*it), arg(f.value)});
+  }
+  if (const auto it = in.find("fully_masked_rows"); it != in.end()) {
+    json fm = json::array();
+    for (int i = 0; i < t.n; ++i)
+      if (t.softmax.fully_masked[static_cast<size_t>(i)]) fm.push_back(i);
+    if (*it != fm) return Status::Error("{0} is {1}, but the other fields give {2}", {"fully_masked_rows", quote_json(*it), quote_json(fm)});
+  }
+  if (const auto it = in.find("tokens"); it != in.end() && *it != json(m.query_tokens))
+    return Status::Error("tokens {0} and text {1} disagree: the sentence splits into {2}",
+                         {quote_json(*it), quote_json(m.params.text), quote_json(m.query_tokens)});
+  if (const auto it = in.find("key_tokens"); it != in.end() && *it != json(m.key_tokens))
+    return Status::Error("{0} is {1}, but the other fields give {2}", {"key_tokens", quote_json(*it), quote_json(m.key_tokens)});
+  if (const auto it = in.find("matrices"); it != in.end()) {
+    for (auto mt = it->begin(); mt != it->end(); ++mt) {
+      const bool input = mt.key() == "Q" || mt.key() == "K" || mt.key() == "V";
+      if (input && !qkv_derived) continue;  // hand-set: they are the input, not a result
+      std::string where;
+      if (!matrix_agrees(mt.value(), result_matrix(m, mt.key()), 1e-5, &where))
+        return Status::Error("matrices.{0} does not match what the other fields give ({1})", {mt.key(), where});
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+SoftmaxCursor softmax_cursor(int done, int n) {
+  SoftmaxCursor c;
+  n = std::max(1, n);
+  done = std::clamp(done, 0, n * kSoftmaxPhases);
+  c.running = done < n * kSoftmaxPhases;
+  c.row = std::min(done / kSoftmaxPhases, n - 1);
+  c.phase = c.running ? static_cast<SoftmaxPhase>(done - c.row * kSoftmaxPhases) : SoftmaxPhase::Divide;
+  c.rows_done = done / kSoftmaxPhases;
+  c.rows_with_exps = (done + kSoftmaxPhases - 1) / kSoftmaxPhases;
+  c.rows_with_sum = (done + 1) / kSoftmaxPhases;
+  return c;
+}
+
+SdpaScene::SdpaScene() {
+  Status s = build_model(SdpaParams{}, &model_);  // the default sentence always builds
+  (void)s;
+  first_model();
+  timeline.end();
+}
+
+const char* SdpaScene::title() const { return N_("Scaled dot-product attention"); }
+const std::vector<StageInfo>& SdpaScene::stages() const { return stage_table(); }
+
+const std::vector<PresetInfo>& SdpaScene::presets() const {
+  static const std::vector<PresetInfo> kInfo = [] {
+    std::vector<PresetInfo> v;
+    for (const Preset& p : ap::presets()) v.push_back({p.id, p.title, p.note});
+    return v;
+  }();
+  return kInfo;
+}
+
+// The SDPA scene's strings were the whole interface before scenes existed: they live in the shared table.
+const TrPair* SdpaScene::translations(size_t* count) const {
+  *count = 0;
+  return nullptr;
+}
+
+std::vector<int> sdpa_substeps(int n, int m) {
+  n = std::max(1, n);
+  m = std::max(1, m);
+  return {1, n * m, 1, 1, n * kSoftmaxPhases, n, 1};
+}
+
+std::vector<int> SdpaScene::substeps() const { return sdpa_substeps(model_.trace.n, model_.trace.m); }
+
+void SdpaScene::write_params(json& doc) const {
+  const SdpaParams& p = model_.params;
+  const bool custom = p.source == QkvSource::Custom;
+  doc["source"] = custom ? "custom" : "projection";
+  doc["mask"] = mask_name(p.mask);
+  // In hand-set mode these shape nothing; they are kept for the way back to the sentence.
+  doc["d_model"] = p.d_model;
+  doc["seed"] = p.seed;
+  doc["positional"] = p.positional;
+  doc["pad_to"] = p.pad_to;
+  if (custom) {
+    doc["tokens"] = model_.query_tokens;
+    doc["key_tokens"] = model_.key_tokens;
+    doc["matrices"]["Q"] = matrix_json(model_.Q);
+    doc["matrices"]["K"] = matrix_json(model_.K);
+    doc["matrices"]["V"] = matrix_json(model_.V);
+  } else {
+    doc["text"] = p.text;
+    doc["d_k"] = p.d_k;
+  }
+}
+
+void SdpaScene::write_results(json& doc, bool with_matrices) const {
+  const SdpaModel& m = model_;
+  const AttentionTrace& t = m.trace;
+  doc["text"] = m.params.text;
+  doc["tokens"] = m.query_tokens;
+  doc["key_tokens"] = m.key_tokens;
+  doc["n"] = t.n;
+  doc["m"] = t.m;
+  doc["d_k"] = t.d_k;
+  doc["d_v"] = t.d_v;
+  json fm = json::array();
+  for (int i = 0; i < t.n; ++i)
+    if (t.softmax.fully_masked[static_cast<size_t>(i)]) fm.push_back(i);
+  doc["fully_masked_rows"] = fm;
+  if (with_matrices) {
+    json& mats = doc["matrices"];
+    for (const char* k : kInputMatrices) mats[k] = matrix_json(result_matrix(m, k));
+    for (const char* k : kResultMatrices) mats[k] = matrix_json(result_matrix(m, k), std::string(k) == "masked");
+  }
+}
+
+const std::vector<UrlParam>& SdpaScene::url_params() const {
+  static const std::vector<UrlParam> kParams = {
+      {"source", "source", UrlKind::String},   {"text", "text", UrlKind::String},
+      {"tokens", "tokens", UrlKind::Json},     {"key_tokens", "key_tokens", UrlKind::Json},
+      {"d_model", "d_model", UrlKind::Number}, {"d_k", "d_k", UrlKind::Number},
+      {"seed", "seed", UrlKind::Number},       {"positional", "positional", UrlKind::Bool},
+      {"pad_to", "pad_to", UrlKind::Number},   {"mask", "mask", UrlKind::String},
+      {"matrices", "m", UrlKind::Matrices},
+  };
+  return kParams;
+}
+
+Status SdpaScene::prepare(const json& in, std::unique_ptr<SceneChange>* out) const {
+  if (!in.is_object()) return Status::Error("expects an object, got {0}", {quote_json(in)});
+  for (auto it = in.begin(); it != in.end(); ++it)
+    if (std::find_if(std::begin(kFields), std::end(kFields), [&](const char* f) { return it.key() == f; }) == std::end(kFields))
+      return Status::Error("unknown field '{0}'", {it.key()});
+
+  // 1. Where the change starts: a preset (always first, whatever the key order), or the current view.
+  SdpaParams base = model_.params;
+  SdpaModel preset_model;
+  const SdpaModel* base_model = &model_;
+  if (const auto it = in.find("preset"); it != in.end()) {
+    std::string id;
+    AP_TRY(read_string(*it, "preset", &id));
+    const Preset* pr = find_preset(id);
+    if (!pr) return Status::Error("unknown preset '{0}'", {id});
+    AP_TRY(build_model(pr->params, &preset_model));
+    base = preset_model.params;
+    base_model = &preset_model;
+  }
+
+  // 2. The matrices object: Q, K, V can be set by hand; the rest are results.
+  bool has_qkv = false;
+  const json* mats = nullptr;
+  if (const auto it = in.find("matrices"); it != in.end()) {
+    if (!it->is_object()) return Status::Error("matrices must be an object like {\"Q\": [[...]]}");
+    mats = &*it;
+    for (auto m = it->begin(); m != it->end(); ++m) {
+      const bool input = std::find_if(std::begin(kInputMatrices), std::end(kInputMatrices), [&](const char* k) { return m.key() == k; }) != std::end(kInputMatrices);
+      const bool result = std::find_if(std::begin(kResultMatrices), std::end(kResultMatrices), [&](const char* k) { return m.key() == k; }) != std::end(kResultMatrices);
+      if (!input && !result) return Status::Error("matrices.{0} is not a matrix of this scene (Q, K, V and their results)", {m.key()});
+      has_qkv = has_qkv || input;
+    }
+  }
+
+  // 3. Which source the document asks for. Fields that disagree about it are refused, never resolved by order.
+  const bool explicit_source = in.contains("source");
+  QkvSource src = base.source;
+  if (explicit_source) {
+    std::string s;
+    AP_TRY(read_string(in["source"], "source", &s));
+    if (s == "custom") src = QkvSource::Custom;
+    else if (s == "projection") src = QkvSource::Projection;
+    else return Status::Error("source must be \"projection\" or \"custom\", got {0}", {quote_json(in["source"])});
+  } else if (has_qkv && in.contains("text")) {
+    return Status::Error("text and matrices both set Q, K and V: send source \"custom\" with the matrices, or the text alone");
+  } else if (has_qkv) {
+    src = QkvSource::Custom;
+  } else if (in.contains("text")) {
+    src = QkvSource::Projection;
+  }
+  long long iv;
+  SdpaParams p;
+  if (src == QkvSource::Projection) {
+    // 4a. From a sentence: Q, K, V (and tokens) are results, accepted when they agree.
+    p = base;
+    p.source = QkvSource::Projection;
+    p.Q = p.K = p.V = Mat();
+    p.query_labels.clear();
+    p.key_labels.clear();
+    if (const auto it = in.find("text"); it != in.end()) AP_TRY(read_string(*it, "text", &p.text));
+    else if (const auto tk = in.find("tokens"); tk != in.end()) {
+      std::vector<std::string> toks;
+      AP_TRY(read_string_list(*tk, "tokens", &toks));
+      if (toks.empty()) return Status::Error("tokens must not be empty");
+      p.text = join(toks);
+    }
+    if (const auto it = in.find("d_model"); it != in.end()) { AP_TRY(read_int(*it, "d_model", 1, limits::kMaxModelDim, &iv)); p.d_model = static_cast<int>(iv); }
+    if (const auto it = in.find("d_k"); it != in.end()) { AP_TRY(read_int(*it, "d_k", 1, limits::kMaxHeadDim, &iv)); p.d_k = static_cast<int>(iv); }
+  } else {
+    // 4b. Q, K, V by hand: the projection settings are kept for the way back, and may only be set together
+    //     with an explicit source (a whole document); alone they would change nothing on screen.
+    p = base.source == QkvSource::Custom ? base : as_custom(*base_model);
+    for (const char* k : {"d_model", "seed", "positional", "pad_to"}) {
+      const auto it = in.find(k);
+      if (it == in.end() || explicit_source) continue;
+      const json now = k == std::string("d_model") ? json(p.d_model) : k == std::string("seed") ? json(p.seed)
+                     : k == std::string("positional") ? json(p.positional) : json(p.pad_to);
+      if (*it != now)
+        return Status::Error("{0} applies to Q, K, V computed from the sentence; they are set by hand now "
+                             "(send source: \"projection\" or a text to go back)", {k});
+    }
+    if (const auto it = in.find("d_model"); it != in.end()) { AP_TRY(read_int(*it, "d_model", 1, limits::kMaxModelDim, &iv)); p.d_model = static_cast<int>(iv); }
+    if (const auto it = in.find("d_k"); it != in.end() && !explicit_source && !has_qkv && *it != json(p.Q.cols()))
+      return Status::Error("{0} applies to Q, K, V computed from the sentence; they are set by hand now "
+                           "(send source: \"projection\" or a text to go back)", {"d_k"});
+    if (mats) {
+      for (const char* k : kInputMatrices)
+        if (const auto mt = mats->find(k); mt != mats->end())
+          AP_TRY(read_matrix(*mt, std::string("matrices.") + k, limits::kMaxTokens, limits::kMaxHeadDim,
+                             k[0] == 'Q' ? &p.Q : k[0] == 'K' ? &p.K : &p.V));
+    }
+    // Labels: tokens name the queries (and the keys too when they are the same rows), key_tokens the keys.
+    std::vector<std::string> toks, ktoks;
+    const bool has_tokens = in.contains("tokens"), has_ktokens = in.contains("key_tokens");
+    if (has_tokens) AP_TRY(read_string_list(in["tokens"], "tokens", &toks));
+    if (has_ktokens) AP_TRY(read_string_list(in["key_tokens"], "key_tokens", &ktoks));
+    if (has_ktokens) p.key_labels = ktoks;
+    if (has_tokens) {
+      p.query_labels = toks;
+      if (!has_ktokens && p.Q.rows() == p.K.rows()) p.key_labels = toks;
+    }
+    if (has_tokens && toks.size() != static_cast<size_t>(p.Q.rows()))
+      return Status::Error("tokens has {0} labels for the {1} rows of Q", {arg(static_cast<long long>(toks.size())), arg(p.Q.rows())});
+    if (has_ktokens && ktoks.size() != static_cast<size_t>(p.K.rows()))
+      return Status::Error("key_tokens has {0} labels for the {1} rows of K", {arg(static_cast<long long>(ktoks.size())), arg(p.K.rows())});
+    if (const auto it = in.find("text"); it != in.end()) {
+      const std::vector<std::string> labels = p.query_labels.size() == static_cast<size_t>(p.Q.rows()) ? p.query_labels : std::vector<std::string>{};
+      if (!it->is_string() || labels.empty() || it->get<std::string>() != join(labels))
+        return Status::Error("text {0} and source \"custom\" disagree: hand-set Q, K, V are labelled by tokens; "
+                             "send the text without source \"custom\" to compute Q, K, V from it", {quote_json(*it)});
+    }
+  }
+  if (const auto it = in.find("seed"); it != in.end()) { AP_TRY(read_int(*it, "seed", 0, 9007199254740991LL, &iv)); p.seed = static_cast<uint64_t>(iv); }
+  if (const auto it = in.find("pad_to"); it != in.end()) { AP_TRY(read_int(*it, "pad_to", 0, limits::kMaxTokens, &iv)); p.pad_to = static_cast<int>(iv); }
+  if (const auto it = in.find("positional"); it != in.end()) AP_TRY(read_bool(*it, "positional", &p.positional));
+  if (const auto it = in.find("mask"); it != in.end()) {
+    if (!it->is_string() || !parse_mask_name(it->get<std::string>(), &p.mask))
+      return Status::Error("mask must be \"none\", \"padding\" or \"causal\", got {0}", {quote_json(*it)});
+  }
+
+  // 5. Build, then check every derived field against the result.
+  auto change = std::make_unique<SdpaChange>();
+  AP_TRY(build_model(p, &change->model));
+  AP_TRY(check_derived(in, change->model, src == QkvSource::Projection));
+  *out = std::move(change);
+  return Status::Ok();
+}
+
+void SdpaScene::commit(std::unique_ptr<SceneChange> change) {
+  auto* c = static_cast<SdpaChange*>(change.get());
+  model_ = std::move(c->model);
+  model_replaced();
+}
+
+Status SdpaScene::apply(const SdpaParams& params) {
+  auto change = std::make_unique<SdpaChange>();
+  AP_TRY(build_model(params, &change->model));
+  commit(std::move(change));
+  return Status::Ok();
+}
+
+Status SdpaScene::load_preset(const std::string& id) {
+  const Preset* p = find_preset(id);
+  if (!p) {
+    std::string known;
+    for (const auto& q : ap::presets()) known += std::string(known.empty() ? "" : ", ") + q.id;
+    return Status::Error("unknown preset '{0}' (known: {1})", {id, known});
+  }
+  AP_TRY(apply(p->params));
+  timeline.end();
+  return Status::Ok();
+}
+
+std::string SdpaScene::explain(int what, int i, int j) const {
+  return explain_cell(model_, static_cast<MatrixId>(what), i, j);
+}
+
+}  // namespace ap

@@ -1,0 +1,281 @@
+#include "url.h"
+
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+
+#include "app/api.h"
+#include "app/json_fields.h"
+#include "core/utf8.h"
+
+namespace ap {
+
+using nlohmann::json;
+
+namespace {
+
+const char kB64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+std::string base64url(const std::string& bytes) {
+  std::string out;
+  size_t i = 0;
+  for (; i + 2 < bytes.size(); i += 3) {
+    const uint32_t v = (uint8_t(bytes[i]) << 16) | (uint8_t(bytes[i + 1]) << 8) | uint8_t(bytes[i + 2]);
+    for (int k = 18; k >= 0; k -= 6) out += kB64[(v >> k) & 63];
+  }
+  const size_t rest = bytes.size() - i;
+  if (rest) {
+    uint32_t v = uint8_t(bytes[i]) << 16;
+    if (rest == 2) v |= uint8_t(bytes[i + 1]) << 8;
+    out += kB64[(v >> 18) & 63];
+    out += kB64[(v >> 12) & 63];
+    if (rest == 2) out += kB64[(v >> 6) & 63];
+  }
+  return out;
+}
+
+bool unbase64url(const std::string& s, std::string* out) {
+  out->clear();
+  uint32_t acc = 0;
+  int bits = 0;
+  for (char c : s) {
+    const char* p = std::strchr(kB64, c);
+    if (!p || c == '\0') return false;
+    acc = (acc << 6) | static_cast<uint32_t>(p - kB64);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      *out += static_cast<char>((acc >> bits) & 0xFF);
+    }
+  }
+  return bits < 6;  // a lone trailing character cannot be
+}
+
+void put_u16(std::string* b, uint32_t v) { *b += char(v & 0xFF); *b += char((v >> 8) & 0xFF); }
+
+// Parameters that are the page's, or common to every scene.
+bool is_layout_param(const std::string& k) { return k == "embed" || k == "controls"; }
+
+// Converts one URL parameter into a document field (name and value). Explains what is wrong otherwise.
+Status param_to_field(const PlaygroundState& st, const Scene& target, const std::string& key, const std::string& val,
+                      std::string* field, json* value) {
+  const auto number = [&](json* out) {
+    char* end = nullptr;
+    const double d = std::strtod(val.c_str(), &end);
+    if (val.empty() || *end != '\0' || !std::isfinite(d)) return Status::Error("not a number");
+    *out = d;
+    return Status::Ok();
+  };
+  *field = key;
+  if (key == "scene" || key == "lang" || key == "preset") { *value = val; return Status::Ok(); }
+  if (key == "step") {
+    const size_t colon = val.find(':');
+    if (colon == std::string::npos) return number(value);
+    const std::string a = val.substr(0, colon), b = val.substr(colon + 1);
+    char* e1 = nullptr;
+    char* e2 = nullptr;
+    const double i = std::strtod(a.c_str(), &e1), s = std::strtod(b.c_str(), &e2);
+    if (a.empty() || b.empty() || *e1 || *e2 || !std::isfinite(i) || !std::isfinite(s)) return Status::Error("not a number");
+    *value = {{"index", i}, {"sub", s}};
+    return Status::Ok();
+  }
+  (void)st;
+  for (const UrlParam& p : target.url_params()) {
+    if (key != p.name) continue;
+    *field = p.field;
+    switch (p.kind) {
+      case UrlKind::String: *value = val; return Status::Ok();
+      case UrlKind::Number: return number(value);
+      case UrlKind::Bool: *value = val != "0" && val != "false"; return Status::Ok();
+      case UrlKind::Json: {
+        if (json_nesting_depth(val.data(), val.size()) > kMaxJsonDepth) return Status::Error("not valid JSON");
+        *value = json::parse(val, nullptr, false);
+        if (value->is_discarded()) return Status::Error("not valid JSON");
+        return Status::Ok();
+      }
+      case UrlKind::Matrices: return decode_matrices(val, value);
+    }
+  }
+  return Status::Error("unknown parameter '{0}'", {key});
+}
+
+}  // namespace
+
+std::string url_encode(const std::string& s) {
+  static const char* hex = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : s) {
+    if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.' || c == '~') out += static_cast<char>(c);
+    else { out += '%'; out += hex[c >> 4]; out += hex[c & 15]; }
+  }
+  return out;
+}
+
+std::string url_decode(const std::string& s, bool* ok) {
+  std::string out;
+  *ok = true;
+  const auto hex = [](char c) { return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1; };
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '+') out += ' ';
+    else if (s[i] == '%') {
+      if (i + 2 >= s.size() || hex(s[i + 1]) < 0 || hex(s[i + 2]) < 0) { *ok = false; return s; }
+      out += static_cast<char>(hex(s[i + 1]) * 16 + hex(s[i + 2]));
+      i += 2;
+    } else out += s[i];
+  }
+  return out;
+}
+
+std::string encode_matrices(const json& matrices) {
+  std::string b;
+  b += static_cast<char>(matrices.size());
+  for (auto it = matrices.begin(); it != matrices.end(); ++it) {
+    const json& m = it.value();
+    const uint32_t rows = static_cast<uint32_t>(m.size()), cols = rows ? static_cast<uint32_t>(m[0].size()) : 0;
+    b += static_cast<char>(it.key().size());
+    b += it.key();
+    put_u16(&b, rows);
+    put_u16(&b, cols);
+    for (const json& row : m)
+      for (const json& v : row) {
+        const float f = v.is_number() ? v.get<float>() : -INFINITY;
+        uint32_t bits;
+        std::memcpy(&bits, &f, 4);
+        for (int k = 0; k < 4; ++k) b += static_cast<char>((bits >> (8 * k)) & 0xFF);
+      }
+  }
+  return "v1." + base64url(b);
+}
+
+Status decode_matrices(const std::string& text, json* out) {
+  if (text.rfind("v1.", 0) != 0) return Status::Error("matrices: unknown format (expected v1.…)");
+  std::string b;
+  if (!unbase64url(text.substr(3), &b)) return Status::Error("matrices: not base64url");
+  size_t p = 0;
+  const auto need = [&](size_t k) { return p + k <= b.size(); };
+  if (!need(1)) return Status::Error("matrices: truncated");
+  const int count = static_cast<uint8_t>(b[p++]);
+  json mats = json::object();
+  for (int c = 0; c < count; ++c) {
+    if (!need(1)) return Status::Error("matrices: truncated");
+    const size_t len = static_cast<uint8_t>(b[p++]);
+    if (!need(len + 4)) return Status::Error("matrices: truncated");
+    const std::string name = b.substr(p, len);
+    p += len;
+    const uint32_t rows = uint8_t(b[p]) | (uint8_t(b[p + 1]) << 8), cols = uint8_t(b[p + 2]) | (uint8_t(b[p + 3]) << 8);
+    p += 4;
+    if (!utf8_valid(name)) return Status::Error("matrices: truncated");
+    if (!need(static_cast<size_t>(rows) * cols * 4)) return Status::Error("matrices: truncated");
+    json m = json::array();
+    for (uint32_t i = 0; i < rows; ++i) {
+      json row = json::array();
+      for (uint32_t j = 0; j < cols; ++j) {
+        uint32_t bits = 0;
+        for (int k = 0; k < 4; ++k) bits |= static_cast<uint32_t>(uint8_t(b[p++])) << (8 * k);
+        float f;
+        std::memcpy(&f, &bits, 4);
+        if (std::isfinite(f)) row.push_back(f); else row.push_back(nullptr);
+      }
+      m.push_back(std::move(row));
+    }
+    mats[name] = std::move(m);
+  }
+  if (p != b.size()) return Status::Error("matrices: {0} bytes left over", {arg(static_cast<long long>(b.size() - p))});
+  *out = std::move(mats);
+  return Status::Ok();
+}
+
+void apply_url_query(PlaygroundState& st, const std::string& query) {
+  std::string q = query;
+  if (!q.empty() && q[0] == '?') q.erase(0, 1);
+  // 1. Split and decode; the scene parameter first, since the others are that scene's.
+  std::vector<std::pair<std::string, std::string>> params;
+  std::vector<std::string> problems;
+  size_t start = 0;
+  while (start < q.size()) {
+    size_t amp = q.find('&', start);
+    if (amp == std::string::npos) amp = q.size();
+    const std::string pair = q.substr(start, amp - start);
+    start = amp + 1;
+    if (pair.empty()) continue;
+    const size_t eq = pair.find('=');
+    bool ok1 = true, ok2 = true;
+    const std::string key = url_decode(pair.substr(0, eq), &ok1);
+    const std::string val = eq == std::string::npos ? "" : url_decode(pair.substr(eq + 1), &ok2);
+    if (!ok1 || !ok2) { problems.push_back(format_template("{0}: bad % escape", {utf8_prefix(pair, 80)})); continue; }
+    if (!utf8_valid(key) || !utf8_valid(val)) { problems.push_back(format_template("{0}: not UTF-8 text", {url_encode(utf8_prefix(pair, 80))})); continue; }
+    if (key == "embed") { st.embed = val != "0"; st.show_controls = !st.embed; continue; }
+    if (key == "controls") { st.show_controls = val != "0"; continue; }
+    if (key == "scene") params.insert(params.begin(), {key, val});
+    else params.push_back({key, val});
+  }
+  // 2. The target scene (a bad one is reported; the others then apply to the current scene).
+  const Scene* target = &st.scene();
+  if (!params.empty() && params[0].first == "scene") {
+    if (const Scene* s = st.find(params[0].second)) target = s;
+  }
+  json doc = json::object();
+  std::vector<std::pair<std::string, json>> fields;
+  for (const auto& [key, val] : params) {
+    std::string field;
+    json value;
+    const Status s = param_to_field(st, *target, key, val, &field, &value);
+    if (!s) { problems.push_back(key + "=" + utf8_prefix(val, 80) + ": " + localize(s)); continue; }
+    if (is_layout_param(key)) continue;
+    fields.push_back({field, value});
+    doc[field] = value;
+  }
+  // 3. The whole document at once; if refused, each field alone on top of those accepted so far.
+  if (!apply_document(st, doc, true)) {
+    doc = json::object();
+    for (size_t i = 0; i < fields.size(); ++i) {
+      json trial = doc;
+      trial[fields[i].first] = fields[i].second;
+      const Status s = apply_document(st, trial, true);
+      if (!s) {
+        problems.push_back(fields[i].first + "=" + utf8_prefix(quote_json(fields[i].second, 80), 80) + ": " + localize(s));
+        continue;
+      }
+      doc = std::move(trial);
+    }
+  }
+  if (!doc.empty()) {
+    const Status s = apply_document(st, doc);
+    (void)s;  // validated above
+  }
+  if (!problems.empty()) {
+    LocalText t;
+    t.prefix = "URL";
+    t.tmpl = "{0}";
+    std::string msg;
+    for (size_t i = 0; i < problems.size(); ++i) msg += (i ? "; " : "") + problems[i];
+    t.args = {msg};
+    report(st, "url", t);
+  }
+}
+
+std::string state_to_query(const PlaygroundState& st) {
+  const json doc = state_document(st, false, false, false);
+  const Scene& sc = st.scene();
+  std::string q = "scene=" + url_encode(sc.id()) + "&lang=" + lang_code(lang());
+  for (const UrlParam& p : sc.url_params()) {
+    const auto it = doc.find(p.field);
+    if (it == doc.end()) continue;
+    std::string v;
+    switch (p.kind) {
+      case UrlKind::String: v = it->is_string() ? it->get<std::string>() : it->dump(); break;
+      case UrlKind::Number: v = it->dump(); break;
+      case UrlKind::Bool: v = it->is_boolean() && it->get<bool>() ? "1" : "0"; break;
+      case UrlKind::Json: v = it->dump(-1, ' ', false, json::error_handler_t::replace); break;
+      case UrlKind::Matrices: v = encode_matrices(*it); break;
+    }
+    q += std::string("&") + p.name + "=" + url_encode(v);
+  }
+  const Timeline& t = st.timeline();
+  q += "&step=" + std::to_string(t.stage());
+  if (!t.stage_complete()) q += "%3A" + std::to_string(t.done_substeps());
+  return q;
+}
+
+}  // namespace ap

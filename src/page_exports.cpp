@@ -1,0 +1,44 @@
+// The page API (window.playground, web/playground.js) as C functions over the one PlaygroundState.
+// JSON strings in and out. A document can be megabytes long (every matrix at its limit is about 20 MB of
+// JSON), so it arrives through the heap — a pointer and a length from _malloc — never through ccall's
+// string argument, which copies onto the small wasm stack. A returned pointer stays valid until the next call.
+#ifdef __EMSCRIPTEN__
+#include <emscripten.h>
+
+#include <string>
+
+#include "app/api.h"
+#include "app/url.h"
+#include "page_exports.h"
+
+namespace {
+ap::PlaygroundState* g_state = nullptr;
+std::string g_reply;  // the last string handed to JavaScript
+}  // namespace
+
+void ap::page_api_attach(PlaygroundState* st) { g_state = st; }
+
+extern "C" {
+EMSCRIPTEN_KEEPALIVE const char* ap_get_state(int with_matrices) {
+  g_reply = g_state ? ap::get_state_json(*g_state, with_matrices != 0) : "{}";
+  return g_reply.c_str();
+}
+EMSCRIPTEN_KEEPALIVE const char* ap_set_state(const char* json, int size) {
+  g_reply = g_state && json && size >= 0 ? ap::set_state_json(*g_state, json, static_cast<size_t>(size))
+                                         : "{\"ok\":false,\"error\":\"not started\"}";
+  return g_reply.c_str();
+}
+EMSCRIPTEN_KEEPALIVE const char* ap_step(int k) {
+  g_reply = g_state ? ap::step_json(*g_state, k) : "{}";
+  return g_reply.c_str();
+}
+// The query string that restores the current view (README "URL parameters").
+EMSCRIPTEN_KEEPALIVE const char* ap_link_query() {
+  g_reply = g_state ? ap::state_to_query(*g_state) : "";
+  return g_reply.c_str();
+}
+}
+#else
+#include "page_exports.h"
+void ap::page_api_attach(PlaygroundState*) {}
+#endif

@@ -1,0 +1,199 @@
+// View of the scene "Why √d_k": the controls (d_k, samples, keys, seed) and, stage by stage, the dots, their
+// histogram, the scaled histogram, and the softmax's largest weight and entropy against d_k. It draws what
+// the scene's result holds (core/scaling.h); it computes nothing.
+#include "views/scaling_view.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "core/number_text.h"
+#include "widgets/plot.h"
+
+namespace ap {
+
+namespace {
+
+constexpr ImU32 kRawColor = IM_COL32(214, 96, 77, 255);      // unscaled: warm
+constexpr ImU32 kScaledColor = IM_COL32(67, 147, 195, 255);  // scaled: cool
+
+PlotSeries histogram_series(const Histogram& h, const char* name, ImU32 color) {
+  PlotSeries s;
+  s.name = name;
+  s.bars = true;
+  s.line = false;
+  s.color = color;
+  const int bins = static_cast<int>(h.counts.size());
+  for (int i = 0; i <= bins; ++i) s.x.push_back(h.lo + (h.hi - h.lo) * i / bins);
+  for (int c : h.counts) s.y.push_back(c);
+  return s;
+}
+
+void stat_line(const char* label, double measured, double expected) {
+  ImGui::Text("%s  %s %s   %s %s", label, tr("measured"), fmt(measured, 2).c_str(), tr("expected"), fmt(expected, 2).c_str());
+}
+
+}  // namespace
+
+void ScalingView::sync() {
+  if (generation_seen_ == scene_.generation()) return;
+  generation_seen_ = scene_.generation();
+  edit_ = scene_.params();
+}
+
+void ScalingView::controls(ViewContext& ctx) {
+  sync();
+  const float field = ImGui::GetFontSize() * 7.f;
+  const auto apply = [&](const char* key) { (void)report_result(ctx.st, key, scene_.apply(edit_)); };
+  ImGui::Spacing();
+  ImGui::SetNextItemWidth(field);
+  if (ImGui::SliderInt("d_k###d_k", &edit_.d_k, 1, scaling_limits::kMaxDk, "%d", ImGuiSliderFlags_Logarithmic)) apply("d_k");
+  ImGui::SetNextItemWidth(field);
+  if (ImGui::InputInt((std::string(tr("samples")) + "###samples").c_str(), &edit_.samples, 100, 1000)) apply("samples");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("Number of (q, k) pairs drawn"));
+  ImGui::SetNextItemWidth(field);
+  if (ImGui::InputInt((std::string(tr("keys")) + "###n_keys").c_str(), &edit_.n_keys, 1, 16)) apply("n_keys");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("Keys per softmax row in the sweep"));
+  int seed = static_cast<int>(edit_.seed & 0x7FFFFFFF);
+  ImGui::SetNextItemWidth(field);
+  if (ImGui::InputInt((std::string(tr("seed")) + "###seed").c_str(), &seed, 1, 10)) {
+    edit_.seed = static_cast<uint64_t>(std::max(0, seed));
+    apply("seed");
+  }
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("%s", tr("Draws are random but seeded: the same seed gives the same numbers."));
+  ImGui::PopStyleColor();
+}
+
+std::string ScalingView::step_text(const ViewContext&) const {
+  const ScalingResult& r = scene_.result();
+  const int dk = scene_.params().d_k;
+  char buf[200];
+  switch (static_cast<ScalingStage>(scene_.timeline.stage())) {
+    case ScalingStage::Dots:
+    case ScalingStage::Raw:
+      std::snprintf(buf, sizeof buf, "d_k = %d   Var(q·k): %s %s, %s %d", dk, tr("measured"), fmt(r.var_raw, 2).c_str(), tr("expected"), dk);
+      return buf;
+    case ScalingStage::Scaled:
+      std::snprintf(buf, sizeof buf, "√d_k = %s   Var(q·k/√d_k): %s %s, %s 1", fmt(std::sqrt(double(dk)), 2).c_str(),
+                    tr("measured"), fmt(r.var_scaled, 3).c_str(), tr("expected"));
+      return buf;
+    default:
+      std::snprintf(buf, sizeof buf, "n = %d   %s = ln %d = %s", scene_.params().n_keys, tr("uniform: ln n"),
+                    scene_.params().n_keys, fmt(r.max_entropy, 3).c_str());
+      return buf;
+  }
+}
+
+void ScalingView::stage(ViewContext& ctx) {
+  sync();
+  const ScalingResult& r = scene_.result();
+  const ScalingParams& p = scene_.params();
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float fs = ImGui::GetFontSize();
+  const double sd = std::sqrt(static_cast<double>(p.d_k));
+  const auto hover = [&](const PlotResult& res, ScalingItem item) {
+    if (res.point >= 0) { ctx.hover_what = static_cast<int>(item); ctx.hover_i = res.point; ctx.hover_j = 0; }
+  };
+  switch (static_cast<ScalingStage>(scene_.timeline.stage())) {
+    case ScalingStage::Dots: {
+      // The first dots, one point each: they scatter around 0 by about ±√d_k.
+      PlotSpec s;
+      s.title = std::string(tr("a few of the dot products")) + "  (d_k = " + std::to_string(p.d_k) + ")";
+      s.x_label = "s";
+      s.y_label = "q·k";
+      PlotSeries d;
+      d.name = "q·k";
+      d.line = false;
+      d.points = true;
+      d.color = kRawColor;
+      const int shown = std::min<int>(200, static_cast<int>(r.dots_raw.size()));
+      for (int i = 0; i < shown; ++i) { d.x.push_back(i + 1); d.y.push_back(r.dots_raw[static_cast<size_t>(i)]); }
+      s.series.push_back(d);
+      s.y_markers = {{sd, "+√d_k", kRawColor}, {-sd, "−√d_k", kRawColor}, {0, "", 0}};
+      s.legend = PlotLegend::None;
+      plot("dots", s, ImVec2(avail.x, avail.y - fs * 2.5f));
+      stat_line("Var(q·k)", r.var_raw, p.d_k);
+      break;
+    }
+    case ScalingStage::Raw:
+    case ScalingStage::Scaled: {
+      const bool both = scene_.timeline.stage() == static_cast<int>(ScalingStage::Scaled);
+      const float w = both ? (avail.x - fs) * 0.5f : avail.x;
+      const float h = avail.y - fs * 2.5f;
+      PlotSpec raw;
+      raw.title = std::string("q·k   (") + tr("unscaled") + ")";
+      raw.x_label = "q·k";
+      raw.y_label = tr("count");
+      raw.series.push_back(histogram_series(r.hist_raw, tr("unscaled"), kRawColor));
+      raw.x_markers = {{sd, "+√d_k", 0}, {-sd, "−√d_k", 0}};
+      raw.legend = PlotLegend::None;
+      hover(plot("hist_raw", raw, ImVec2(w, h)), ScalingItem::HistRaw);
+      if (both) {
+        ImGui::SameLine(0, fs);
+        PlotSpec sc;
+        sc.title = std::string("q·k / √d_k   (") + tr("scaled ÷√d_k") + ")";
+        sc.x_label = "q·k / √d_k";
+        sc.y_label = tr("count");
+        sc.series.push_back(histogram_series(r.hist_scaled, tr("scaled ÷√d_k"), kScaledColor));
+        sc.x_markers = {{1, "+1", 0}, {-1, "−1", 0}};
+        // On the raw histogram's axis: the same counts, squeezed by √d_k.
+        sc.x_min = r.hist_raw.lo;
+        sc.x_max = r.hist_raw.hi;
+        sc.legend = PlotLegend::None;
+        hover(plot("hist_scaled", sc, ImVec2(w, h)), ScalingItem::HistScaled);
+      }
+      stat_line("Var(q·k)", r.var_raw, p.d_k);
+      if (both) {
+        ImGui::SameLine(w + fs);
+        stat_line("Var(q·k/√d_k)", r.var_scaled, 1.0);
+      }
+      break;
+    }
+    case ScalingStage::Softmax:
+    default: {
+      const float w = (avail.x - fs) * 0.5f, h = avail.y - fs * 0.5f;
+      PlotSeries raw_w, sc_w, raw_e, sc_e;
+      raw_w.name = raw_e.name = tr("unscaled");
+      sc_w.name = sc_e.name = tr("scaled ÷√d_k");
+      raw_w.color = raw_e.color = kRawColor;
+      sc_w.color = sc_e.color = kScaledColor;
+      raw_w.points = sc_w.points = raw_e.points = sc_e.points = true;
+      for (const auto& pt : r.sweep) {
+        raw_w.x.push_back(pt.d_k); raw_w.y.push_back(pt.max_weight_raw);
+        sc_w.x.push_back(pt.d_k); sc_w.y.push_back(pt.max_weight_scaled);
+        raw_e.x.push_back(pt.d_k); raw_e.y.push_back(pt.entropy_raw);
+        sc_e.x.push_back(pt.d_k); sc_e.y.push_back(pt.entropy_scaled);
+      }
+      PlotSpec a;
+      a.title = tr("largest softmax weight");
+      a.x_label = "d_k";
+      a.x_log = true;
+      a.y_min = 0;
+      a.y_max = 1;
+      a.series = {raw_w, sc_w};
+      a.x_markers = {{static_cast<double>(p.d_k), "d_k = " + std::to_string(p.d_k), 0}};
+      a.y_markers = {{1.0 / p.n_keys, "1/n", 0}};
+      a.legend = PlotLegend::TopLeft;
+      hover(plot("max_weight", a, ImVec2(w, h)), ScalingItem::SweepMaxWeight);
+      ImGui::SameLine(0, fs);
+      PlotSpec e;
+      e.title = tr("softmax entropy (nats)");
+      e.x_label = "d_k";
+      e.x_log = true;
+      e.y_min = 0;
+      e.y_max = r.max_entropy * 1.08;
+      e.series = {raw_e, sc_e};
+      e.x_markers = {{static_cast<double>(p.d_k), "d_k = " + std::to_string(p.d_k), 0}};
+      e.y_markers = {{r.max_entropy, tr("uniform: ln n"), 0}};
+      e.legend = PlotLegend::BottomLeft;
+      hover(plot("entropy", e, ImVec2(w, h)), ScalingItem::SweepEntropy);
+      break;
+    }
+  }
+}
+
+}  // namespace ap

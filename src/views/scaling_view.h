@@ -1,0 +1,22 @@
+// The drawing of the scene "Why √dₖ" (see scaling_view.cpp).
+#pragma once
+#include "app/scenes/scaling_scene.h"
+#include "views/view.h"
+
+namespace ap {
+
+class ScalingView final : public SceneView {
+ public:
+  explicit ScalingView(ScalingScene& scene) : scene_(scene) {}
+  void controls(ViewContext& ctx) override;
+  void stage(ViewContext& ctx) override;
+  std::string step_text(const ViewContext& ctx) const override;
+
+ private:
+  void sync();
+  ScalingScene& scene_;
+  int generation_seen_ = -1;
+  ScalingParams edit_;  // what the fields show (may hold a value the scene refused)
+};
+
+}  // namespace ap

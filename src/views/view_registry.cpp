@@ -1,0 +1,22 @@
+// Which view draws which scene. Adding a scene: one line here (and one in src/app/scene_registry.cpp).
+#include "views/scaling_view.h"
+#include "views/sdpa_view.h"
+#include "views/view.h"
+
+namespace ap {
+
+namespace {
+std::unique_ptr<SceneView> view_for(Scene& s) {
+  if (auto* sc = dynamic_cast<SdpaScene*>(&s)) return std::make_unique<SdpaView>(*sc);
+  if (auto* sc = dynamic_cast<ScalingScene*>(&s)) return std::make_unique<ScalingView>(*sc);
+  return nullptr;
+}
+}  // namespace
+
+std::vector<std::unique_ptr<SceneView>> make_views(const PlaygroundState& st) {
+  std::vector<std::unique_ptr<SceneView>> v;
+  for (const auto& s : st.scenes) v.push_back(view_for(*s));
+  return v;
+}
+
+}  // namespace ap

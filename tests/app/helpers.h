@@ -1,0 +1,45 @@
+// Shared by the app-layer tests: the SDPA scene of a state, the UI's way of changing it, JSON helpers.
+#pragma once
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "app/api.h"
+#include "app/scenes/sdpa_scene.h"
+#include "app/state.h"
+
+namespace ap {
+namespace test {
+
+inline SdpaScene& sdpa(PlaygroundState& st) { return *st.get<SdpaScene>(); }
+inline const SdpaScene& sdpa(const PlaygroundState& st) { return *st.get<SdpaScene>(); }
+inline const SdpaModel& model(const PlaygroundState& st) { return sdpa(st).model(); }
+
+// What the controls do: build from `p`, keep the last good model, report under `key`.
+inline Status apply(PlaygroundState& st, const SdpaParams& p, const std::string& key) {
+  return report_result(st, key, sdpa(st).apply(p));
+}
+inline Status load_preset(PlaygroundState& st, const std::string& id) {
+  return report_result(st, "preset", sdpa(st).load_preset(id));
+}
+
+inline nlohmann::json parse(const std::string& s) {
+  nlohmann::json j = nlohmann::json::parse(s, nullptr, /*allow_exceptions=*/false);
+  EXPECT_FALSE(j.is_discarded()) << "not JSON: " << s.substr(0, 200);
+  return j;
+}
+inline nlohmann::json state(const PlaygroundState& st, bool matrices = true) { return parse(get_state_json(st, matrices)); }
+inline double num(const nlohmann::json& j) { return j.is_number() ? j.get<double>() : std::nan(""); }
+inline std::string str(const nlohmann::json& j) { return j.is_string() ? j.get<std::string>() : std::string("<not a string>"); }
+
+// The message on screen under `key`, in the current language ("" if none).
+inline std::string message(const PlaygroundState& st, const std::string& key) {
+  for (const auto& m : st.errors)
+    if (m.key == key) return localize(m.text);
+  return {};
+}
+
+}  // namespace test
+}  // namespace ap

@@ -1,0 +1,2 @@
+// Must not compile: the core is the numeric heart and knows nothing above it.
+#include "app/scene.h"
