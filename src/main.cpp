@@ -13,6 +13,7 @@ ap::UiState* g_ui = nullptr;
 
 bool before_frame(const ap::FrameInfo& f) { return ap::ui_prepare_fonts(*g_state, *g_ui, f); }
 void frame(const ap::FrameInfo& f) { ap::ui_frame(*g_state, *g_ui, f); }
+bool busy() { return ap::ui_busy(*g_state, *g_ui); }
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -24,7 +25,7 @@ int main(int argc, char** argv) {
   if (argc > 1) query = argv[1];
   if (!query.empty()) ap::apply_url_query(*g_state, query);
   ap::page_api_attach(g_state);
-  ap::platform_run(frame, before_frame);
+  ap::platform_run(frame, before_frame, busy);
   ap::ui_shutdown(*g_ui);
   ap::platform_shutdown();
   return 0;

@@ -10,6 +10,7 @@
 #include "app/api.h"
 #include "app/url.h"
 #include "page_exports.h"
+#include "platform/platform.h"
 
 namespace {
 ap::PlaygroundState* g_state = nullptr;
@@ -26,10 +27,12 @@ EMSCRIPTEN_KEEPALIVE const char* ap_get_state(int with_matrices) {
 EMSCRIPTEN_KEEPALIVE const char* ap_set_state(const char* json, int size) {
   g_reply = g_state && json && size >= 0 ? ap::set_state_json(*g_state, json, static_cast<size_t>(size))
                                          : "{\"ok\":false,\"error\":\"not started\"}";
+  ap::platform_request_frames(3);  // the view may have changed: draw it
   return g_reply.c_str();
 }
 EMSCRIPTEN_KEEPALIVE const char* ap_step(int k) {
   g_reply = g_state ? ap::step_json(*g_state, k) : "{}";
+  ap::platform_request_frames(3);
   return g_reply.c_str();
 }
 // The query string that restores the current view (README "URL parameters").
@@ -40,5 +43,6 @@ EMSCRIPTEN_KEEPALIVE const char* ap_link_query() {
 }
 #else
 #include "page_exports.h"
+#include "platform/platform.h"
 void ap::page_api_attach(PlaygroundState*) {}
 #endif

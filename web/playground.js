@@ -28,12 +28,14 @@
 
   var NOT_READY = 'the playground is not ready yet: await window.playground.ready first';
   function call(name, type, args) {
+    wake();
     var out = Module.ccall(name, 'string', [type], [args]);
     return JSON.parse(out);
   }
   // A document can be megabytes long: it goes through the heap (ccall's string argument would copy it
   // onto the small wasm stack and trap).
   function callWithText(name, text) {
+    wake();
     var size = Module.lengthBytesUTF8(text);
     var ptr = Module._malloc(size + 1);
     if (!ptr) return { ok: false, error: 'not enough memory for a document of ' + size + ' bytes' };
@@ -54,8 +56,12 @@
       loading.classList.add('done');
       if (window.performance && performance.mark) performance.mark('ap-first-frame');
       resolveReady(window.playground);
-      canvas.focus();
+      // Take the keyboard only as a page of our own: inside a course page (an iframe) the focus and the
+      // scroll keys stay with the host until the learner clicks or tabs into the playground.
+      if (window.parent === window) canvas.focus();
+      watchVisibility();
     },
+    paused: function () { loopPaused = true; },
     announce: function (text) { document.getElementById('live').textContent = text; },
     setLang: function (code) { document.documentElement.lang = code === 'zh' ? 'zh-CN' : 'en'; },
     // Touch screens: the canvas cannot raise the on-screen keyboard, the browser's prompt can.
@@ -63,6 +69,26 @@
       try { return window.prompt(question, current); } catch (e) { return null; }
     }
   };
+
+  // The frame loop runs only while it has something to do. The app pauses it after half a second without
+  // change (apBridge.paused); input, a page-API call or a resize wakes it. An embed scrolled out of view
+  // stays paused (hidden tabs get no frames anyway).
+  var loopPaused = false, inView = true;
+  function wake() {
+    if (loopPaused && inView && typeof Module.resumeMainLoop === 'function') { loopPaused = false; Module.resumeMainLoop(); }
+  }
+  ['keydown', 'keyup', 'pointerdown', 'pointermove', 'pointerup', 'wheel', 'touchstart', 'touchmove', 'touchend',
+    'mousedown', 'mouseup', 'mousemove', 'focusin', 'focusout', 'resize', 'compositionupdate', 'paste'].forEach(function (t) {
+    window.addEventListener(t, wake, true);
+  });
+  function watchVisibility() {
+    if (!('IntersectionObserver' in window) || typeof Module.pauseMainLoop !== 'function') return;
+    new IntersectionObserver(function (entries) {
+      inView = entries[entries.length - 1].isIntersecting;
+      if (inView) wake();
+      else if (!loopPaused) { loopPaused = true; Module.pauseMainLoop(); }
+    }).observe(canvas);
+  }
 
   // The page API (README "Page API").
   window.playground = {

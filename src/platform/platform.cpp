@@ -2,7 +2,6 @@
 
 #include <SDL.h>
 #include <imgui.h>
-#include <imgui_impl_opengl3.h>
 #include <imgui_impl_sdl.h>
 
 #include <algorithm>
@@ -10,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "platform/imgui_renderer.h"
 #include "widgets/gl.h"
 
 // Dear ImGui comes from Debian's source package imgui 1.86 (scripts/setup.sh pins it): its backends and
@@ -31,14 +31,15 @@ bool (*g_before)(const FrameInfo&) = nullptr;
 Uint64 g_last_counter = 0;
 bool g_quit = false;
 
+bool (*g_busy)() = nullptr;
+int g_pending_frames = 4;   // frames still to draw although nothing moves (input settles over a few frames)
+constexpr int kSettleFrames = 4;
+int g_idle_turns = 0;       // turns in a row without a frame
+FrameInfo g_last_drawn;     // size and pixel ratio of the last drawn frame
+
+// Size and pixel ratio now (no GL call); dt is filled in when a frame is drawn.
 FrameInfo current_frame_info() {
   FrameInfo f;
-  const Uint64 now = SDL_GetPerformanceCounter();
-  if (g_last_counter != 0) f.dt = double(now - g_last_counter) / double(SDL_GetPerformanceFrequency());
-  g_last_counter = now;
-  // Dear ImGui 1.86 aborts on a zero delta ("Need a positive DeltaTime"), which headless browsers with a
-  // virtual clock can produce; a very long pause (tab in background) should not jump the animation.
-  f.dt = std::clamp(f.dt, 0.0001, 0.25);
   int w, h, dw, dh;
   SDL_GetWindowSize(g_window, &w, &h);
   SDL_GL_GetDrawableSize(g_window, &dw, &dh);
@@ -58,10 +59,15 @@ FrameInfo current_frame_info() {
 // within the same batch of events is held back to the next frame.
 std::vector<SDL_Event> g_deferred;
 
+// One turn of the loop. A frame is drawn only when something changes: input arrived (and a few frames to
+// let it settle), the canvas changed size or pixel ratio, the app has something moving (an animation, a
+// running measurement), or someone asked (the page API). Otherwise the turn returns at once: an idle page
+// costs almost nothing, and no GL call is made.
 void one_frame() {
   SDL_Event e;
   std::vector<SDL_Event> events;
   events.swap(g_deferred);
+  const bool had_deferred = !events.empty();
   while (SDL_PollEvent(&e)) events.push_back(e);
   std::vector<SDL_Scancode> pressed_now;
   for (const SDL_Event& ev : events) {
@@ -82,9 +88,34 @@ void one_frame() {
         e.window.windowID == SDL_GetWindowID(g_window))
       g_quit = true;
   }
-  const FrameInfo info = current_frame_info();
+  if (!events.empty() || had_deferred || !g_deferred.empty()) g_pending_frames = std::max(g_pending_frames, kSettleFrames);
+  FrameInfo info = current_frame_info();
+  const bool resized = info.width != g_last_drawn.width || info.height != g_last_drawn.height || info.dpr != g_last_drawn.dpr;
+  const bool typing = ImGui::GetIO().WantTextInput;  // the text cursor blinks
+  if (!resized && !typing && g_pending_frames <= 0 && !(g_busy && g_busy())) {
+#ifdef __EMSCRIPTEN__
+    // Idle for half a second: stop the browser's frame callbacks altogether. The page's glue
+    // (web/playground.js) resumes the loop on input, on a page-API call and when the canvas is resized.
+    if (++g_idle_turns > 30) {
+      g_idle_turns = 0;
+      emscripten_pause_main_loop();
+      EM_ASM({ if (window.apBridge) window.apBridge.paused(); });
+    }
+#else
+    SDL_Delay(8);  // natively nothing paces the loop when no frame is swapped
+#endif
+    return;
+  }
+  g_idle_turns = 0;
+  if (g_pending_frames > 0) --g_pending_frames;
+  const Uint64 now = SDL_GetPerformanceCounter();
+  if (g_last_counter != 0) info.dt = double(now - g_last_counter) / double(SDL_GetPerformanceFrequency());
+  g_last_counter = now;
+  // Dear ImGui 1.86 aborts on a zero delta ("Need a positive DeltaTime"), which headless browsers with a
+  // virtual clock can produce; a long pause (idle, a tab in the background) must not jump the animation.
+  info.dt = std::clamp(info.dt, 0.0001, 0.25);
+  g_last_drawn = info;
   if (g_before && g_before(info)) platform_rebuild_font_texture();
-  ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplSDL2_NewFrame();
   ImGuiIO& io = ImGui::GetIO();
   io.DeltaTime = static_cast<float>(info.dt);
@@ -96,7 +127,7 @@ void one_frame() {
   glViewport(0, 0, dw, dh);
   glClearColor(0.96f, 0.96f, 0.97f, 1.f);
   glClear(GL_COLOR_BUFFER_BIT);
-  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  imgui_renderer_render(ImGui::GetDrawData(), dw, dh);
   SDL_GL_SwapWindow(g_window);
 }
 
@@ -146,18 +177,24 @@ bool platform_init(const char* title, int width, int height) {
   io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
   io.IniFilename = nullptr;  // no imgui.ini: the layout is computed, and the web build has no filesystem
   ImGui_ImplSDL2_InitForOpenGL(g_window, g_gl);
-  ImGui_ImplOpenGL3_Init(glsl_version);
+  (void)glsl_version;  // the shaders get their #version line from widgets/gl_program.cpp
+  if (!imgui_renderer_init()) {
+    std::fprintf(stderr, "the interface's shaders failed to compile\n");
+    return false;
+  }
   return true;
 }
 
 void platform_rebuild_font_texture() {
-  ImGui_ImplOpenGL3_DestroyFontsTexture();
-  ImGui_ImplOpenGL3_CreateFontsTexture();
+  imgui_renderer_fonts();
 }
 
-void platform_run(FrameFn frame, bool (*before_new_frame)(const FrameInfo&)) {
+void platform_request_frames(int n) { g_pending_frames = std::max(g_pending_frames, n); }
+
+void platform_run(FrameFn frame, bool (*before_new_frame)(const FrameInfo&), bool (*busy)()) {
   g_frame = frame;
   g_before = before_new_frame;
+  g_busy = busy;
 #ifdef __EMSCRIPTEN__
   emscripten_set_main_loop(one_frame, 0, true);
 #else
@@ -166,7 +203,7 @@ void platform_run(FrameFn frame, bool (*before_new_frame)(const FrameInfo&)) {
 }
 
 void platform_shutdown() {
-  ImGui_ImplOpenGL3_Shutdown();
+  imgui_renderer_shutdown();
   ImGui_ImplSDL2_Shutdown();
   ImGui::DestroyContext();
   SDL_GL_DeleteContext(g_gl);

@@ -21,7 +21,11 @@ bool platform_init(const char* title, int width, int height);
 
 // Runs `frame` until the window closes (native) or forever (web). The frame function is called between
 // ImGui::NewFrame() and ImGui::Render(); it may rebuild fonts through platform_rebuild_fonts().
-void platform_run(FrameFn frame, bool (*before_new_frame)(const FrameInfo&));
+// A frame is drawn only when something changes: input, a new canvas size or pixel ratio, `busy()` true
+// (something is moving), or platform_request_frames(). Otherwise a turn of the loop does nothing.
+void platform_run(FrameFn frame, bool (*before_new_frame)(const FrameInfo&), bool (*busy)());
+// Draw at least `n` more frames (something changed outside the event loop, e.g. through the page API).
+void platform_request_frames(int n);
 void platform_shutdown();
 
 // Recreates the font texture after the caller rebuilt io.Fonts (outside a frame).

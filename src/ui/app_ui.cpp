@@ -97,6 +97,11 @@ bool ui_prepare_fonts(PlaygroundState& st, UiState& ui, const FrameInfo& f) {
   return true;
 }
 
+bool ui_busy(const PlaygroundState& st, const UiState& ui) {
+  return st.frames_drawn < 3 || st.timeline().playing() || st.scene().wants_time() || ui.zoom_dragging ||
+         ui.font_scale != std::min(ui.frame.dpr * st.ui_scale, 3.f) || ui.font_zoom != st.ui_scale;
+}
+
 void ui_shutdown(UiState& ui) {
   ui.views.clear();
   heatmap_shutdown();

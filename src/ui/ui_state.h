@@ -34,6 +34,9 @@ void ui_frame(PlaygroundState& st, UiState& ui, const FrameInfo& f);
 // Before ImGui::NewFrame: rebuilds fonts when the pixel ratio or zoom changed; true if it did.
 bool ui_prepare_fonts(PlaygroundState& st, UiState& ui, const FrameInfo& f);
 void ui_shutdown(UiState& ui);
+// True while something on screen moves by itself (an animation, a measurement running, a font rebuild
+// pending): the platform keeps drawing frames. Otherwise it draws only on input.
+bool ui_busy(const PlaygroundState& st, const UiState& ui);
 
 // Panels, one per file (src/ui/*.cpp).
 void top_bar(PlaygroundState& st, UiState& ui, float height);

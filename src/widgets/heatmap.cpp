@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "widgets/gl.h"
+#include "widgets/gl_program.h"
 #include "widgets/shaders_data.h"
 
 namespace ap {
@@ -37,49 +38,10 @@ struct Gl {
   std::deque<DrawRecord> records;  // deque: pointers stay valid while we append during the frame
 } g;
 
-GLuint compile(GLenum type, const char* body) {
-#ifdef __EMSCRIPTEN__
-  const std::string src = std::string("#version 300 es\nprecision highp float;\nprecision highp int;\n") + body;
-#else
-  const std::string src = std::string("#version 330 core\n") + body;
-#endif
-  const char* p = src.c_str();
-  GLuint s = glCreateShader(type);
-  glShaderSource(s, 1, &p, nullptr);
-  glCompileShader(s);
-  GLint ok = 0;
-  glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
-  if (!ok) {
-    char log[1024];
-    glGetShaderInfoLog(s, sizeof log, nullptr, log);
-    std::fprintf(stderr, "heatmap shader: %s\n", log);
-    glDeleteShader(s);
-    return 0;
-  }
-  return s;
-}
-
 void init_gl() {
   g.tried = true;
-  GLuint vs = compile(GL_VERTEX_SHADER, shaders::heatmap_vert);
-  GLuint fs = compile(GL_FRAGMENT_SHADER, shaders::heatmap_frag);
-  if (!vs || !fs) return;
-  g.program = glCreateProgram();
-  glAttachShader(g.program, vs);
-  glAttachShader(g.program, fs);
-  glLinkProgram(g.program);
-  glDeleteShader(vs);
-  glDeleteShader(fs);
-  GLint ok = 0;
-  glGetProgramiv(g.program, GL_LINK_STATUS, &ok);
-  if (!ok) {
-    char log[1024] = {};
-    glGetProgramInfoLog(g.program, sizeof log, nullptr, log);
-    std::fprintf(stderr, "heatmap program failed to link: %s\n", log);
-    glDeleteProgram(g.program);
-    g.program = 0;
-    return;
-  }
+  g.program = gl_program(shaders::heatmap_vert, shaders::heatmap_frag, "heatmap");
+  if (!g.program) return;  // heatmap_draw falls back to rectangles
   g.u_rect = glGetUniformLocation(g.program, "u_rect");
   g.u_values = glGetUniformLocation(g.program, "u_values");
   g.u_lut = glGetUniformLocation(g.program, "u_lut");

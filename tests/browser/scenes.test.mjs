@@ -51,20 +51,22 @@ test('the scene switcher: the key S and the URL open scenes; each scene keeps it
   assert.equal(s.d_k, 16);
   assert.equal(s.step.index, 1);
   await page.locator('#canvas').focus();
-  await page.keyboard.press('s');
-  await frames(page, 3);
-  s = await page.evaluate(() => window.playground.getState({ matrices: false }));
-  assert.equal(s.scene, 'sdpa');
+  // S goes round the scenes in the registry's order; press it until a scene comes up.
+  const pressUntil = async (scene) => {
+    for (let i = 0; i < 12; i++) {
+      await page.keyboard.press('s');
+      await frames(page, 3);
+      const st = await page.evaluate(() => window.playground.getState({ matrices: false }));
+      if (st.scene === scene) return st;
+    }
+    assert.fail(`S never reached ${scene}`);
+  };
+  s = await pressUntil('sdpa');
   await page.evaluate(() => window.playground.setState({ preset: 'causal', step: 2 }));
-  await page.keyboard.press('s');
-  await frames(page, 3);
-  s = await page.evaluate(() => window.playground.getState({ matrices: false }));
-  assert.equal(s.scene, 'scaling');
+  s = await pressUntil('scaling');
   assert.equal(s.d_k, 16, 'the √dₖ scene kept its d_k');
   assert.equal(s.step.index, 1, 'and its step');
-  await page.keyboard.press('s');
-  await frames(page, 3);
-  s = await page.evaluate(() => window.playground.getState({ matrices: false }));
+  s = await pressUntil('sdpa');
   assert.equal(s.mask, 'causal', 'the SDPA scene kept its preset');
   assert.equal(s.step.index, 2);
   // The top bar's switcher, opened with the mouse.
@@ -144,6 +146,42 @@ test('the largest allowed matrices (1024 × 512 for Q, K and V) go through the h
   const f0 = s.frames;
   await frames(page, 4);
   assert.ok((await page.evaluate(() => window.playground.getState({ matrices: false }))).frames > f0);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('an idle page draws nothing and keeps the main thread free; input and the page API draw again', async () => {
+  const { page, errors } = await openPage(browser.context, url);
+  await frames(page, 10);
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Performance.enable');
+  const busy = async () => (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'TaskDuration').value;
+  const f0 = (await page.evaluate(() => window.playground.getState({ matrices: false }))).frames;
+  const t0 = await busy();
+  await page.waitForTimeout(3000);
+  const t1 = await busy();
+  const f1 = (await page.evaluate(() => window.playground.getState({ matrices: false }))).frames;
+  const share = (t1 - t0) / 3;
+  console.log(`idle: ${f1 - f0} frames drawn in 3 s, main thread busy ${(100 * share).toFixed(1)} %`);
+  assert.ok(f1 - f0 <= 1, `an idle page drew ${f1 - f0} frames`);
+  assert.ok(share < 0.02, `main thread busy ${(100 * share).toFixed(1)} % while idle`);
+  // The page API and the keyboard still get frames drawn.
+  await page.evaluate(() => window.playground.setState({ step: 2 }));
+  await frames(page, 3);
+  const f2 = (await page.evaluate(() => window.playground.getState({ matrices: false }))).frames;
+  assert.ok(f2 > f1, 'setState drew a frame');
+  await page.locator('#canvas').focus();
+  await page.keyboard.press('ArrowRight');
+  await frames(page, 3);
+  const s = await page.evaluate(() => window.playground.getState({ matrices: false }));
+  assert.equal(s.step.index, 3);
+  assert.ok(s.frames > f2, 'a key drew frames');
+  // Playing animates without input.
+  await page.evaluate(() => window.playground.setState({ playing: true }));
+  await page.waitForTimeout(500);
+  const f3 = (await page.evaluate(() => window.playground.getState({ matrices: false }))).frames;
+  assert.ok(f3 - s.frames >= 5, `only ${f3 - s.frames} frames while playing`);
+  await screenshot(page, 'after-idle.png');
   assert.deepEqual(errors, []);
   await page.close();
 });
