@@ -85,6 +85,15 @@ Status read_matrix(const json& v, const std::string& name, int max_rows, int max
   return Status::Ok();
 }
 
+Status check_known_fields(const json& doc, std::initializer_list<const char*> known) {
+  for (auto it = doc.begin(); it != doc.end(); ++it) {
+    bool found = false;
+    for (const char* k : known) found = found || it.key() == k;
+    if (!found) return Status::Error("unknown field '{0}'", {it.key()});
+  }
+  return Status::Ok();
+}
+
 json matrix_json(const Mat& m, bool neg_inf_as_null) {
   json rows = json::array();
   for (Eigen::Index i = 0; i < m.rows(); ++i) {

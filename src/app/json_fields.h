@@ -4,6 +4,7 @@
 #pragma once
 #include <nlohmann/json.hpp>
 
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,9 @@ Status read_string(const nlohmann::json& v, const char* name, std::string* out);
 Status read_string_list(const nlohmann::json& v, const char* name, std::vector<std::string>* out);
 // An array of rows, each an array of numbers, at most max_rows × max_cols, every |value| <= kMaxAbsValue.
 Status read_matrix(const nlohmann::json& v, const std::string& name, int max_rows, int max_cols, Mat* out);
+
+// An error naming the first field of `doc` (an object) that is not among `known`.
+Status check_known_fields(const nlohmann::json& doc, std::initializer_list<const char*> known);
 
 // Rows of numbers; non-finite values become null (−∞ in a masked matrix) when `neg_inf_as_null`.
 nlohmann::json matrix_json(const Mat& m, bool neg_inf_as_null = false);

@@ -8,24 +8,15 @@
 #include "app/api.h"
 #include "app/i18n.h"
 #include "ui/ui_state.h"
+#include "widgets/section.h"
 
 namespace ap {
-
-namespace {
-void section(const char* title) {
-  ImGui::Spacing();
-  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextUnformatted(title);
-  ImGui::PopStyleColor();
-  ImGui::Separator();
-}
-}  // namespace
 
 void controls_panel(PlaygroundState& st, UiState& ui, ViewContext& ctx) {
   Scene& sc = st.scene();
   const float w = ImGui::GetContentRegionAvail().x;
   if (!sc.presets().empty()) {
-    section(tr("Examples"));
+    section_heading(tr("Examples"));
     for (const PresetInfo& pr : sc.presets()) {
       const char* title = tr(pr.title);
       const float bw = ImGui::CalcTextSize(title).x + ImGui::GetStyle().FramePadding.x * 2;
@@ -44,7 +35,7 @@ void controls_panel(PlaygroundState& st, UiState& ui, ViewContext& ctx) {
   ui.view(st).controls(ctx);
   ImGui::PopID();
 
-  section(tr("Display"));
+  section_heading(tr("Display"));
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9.f);
   if (!ui.zoom_dragging) ui.zoom_slider = st.ui_scale;
   ImGui::SliderFloat((std::string(tr("text size")) + "###text_size").c_str(), &ui.zoom_slider, 0.6f, 2.5f, "%.1f×");

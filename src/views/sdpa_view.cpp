@@ -19,6 +19,7 @@
 #include "widgets/heatmap.h"
 #include "widgets/math_text.h"
 #include "widgets/matrix_view.h"
+#include "widgets/section.h"
 
 namespace ap {
 
@@ -28,13 +29,6 @@ std::string dims(const char* name, const Mat& m) {
   return std::string(name) + "  " + std::to_string(m.rows()) + "×" + std::to_string(m.cols());
 }
 
-void section(const char* title) {
-  ImGui::Spacing();
-  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextUnformatted(title);
-  ImGui::PopStyleColor();
-  ImGui::Separator();
-}
 
 Mat resized(const Mat& a, int rows, int cols) {
   Mat b = Mat::Zero(rows, cols);
@@ -175,15 +169,16 @@ void SdpaView::controls(ViewContext& ctx) {
   const SdpaModel& model = scene_.model();
   const auto apply = [&](const SdpaParams& p, const char* key) { return report_result(st, key, scene_.apply(p)); };
 
-  section(tr("Input"));
+  section_heading(tr("Input"));
   const int source = model.params.source == QkvSource::Projection ? 0 : 1;
-  if (ImGui::RadioButton(tr("Sentence → X·W"), source == 0) && source != 0) {
+  if (ImGui::RadioButton((std::string(tr("Sentence → X·W")) + "###source_projection").c_str(), source == 0) && source != 0) {
     SdpaParams p = model.params;
     p.source = QkvSource::Projection;
     (void)apply(p, "source");
   }
   ImGui::SameLine();
-  if (ImGui::RadioButton(tr("Q, K, V by hand"), source == 1) && source != 1) (void)apply(as_custom(model), "source");
+  if (ImGui::RadioButton((std::string(tr("Q, K, V by hand")) + "###source_custom").c_str(), source == 1) && source != 1)
+    (void)apply(as_custom(model), "source");
 
   if (source == 0) {
     ImGui::TextWrapped("%s", tr("Sentence (one token per word, punctuation mark or Chinese character)"));
@@ -263,7 +258,7 @@ void SdpaView::controls(ViewContext& ctx) {
     }
   }
 
-  section(tr("Mask"));
+  section_heading(tr("Mask"));
   const MaskKind kinds[3] = {MaskKind::None, MaskKind::Padding, MaskKind::Causal};
   const char* names[3] = {tr("none"), tr("padding"), tr("causal")};
   for (int k = 0; k < 3; ++k) {

@@ -19,8 +19,8 @@ const TrPair kStrings[] = {
     {"Their spread grows with dₖ", "点积的方差随 d_k 增大"},
     {"Divided by √dₖ", "除以 √d_k 之后"},
     {"What softmax does with it", "Softmax 的反应"},
-    {"q and k have independent N(0, 1) components: each product qᵢkᵢ has mean 0 and variance 1, and q·k adds d_k of them.",
-     "q 和 k 的各分量独立、服从 N(0, 1)：每个乘积 qᵢkᵢ 均值为 0、方差为 1，q·k 是 d_k 个这样的乘积之和。"},
+    {"q and k have independent N(0, 1) components: each product q_i·k_i has mean 0 and variance 1, and q·k adds d_k of them.",
+     "q 和 k 的各分量独立、服从 N(0, 1)：每个乘积 q_i·k_i 均值为 0、方差为 1，q·k 是 d_k 个这样的乘积之和。"},
     {"The variance of a sum of d_k independent terms is d_k: the dots spread as √d_k.",
      "d_k 个独立项之和的方差是 d_k：点积的离散程度按 √d_k 增长。"},
     {"Dividing by √d_k brings the variance back to 1, whatever d_k is.",
@@ -57,7 +57,6 @@ const TrPair kStrings[] = {
     {"Draws are random but seeded: the same seed gives the same numbers.", "随机抽样但有种子：同样的种子得到同样的数字。"},
 };
 
-const char* const kFields[] = {"preset", "d_k", "samples", "n_keys", "seed", "results"};
 
 struct Preset {
   PresetInfo info;
@@ -122,7 +121,7 @@ const char* ScalingScene::title() const { return N_("Why divide by √d_k"); }
 const std::vector<StageInfo>& ScalingScene::stages() const {
   static const std::vector<StageInfo> kStages = {
       {"dots", N_("Dot products q·k"), "q·k = Σᵢ qᵢ kᵢ,     qᵢ, kᵢ ~ N(0, 1)",
-       N_("q and k have independent N(0, 1) components: each product qᵢkᵢ has mean 0 and variance 1, and q·k adds d_k of them.")},
+       N_("q and k have independent N(0, 1) components: each product q_i·k_i has mean 0 and variance 1, and q·k adds d_k of them.")},
       {"raw", N_("Their spread grows with dₖ"), "Var(q·k) = Σᵢ Var(qᵢkᵢ) = dₖ",
        N_("The variance of a sum of d_k independent terms is d_k: the dots spread as √d_k.")},
       {"scaled", N_("Divided by √dₖ"), "Var(q·k / √dₖ) = dₖ / dₖ = 1",
@@ -168,9 +167,7 @@ const std::vector<UrlParam>& ScalingScene::url_params() const {
 
 Status ScalingScene::prepare(const json& in, std::unique_ptr<SceneChange>* out) const {
   if (!in.is_object()) return Status::Error("expects an object, got {0}", {quote_json(in)});
-  for (auto it = in.begin(); it != in.end(); ++it)
-    if (std::find_if(std::begin(kFields), std::end(kFields), [&](const char* f) { return it.key() == f; }) == std::end(kFields))
-      return Status::Error("unknown field '{0}'", {it.key()});
+  AP_TRY(check_known_fields(in, {"preset", "d_k", "samples", "n_keys", "seed", "results"}));
   ScalingParams p = params_;
   if (const auto it = in.find("preset"); it != in.end()) {
     std::string id;

@@ -58,8 +58,6 @@ struct SdpaChange final : SceneChange {
   SdpaModel model;
 };
 
-const char* const kFields[] = {"preset", "source", "text", "tokens", "key_tokens", "d_model", "d_k", "seed",
-                               "positional", "pad_to", "mask", "matrices", "n", "m", "d_v", "fully_masked_rows"};
 const char* const kInputMatrices[] = {"Q", "K", "V"};
 const char* const kResultMatrices[] = {"scores", "scaled", "masked", "weights", "output"};
 
@@ -213,9 +211,8 @@ const std::vector<UrlParam>& SdpaScene::url_params() const {
 
 Status SdpaScene::prepare(const json& in, std::unique_ptr<SceneChange>* out) const {
   if (!in.is_object()) return Status::Error("expects an object, got {0}", {quote_json(in)});
-  for (auto it = in.begin(); it != in.end(); ++it)
-    if (std::find_if(std::begin(kFields), std::end(kFields), [&](const char* f) { return it.key() == f; }) == std::end(kFields))
-      return Status::Error("unknown field '{0}'", {it.key()});
+  AP_TRY(check_known_fields(in, {"preset", "source", "text", "tokens", "key_tokens", "d_model", "d_k", "seed",
+                                "positional", "pad_to", "mask", "matrices", "n", "m", "d_v", "fully_masked_rows"}));
 
   // 1. Where the change starts: a preset (always first, whatever the key order), or the current view.
   SdpaParams base = model_.params;
