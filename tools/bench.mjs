@@ -3,6 +3,9 @@
 //   page.wasm_bytes, js_bytes, gzip_bytes (everything a first visit downloads, gzip -9)
 //   page.core_wasm_ms    the core in the page (wasm): one head of attention at n = 64…1024, d = 64, median
 //   core.*               native Google Benchmark of the core (ms per call)
+//   attention, rnn       the cost scene's kernels (core/kernels.h): native (ap_bench, SIMD path) against wasm in
+//                        the page (SIMD and, for attention, scalar), ms per call, median
+//   sweep                the longest and the median frame while the cost scene measures (n = 16 … 1024)
 // Targets (issue #2): first frame <= 1000 ms, gzip <= 500 KB.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -23,6 +26,9 @@ const { server, url } = await serveDist();
 const browser = await launch();
 const samples = [];
 const wasmCore = {};
+const wasmKernels = {};
+const ns = [64, 128, 256, 512, 1024, 2048, 4096];
+let sweepFrames = {};
 try {
   for (let i = 0; i < 5; i++) {
     const page = await browser.context.newPage();
@@ -37,7 +43,40 @@ try {
   await page.evaluate(() => window.playground.ready);
   for (const n of [64, 256, 512, 1024])
     wasmCore[`sdpa_n${n}_d64`] = await page.evaluate((n) => Module.ccall('ap_bench_sdpa', 'number', ['number', 'number', 'number'], [n, 64, 7]), n);
+  // The cost scene's kernels in the page: kind 0 naive, 1 tiled, 2 Elman, 3 GRU.
+  const kernel = (kind, simd, n, d, hidden) => page.evaluate((a) => Module.ccall('ap_bench_kernel', 'number',
+    ['number', 'number', 'number', 'number', 'number', 'number'], a), [kind, simd, n, d, hidden, n >= 2048 ? 3 : 5]);
+  for (const n of ns) {
+    for (const [kind, name] of [[0, 'naive'], [1, 'tiled']]) {
+      wasmKernels[`attention_${name}_${n}_64_simd`] = await kernel(kind, 1, n, 64, 0);
+      wasmKernels[`attention_${name}_${n}_64_scalar`] = await kernel(kind, 0, n, 64, 0);
+    }
+    for (const hidden of [64, 256])
+      for (const [kind, name] of [[2, 'elman'], [3, 'gru']])
+        wasmKernels[`rnn_${name}_${n}_${hidden}_simd`] = await kernel(kind, 1, n, hidden, hidden);
+  }
   await page.close();
+  // Frames while the cost scene measures (timed by Emscripten's main-loop hooks).
+  const sp = await browser.context.newPage();
+  await sp.goto(url + '?scene=cost&step=2');
+  await sp.evaluate(() => window.playground.ready);
+  await sp.evaluate(() => {
+    window.__frames = [];
+    let t0 = 0;
+    Module.preMainLoop = () => { t0 = performance.now(); };
+    Module.postMainLoop = () => { window.__frames.push(performance.now() - t0); };
+    return window.playground.setState({ sweep: 'start', sweep_max_n: 1024, sweep_runs: 3 });
+  });
+  const t0 = Date.now();
+  while (Date.now() - t0 < 240000) {
+    const st = await sp.evaluate(() => window.playground.getState().measured.state);
+    if (st !== 'running') break;
+    await sp.waitForTimeout(250);
+  }
+  const fr = (await sp.evaluate(() => window.__frames)).sort((a, b) => a - b);
+  sweepFrames = { longest_frame_ms: +fr[fr.length - 1].toFixed(1), median_frame_ms: +fr[Math.floor(fr.length / 2)].toFixed(1),
+    frames: fr.length, over_50ms: fr.filter((x) => x > 50).length };
+  await sp.close();
 } finally {
   await browser.close();
   server.close();
@@ -58,9 +97,27 @@ if (fs.existsSync(benchBin)) {
   for (const b of out.benchmarks) core[b.name] = { ms: +b.real_time.toFixed(3), unit: b.time_unit };
 }
 
+// Native numbers of the same kernels (bench/bench_cost.cpp, SIMD path: SSE2 baseline).
+const native = (name) => (core[name] ? core[name].ms : null);
+const r3 = (v) => (v == null || v < 0 ? null : +v.toFixed(3));
+const attention = [], rnn = [];
+for (const [bm, name] of [['BM_AttentionNaive', 'naive'], ['BM_AttentionTiled', 'tiled']])
+  for (const n of ns)
+    attention.push({ kernel: name, n, d: 64, native_ms: r3(native(`${bm}/n:${n}/simd:1`)),
+      wasm_ms: r3(wasmKernels[`attention_${name}_${n}_64_simd`]), wasm_scalar_ms: r3(wasmKernels[`attention_${name}_${n}_64_scalar`]) });
+for (const [bm, name] of [['BM_Elman', 'elman'], ['BM_Gru', 'gru']])
+  for (const hidden of [64, 256])
+    for (const n of ns)
+      rnn.push({ kernel: name, n, hidden, native_ms: r3(native(`${bm}/n:${n}/simd:1/hidden:${hidden}`)),
+        wasm_ms: r3(wasmKernels[`rnn_${name}_${n}_${hidden}_simd`]) });
+
 page.core_wasm_ms = Object.fromEntries(Object.entries(wasmCore).map(([k, v]) => [k, +v.toFixed(3)]));
-const result = { date: new Date().toISOString(), page, core,
-  targets: { first_frame_ms: 1000, gzip_bytes: 500 * 1024 } };
+const a1024 = attention.find((r) => r.kernel === 'naive' && r.n === 1024) || {};
+const result = { date: new Date().toISOString(), page, core, attention, rnn, sweep: sweepFrames,
+  targets: { first_frame_ms: 1000, gzip_bytes: 500 * 1024, wasm_vs_native_attention_1024: 1.5, wasm_simd_vs_scalar: 2.5,
+    sweep_longest_frame_ms: 50 },
+  ratios: { wasm_vs_native_attention_1024: a1024.native_ms ? +(a1024.wasm_ms / a1024.native_ms).toFixed(2) : null,
+    wasm_simd_speedup_attention_1024: a1024.wasm_ms ? +(a1024.wasm_scalar_ms / a1024.wasm_ms).toFixed(2) : null } };
 fs.mkdirSync(path.join(root, 'build'), { recursive: true });
 fs.writeFileSync(path.join(root, 'build/bench.json'), JSON.stringify(result, null, 2));
 
@@ -72,6 +129,12 @@ const rows = [
   ['page: first visit, gzipped', `${(page.gzip_bytes / 1024).toFixed(0)} KB`, `<= 500 KB ${ok(page.gzip_bytes, 500 * 1024)}`],
   ...Object.entries(page.core_wasm_ms).map(([k, v]) => [`core (wasm, in the page): ${k}`, `${v} ms`, '']),
   ...Object.entries(core).map(([k, v]) => [`core (native): ${k}`, `${v.ms} ${v.unit}`, '']),
+  ...attention.map((r) => [`attention ${r.kernel} n=${r.n} d=64: native / wasm / wasm scalar`, `${r.native_ms} / ${r.wasm_ms} / ${r.wasm_scalar_ms} ms`, '']),
+  ...rnn.map((r) => [`rnn ${r.kernel} n=${r.n} hidden=${r.hidden}: native / wasm`, `${r.native_ms} / ${r.wasm_ms} ms`, '']),
+  ['attention n=1024: wasm / native', `${result.ratios.wasm_vs_native_attention_1024}×`, `<= 1.5 ${ok(result.ratios.wasm_vs_native_attention_1024 ?? 99, 1.5)}`],
+  ['attention n=1024: wasm scalar / wasm SIMD', `${result.ratios.wasm_simd_speedup_attention_1024}×`, `>= 2.5 ${(result.ratios.wasm_simd_speedup_attention_1024 ?? 0) >= 2.5 ? 'ok' : 'MISSED'}`],
+  ['sweep: longest frame', `${sweepFrames.longest_frame_ms} ms`, `<= 50 ms ${ok(sweepFrames.longest_frame_ms ?? 1e9, 50)}`],
+  ['sweep: median frame', `${sweepFrames.median_frame_ms} ms`, ''],
 ];
 const w0 = Math.max(...rows.map((r) => r[0].length)), w1 = Math.max(...rows.map((r) => r[1].length));
 for (const r of rows) console.log(`${r[0].padEnd(w0)}  ${r[1].padStart(w1)}  ${r[2]}`);

@@ -1,4 +1,5 @@
 // Which view draws which scene. Adding a scene: one line here (and one in src/app/scene_registry.cpp).
+#include "views/cost_view.h"
 #include "views/scaling_view.h"
 #include "views/sdpa_view.h"
 #include "views/view.h"
@@ -9,6 +10,7 @@ namespace {
 std::unique_ptr<SceneView> view_for(Scene& s) {
   if (auto* sc = dynamic_cast<SdpaScene*>(&s)) return std::make_unique<SdpaView>(*sc);
   if (auto* sc = dynamic_cast<ScalingScene*>(&s)) return std::make_unique<ScalingView>(*sc);
+  if (auto* sc = dynamic_cast<CostScene*>(&s)) return std::make_unique<CostView>(*sc);
   return nullptr;
 }
 }  // namespace

@@ -1,0 +1,588 @@
+#include "cost_scene.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+
+#include "app/json_fields.h"
+#include "core/matrix.h"
+#include "core/number_text.h"
+
+namespace ap {
+
+using nlohmann::json;
+
+namespace {
+
+const TrPair kStrings[] = {
+    {"Cost: attention vs RNN", "代价：注意力 vs RNN"},
+    {"The complexity table", "复杂度表"},
+    {"Counts as n grows", "随 n 增长的计数"},
+    {"Measured on this device", "在本设备上实测"},
+    {"P parallel lanes", "P 条并行通道"},
+    {"n steps against one", "n 步对 1 步"},
+    {"Memory: naive against tiled", "内存：朴素 vs 分块"},
+    {"Self-attention does n²·d multiply-adds but needs no step to wait for another; a recurrent layer does n·d² in n steps that must run one after another.",
+     "自注意力做 n²·d 次乘加，但没有哪一步需要等待另一步；循环层做 n·d² 次乘加，分成 n 个必须依次执行的步骤。"},
+    {"Attention does fewer multiply-adds than the RNN while n < d; past n = d it does more, and the gap grows as n/d.",
+     "当 n < d 时注意力的乘加比 RNN 少；超过 n = d 后更多，差距按 n/d 增长。"},
+    {"One thread measures work: attention's time grows as n² (slope ≈ 2 on log–log axes), the RNN's as n (slope ≈ 1).",
+     "单线程测量的是工作量：注意力的时间按 n² 增长（对数坐标下斜率 ≈ 2），RNN 按 n 增长（斜率 ≈ 1）。"},
+    {"With P lanes the work divides by P, but the RNN's n dependent steps do not: attention wins once P is large enough.",
+     "有 P 条通道时工作量除以 P，但 RNN 的 n 个相互依赖的步骤不能并行：P 足够大时注意力胜出。"},
+    {"The RNN hands its hidden state down n times; attention connects every pair in one step: token 1 reaches token n in n hops against 1.",
+     "RNN 把隐藏状态依次传递 n 次；注意力一步连接所有词对：从第 1 个词到第 n 个词，n 跳对 1 跳。"},
+    {"Naive attention stores the n×n score matrix (4·n² bytes); tiled attention with an online softmax never does, and goes on where it no longer fits.",
+     "朴素注意力要存 n×n 分数矩阵（4·n² 字节）；带在线 softmax 的分块注意力从不存它，在放不下之后还能继续。"},
+    {"n = 512, d = 64 (the default)", "n = 512，d = 64（默认）"},
+    {"Short sequences: n < d", "短序列：n < d"},
+    {"Long sequences: n = 4096", "长序列：n = 4096"},
+    {"A GPU: P = 10,000 lanes", "GPU：P = 10,000 条通道"},
+    {"A sentence of 512 tokens and a head of width 64: attention already does 8× the RNN's multiply-adds.",
+     "512 个词、宽度 64 的头：注意力的乘加已是 RNN 的 8 倍。"},
+    {"32 tokens with d = 512: attention does fewer multiply-adds than the RNN (n < d).",
+     "32 个词、d = 512：注意力的乘加比 RNN 少（n < d）。"},
+    {"4096 tokens: the score matrix alone takes 64 MB, and attention does 64× the RNN's work.",
+     "4096 个词：仅分数矩阵就占 64 MB，注意力的工作量是 RNN 的 64 倍。"},
+    {"With 10,000 lanes attention finishes in a few steps while the RNN still waits for its 4096 steps.",
+     "有 10,000 条通道时，注意力很快完成，RNN 仍要等它的 4096 步。"},
+    {"layer", "层"},
+    {"self-attention", "自注意力"},
+    {"recurrent", "循环"},
+    {"convolutional", "卷积"},
+    {"multiply-adds per layer", "每层乘加次数"},
+    {"score-matrix memory", "分数矩阵内存"},
+    {"sequential operations", "顺序操作数"},
+    {"maximum path length", "最大路径长度"},
+    {"multiply-adds", "乘加次数"},
+    {"naive attention", "朴素注意力"},
+    {"tiled attention", "分块注意力"},
+    {"Elman RNN", "Elman RNN"},
+    {"GRU", "GRU"},
+    {"time per call (ms)", "每次调用时间（毫秒）"},
+    {"memory (bytes)", "内存（字节）"},
+    {"time (ms)", "时间（毫秒）"},
+    {"lanes P", "通道数 P"},
+    {"Measure on this device", "在本设备上测量"},
+    {"Measure again", "重新测量"},
+    {"warming up", "预热中"},
+    {"measuring", "测量中"},
+    {"finished", "已完成"},
+    {"cancelled", "已取消"},
+    {"not measured yet", "尚未测量"},
+    {"slope", "斜率"},
+    {"over n ≥ 256", "n ≥ 256 范围内"},
+    {"memory", "内存"},
+    {"stopped", "已停止"},
+    {"per call", "每次调用"},
+    {"median of", "中位数，次数"},
+    {"at n", "n ="},
+    {"RNN", "RNN"},
+    {"attention", "注意力"},
+    {"step", "步"},
+    {"steps", "步"},
+    {"hidden state", "隐藏状态"},
+    {"all pairs at once", "一步算完所有词对"},
+    {"hops from token 1 to token n", "从第 1 个词到第 n 个词的跳数"},
+    {"work / P", "工作量 / P"},
+    {"depth × step", "深度 × 单步"},
+    {"depth-bound: more lanes do not help", "受深度限制：更多通道也没用"},
+    {"work-bound", "受工作量限制"},
+    {"attention is faster from P =", "注意力从 P = 起更快："},
+    {"attention is not faster for any P up to 100,000", "P 到 100,000 为止注意力都不更快"},
+    {"per-MAC times measured on this device", "每次乘加的时间为本设备实测"},
+    {"per-MAC times assumed (1 ns): measure first", "每次乘加时间为假设值（1 纳秒）：请先测量"},
+    {"one step = a tree sum (log2 terms) + one hand-off of 1 µs between lanes (assumed)",
+     "一步 = 树形求和（log₂ 项）+ 通道间一次 1 微秒的交接（假设值）"},
+    {"One thread: this measures work, not parallel speed.", "单线程：这里测的是工作量，不是并行速度。"},
+    {"Each point is the median of several timed batches; each batch lasts at least 5 ms.",
+     "每个点是若干次计时批次的中位数；每批至少持续 5 毫秒。"},
+    {"sweep up to n", "测量到 n ="},
+    {"runs", "次数"},
+    {"Largest n of the measurement", "测量的最大 n"},
+    {"Timed samples per point (the median is plotted)", "每个点的计时样本数（画出中位数）"},
+    {"Lanes: multiply-adds that can run at the same time", "通道：可同时进行的乘加数"},
+    {"Convolution kernel width", "卷积核宽度"},
+    {"Sequence length (tokens)", "序列长度（词数）"},
+    {"Model width = d_k = hidden size", "模型宽度 = d_k = 隐藏层大小"},
+    {"crossover n = d", "交叉点 n = d"},
+    {"memory budget", "内存预算"},
+    {"measured at", "实测于"},
+    {"measured at d =", "实测时 d ="},
+    {"formula", "公式"},
+    {"value", "数值"},
+    {"the sweep is not running", "测量没有在运行"},
+    {"sweep must be \"start\" or \"cancel\", got {0}", "sweep 必须是 \"start\" 或 \"cancel\"，实际为 {0}"},
+    {"the table does not match what n, d and k give", "table 与 n、d、k 给出的值不一致"},
+    {"score matrix", "分数矩阵"},
+    {"attention (analytic)", "注意力（解析）"},
+    {"RNN (analytic)", "RNN（解析）"},
+    {"convolution (analytic)", "卷积（解析）"},
+    {"Export CSV", "导出 CSV"},
+    {"Not in the table: Q, K, V from X (three projections) add", "表中未计入：由 X 计算 Q、K、V（三次投影）另需"},
+};
+
+const char* const kFields[] = {"preset", "n", "d", "k", "P", "sweep_max_n", "sweep_runs", "sweep", "table", "measured"};
+
+struct Preset {
+  PresetInfo info;
+  CostParams params;
+};
+
+const std::vector<Preset>& preset_table() {
+  static const std::vector<Preset> kPresets = [] {
+    std::vector<Preset> v;
+    v.push_back({{"default", N_("n = 512, d = 64 (the default)"),
+                  N_("A sentence of 512 tokens and a head of width 64: attention already does 8× the RNN's multiply-adds.")}, {}});
+    CostParams p;
+    p.n = 32;
+    p.d = 512;
+    v.push_back({{"short", N_("Short sequences: n < d"), N_("32 tokens with d = 512: attention does fewer multiply-adds than the RNN (n < d).")}, p});
+    p = CostParams{};
+    p.n = 4096;
+    v.push_back({{"long", N_("Long sequences: n = 4096"), N_("4096 tokens: the score matrix alone takes 64 MB, and attention does 64× the RNN's work.")}, p});
+    p.lanes = 10000;
+    v.push_back({{"gpu", N_("A GPU: P = 10,000 lanes"), N_("With 10,000 lanes attention finishes in a few steps while the RNN still waits for its 4096 steps.")}, p});
+    return v;
+  }();
+  return kPresets;
+}
+
+struct CostChange final : SceneChange {
+  CostParams params;
+  CostTable table;
+  enum class Command { None, Start, Cancel } command = Command::None;
+};
+
+json layer_json(const LayerCost& c) {
+  return {{"macs", c.macs}, {"projection_macs", c.projection_macs}, {"score_bytes", c.score_bytes},
+          {"sequential_ops", c.sequential_ops}, {"max_path_length", c.max_path_length}};
+}
+
+json table_json(const CostTable& t) {
+  return {{"attention", layer_json(t.attention)}, {"recurrent", layer_json(t.recurrent)},
+          {"convolutional", layer_json(t.convolutional)}};
+}
+
+const char* state_name(SweepState s) {
+  switch (s) {
+    case SweepState::Idle: return "idle";
+    case SweepState::Running: return "running";
+    case SweepState::Finished: return "finished";
+    case SweepState::Cancelled: return "cancelled";
+  }
+  return "idle";
+}
+
+double real_clock_ms() {
+  using namespace std::chrono;
+  return duration<double, std::milli>(steady_clock::now().time_since_epoch()).count();
+}
+
+// The measured curves, in this order (the view and the document follow it).
+SweepConfig make_config(const CostParams& p) {
+  SweepConfig c;
+  const std::vector<int> ns = CostScene::sweep_ns(p.sweep_max_n);
+  const KernelKind kinds[] = {KernelKind::AttentionNaive, KernelKind::AttentionTiled, KernelKind::Elman, KernelKind::Gru};
+  for (KernelKind k : kinds) {
+    SweepCurve cv;
+    cv.label = kernel_kind_name(k);
+    cv.kind = k;
+    cv.impl = KernelImpl::Simd;
+    cv.d = p.d;
+    cv.hidden = p.d;
+    cv.ns = ns;
+    c.curves.push_back(cv);
+  }
+  c.runs = p.sweep_runs;
+  return c;
+}
+
+int ceil_log2(long long v) {
+  int r = 0;
+  while ((1LL << r) < v) ++r;
+  return r;
+}
+
+}  // namespace
+
+Status cost_table(int n, int d, int k, CostTable* out) {
+  CostTable t;
+  AP_TRY(layer_cost(LayerKind::SelfAttention, n, d, k, &t.attention));
+  AP_TRY(layer_cost(LayerKind::Recurrent, n, d, k, &t.recurrent));
+  AP_TRY(layer_cost(LayerKind::Convolutional, n, d, k, &t.convolutional));
+  *out = t;
+  return Status::Ok();
+}
+
+std::vector<int> CostScene::sweep_ns(int max_n) {
+  std::vector<int> v;
+  for (int n = cost_limits::kMinSweepN; n <= max_n; n *= 2) v.push_back(n);
+  if (v.empty() || v.back() != max_n) v.push_back(max_n);  // a max_n between two powers of 2 is measured too
+  return v;
+}
+
+CostScene::CostScene() : clock_(real_clock_ms) {
+  Status s = cost_table(params_.n, params_.d, params_.k, &table_);  // the defaults always compute
+  (void)s;
+  refresh_parallel();
+  first_model();
+}
+
+const char* CostScene::title() const { return N_("Cost: attention vs RNN"); }
+
+const std::vector<StageInfo>& CostScene::stages() const {
+  static const std::vector<StageInfo> kStages = {
+      {"table", N_("The complexity table"), "attention O(n²·d), 1 step   ·   RNN O(n·d²), n steps",
+       N_("Self-attention does n²·d multiply-adds but needs no step to wait for another; a recurrent layer does n·d² in n steps that must run one after another.")},
+      {"curves", N_("Counts as n grows"), "2n²d / 2nd² = n / d",
+       N_("Attention does fewer multiply-adds than the RNN while n < d; past n = d it does more, and the gap grows as n/d.")},
+      {"measured", N_("Measured on this device"), "t(n) ≈ c·n^s,   s = Δ log t / Δ log n",
+       N_("One thread measures work: attention's time grows as n² (slope ≈ 2 on log–log axes), the RNN's as n (slope ≈ 1).")},
+      {"parallel", N_("P parallel lanes"), "T_P ≈ max(W·t_mac / P,  D·t_step)",
+       N_("With P lanes the work divides by P, but the RNN's n dependent steps do not: attention wins once P is large enough.")},
+      {"animation", N_("n steps against one"), "hₜ = tanh(W·xₜ + U·hₜ₋₁ + b)   vs   softmax(QKᵀ/√dₖ)·V",
+       N_("The RNN hands its hidden state down n times; attention connects every pair in one step: token 1 reaches token n in n hops against 1.")},
+      {"memory", N_("Memory: naive against tiled"), "naive 4·n² bytes   ·   tiled O(n·d)",
+       N_("Naive attention stores the n×n score matrix (4·n² bytes); tiled attention with an online softmax never does, and goes on where it no longer fits.")},
+  };
+  return kStages;
+}
+
+const std::vector<PresetInfo>& CostScene::presets() const {
+  static const std::vector<PresetInfo> kInfo = [] {
+    std::vector<PresetInfo> v;
+    for (const auto& p : preset_table()) v.push_back(p.info);
+    return v;
+  }();
+  return kInfo;
+}
+
+const TrPair* CostScene::translations(size_t* count) const {
+  *count = sizeof kStrings / sizeof kStrings[0];
+  return kStrings;
+}
+
+std::vector<int> CostScene::substeps() const {
+  const int anim = std::max(2, std::min(params_.n, cost_limits::kAnimTokens));
+  return {1, 1, 1, 1, anim, 1};
+}
+
+void CostScene::write_params(json& doc) const {
+  doc["n"] = params_.n;
+  doc["d"] = params_.d;
+  doc["k"] = params_.k;
+  doc["P"] = params_.lanes;
+  doc["sweep_max_n"] = params_.sweep_max_n;
+  doc["sweep_runs"] = params_.sweep_runs;
+}
+
+void CostScene::write_results(json& doc, bool) const {
+  doc["table"] = table_json(table_);
+  json m;
+  m["state"] = warming_ ? "running" : state_name(sweep_state());
+  m["warming_up"] = warming_;
+  m["fraction"] = sweep_fraction();
+  m["d"] = measured_d_;
+  m["longest_slice_ms"] = longest_slice_ms_;
+  json curves = json::array();
+  if (started_ && !warming_) {
+    const auto& cfg = sweep_.config();
+    const auto& res = sweep_.results();
+    for (size_t c = 0; c < res.size(); ++c) {
+      json pts = json::array();
+      for (const SweepPoint& pt : res[c].points) {
+        if (pt.state != PointState::Measured) continue;
+        pts.push_back({{"n", pt.n}, {"ms", pt.median_ms}, {"samples", pt.samples.size()}, {"calls", pt.calls},
+                       {"macs_per_call", pt.macs_per_call}, {"memory_bytes", pt.memory_bytes}});
+      }
+      json cv = {{"kind", kernel_kind_name(cfg.curves[c].kind)}, {"impl", kernel_impl_name(cfg.curves[c].impl)},
+                 {"points", pts}, {"stopped", res[c].stopped}, {"reason", res[c].stopped ? res[c].reason.message : ""}};
+      if (c < fits_.size() && fits_[c].ok)
+        cv["fit"] = {{"slope", fits_[c].fit.slope}, {"r2", fits_[c].fit.r2}, {"points", fits_[c].fit.points},
+                     {"min_n", cost_limits::kMinFitN}, {"ns_per_mac", fits_[c].ns_per_mac}};
+      else
+        cv["fit"] = nullptr;
+      curves.push_back(cv);
+    }
+  }
+  m["curves"] = curves;
+  const CostParallel& par = parallel_;
+  m["parallel"] = {{"P", params_.lanes},
+                   {"measured", par.measured},
+                   {"attention_ms", par.attention.time_ns / 1e6},
+                   {"rnn_ms", par.recurrent.time_ns / 1e6},
+                   {"attention_depth_bound", par.attention.depth_bound},
+                   {"rnn_depth_bound", par.recurrent.depth_bound},
+                   {"ns_per_mac_attention", par.ns_per_mac_attention},
+                   {"ns_per_mac_rnn", par.ns_per_mac_rnn},
+                   {"ns_per_step_attention", par.ns_per_step_attention},
+                   {"ns_per_step_rnn", par.ns_per_step_rnn},
+                   {"crossover_P", par.crossover_lanes}};
+  doc["measured"] = m;
+}
+
+const std::vector<UrlParam>& CostScene::url_params() const {
+  static const std::vector<UrlParam> kParams = {{"n", "n", UrlKind::Number},
+                                                {"d", "d", UrlKind::Number},
+                                                {"k", "k", UrlKind::Number},
+                                                {"P", "P", UrlKind::Number},
+                                                {"sweep_max_n", "sweep_max_n", UrlKind::Number},
+                                                {"sweep_runs", "sweep_runs", UrlKind::Number}};
+  return kParams;
+}
+
+Status CostScene::prepare(const json& in, std::unique_ptr<SceneChange>* out) const {
+  if (!in.is_object()) return Status::Error("expects an object, got {0}", {quote_json(in)});
+  for (auto it = in.begin(); it != in.end(); ++it)
+    if (std::find_if(std::begin(kFields), std::end(kFields), [&](const char* f) { return it.key() == f; }) == std::end(kFields))
+      return Status::Error("unknown field '{0}'", {it.key()});
+  CostParams p = params_;
+  if (const auto it = in.find("preset"); it != in.end()) {
+    std::string id;
+    AP_TRY(read_string(*it, "preset", &id));
+    const auto& t = preset_table();
+    const auto pr = std::find_if(t.begin(), t.end(), [&](const Preset& x) { return id == x.info.id; });
+    if (pr == t.end()) return Status::Error("unknown preset '{0}'", {id});
+    p = pr->params;
+  }
+  long long v;
+  if (const auto it = in.find("n"); it != in.end()) { AP_TRY(read_int(*it, "n", 1, cost::kMaxN, &v)); p.n = static_cast<int>(v); }
+  if (const auto it = in.find("d"); it != in.end()) { AP_TRY(read_int(*it, "d", 1, cost::kMaxD, &v)); p.d = static_cast<int>(v); }
+  if (const auto it = in.find("k"); it != in.end()) { AP_TRY(read_int(*it, "k", cost::kMinK, cost::kMaxK, &v)); p.k = static_cast<int>(v); }
+  if (const auto it = in.find("P"); it != in.end()) { AP_TRY(read_int(*it, "P", 1, cost::kMaxLanes, &v)); p.lanes = static_cast<int>(v); }
+  if (const auto it = in.find("sweep_max_n"); it != in.end()) {
+    AP_TRY(read_int(*it, "sweep_max_n", cost_limits::kMinSweepN, cost_limits::kMaxSweepN, &v));
+    p.sweep_max_n = static_cast<int>(v);
+  }
+  if (const auto it = in.find("sweep_runs"); it != in.end()) {
+    AP_TRY(read_int(*it, "sweep_runs", 1, cost_limits::kMaxRuns, &v));
+    p.sweep_runs = static_cast<int>(v);
+  }
+  auto change = std::make_unique<CostChange>();
+  if (const auto it = in.find("sweep"); it != in.end()) {
+    const std::string cmd = it->is_string() ? it->get<std::string>() : std::string();
+    if (cmd == "start") change->command = CostChange::Command::Start;
+    else if (cmd == "cancel") change->command = CostChange::Command::Cancel;
+    else return Status::Error("sweep must be \"start\" or \"cancel\", got {0}", {quote_json(*it)});
+  }
+  change->params = p;
+  AP_TRY(cost_table(p.n, p.d, p.k, &change->table));
+  if (const auto it = in.find("table"); it != in.end() && json::parse(it->dump()) != table_json(change->table))
+    return Status::Error("the table does not match what n, d and k give");
+  // `measured` describes this device's measurement: accepted and ignored (it is redone, not restored).
+  *out = std::move(change);
+  return Status::Ok();
+}
+
+void CostScene::commit(std::unique_ptr<SceneChange> change) {
+  auto* c = static_cast<CostChange*>(change.get());
+  params_ = c->params;
+  table_ = c->table;
+  refresh_parallel();
+  if (c->command == CostChange::Command::Start) (void)start_sweep();
+  else if (c->command == CostChange::Command::Cancel) cancel_sweep();
+  model_replaced();
+}
+
+Status CostScene::apply(const CostParams& p) {
+  json doc = {{"n", p.n}, {"d", p.d}, {"k", p.k}, {"P", p.lanes}, {"sweep_max_n", p.sweep_max_n}, {"sweep_runs", p.sweep_runs}};
+  std::unique_ptr<SceneChange> change;
+  AP_TRY(prepare(doc, &change));
+  commit(std::move(change));
+  return Status::Ok();
+}
+
+// ---- the measurement -------------------------------------------------------------------------------------------
+
+void CostScene::set_clock(SweepClock clock) { clock_ = clock ? std::move(clock) : SweepClock(real_clock_ms); }
+
+Status CostScene::start_sweep() {
+  cancel_sweep();
+  pending_ = make_config(params_);
+  SweepWorkload* w = injected_workload_;
+  if (!w) {
+    if (!workload_) workload_ = std::make_unique<KernelWorkload>();
+    w = workload_.get();
+  }
+  // Validate now (the sweep starts for real after the warm-up): a bad configuration is refused here.
+  Sweep probe;
+  AP_TRY(probe.start(pending_, clock_, w));
+  probe.cancel();
+  measured_d_ = params_.d;
+  started_ = true;
+  warming_ = warmup_ms_ > 0;
+  warm_curve_ = 0;
+  warm_curve_ms_ = 0;
+  warm_reps_ = 1;
+  longest_slice_ms_ = 0;
+  fits_.clear();
+  if (!warming_) AP_TRY(sweep_.start(pending_, clock_, w));
+  refresh_parallel();
+  return Status::Ok();
+}
+
+void CostScene::cancel_sweep() {
+  if (warming_) {
+    warming_ = false;
+    SweepWorkload* w = injected_workload_ ? injected_workload_ : workload_.get();
+    if (w) w->release();
+    // A sweep cancelled during its warm-up has measured nothing: it reads as cancelled with no points.
+    (void)sweep_.start(pending_, clock_, w);
+  }
+  if (sweep_.state() == SweepState::Running) {
+    sweep_.cancel();
+    (void)sweep_.run_slice(1.0);  // takes effect now: state Cancelled, buffers released
+  }
+  refresh_fits();
+  refresh_parallel();
+}
+
+SweepState CostScene::sweep_state() const {
+  if (!started_) return SweepState::Idle;
+  if (warming_) return SweepState::Running;
+  return sweep_.state();
+}
+
+double CostScene::sweep_fraction() const {
+  if (!started_) return 0.0;
+  const double warm_share = 0.05;
+  const int curves = static_cast<int>(pending_.curves.size());
+  if (warming_) return warm_share * (warm_curve_ + std::min(1.0, warm_curve_ms_ / std::max(1e-9, warmup_ms_))) / std::max(1, curves);
+  if (sweep_.state() == SweepState::Finished) return 1.0;
+  return warm_share + (1.0 - warm_share) * sweep_.progress().fraction();
+}
+
+bool CostScene::wants_time() const { return warming_ || sweep_.state() == SweepState::Running; }
+
+void CostScene::run_slice(double budget_ms) {
+  if (!wants_time()) return;
+  const double t0 = clock_();
+  SweepWorkload* w = injected_workload_ ? injected_workload_ : workload_.get();
+  if (warming_) {
+    // Untimed calls of each curve's kernel at a small n, so that the browser has compiled optimised code
+    // before the first timed sample (core/sweep.h, "Warm-up").
+    const int n_warm = std::min(128, params_.sweep_max_n);
+    for (int guard = 0; warming_ && guard < 256 && clock_() - t0 < budget_ms * 0.8; ++guard) {
+      const SweepCurve& cv = pending_.curves[static_cast<size_t>(warm_curve_)];
+      if (warm_curve_ms_ == 0 && warm_reps_ == 1) {
+        if (!w->prepare(cv, n_warm)) { warm_curve_ms_ = warmup_ms_; }
+      }
+      if (warm_curve_ms_ < warmup_ms_) {
+        const double a = clock_();
+        w->run(warm_reps_);
+        const double ms = clock_() - a;
+        warm_curve_ms_ += std::max(ms, 1e-3);
+        if (ms < 2.0) warm_reps_ = std::min<long long>(warm_reps_ * 2, 1 << 16);
+      }
+      if (warm_curve_ms_ >= warmup_ms_) {
+        ++warm_curve_;
+        warm_curve_ms_ = 0;
+        warm_reps_ = 1;
+        if (warm_curve_ >= static_cast<int>(pending_.curves.size())) {
+          warming_ = false;
+          Status s = sweep_.start(pending_, clock_, w);
+          (void)s;  // validated in start_sweep
+        }
+      }
+    }
+  } else {
+    const SweepState before = sweep_.state();
+    (void)sweep_.run_slice(budget_ms);
+    if (before != sweep_.state() || sweep_.progress().points_done > 0) refresh_fits();
+    refresh_parallel();
+  }
+  longest_slice_ms_ = std::max(longest_slice_ms_, clock_() - t0);
+}
+
+void CostScene::refresh_fits() {
+  fits_.clear();
+  if (!started_ || warming_) return;
+  for (const SweepCurveResult& r : sweep_.results()) {
+    CostCurveFit f;
+    std::vector<double> xs, ys;
+    const SweepPoint* last = nullptr;
+    for (const SweepPoint& pt : r.points) {
+      if (pt.state != PointState::Measured || pt.median_ms <= 0) continue;
+      last = &pt;
+      if (pt.n < cost_limits::kMinFitN) continue;
+      xs.push_back(pt.n);
+      ys.push_back(pt.median_ms);
+    }
+    f.ok = fit_loglog_slope(xs, ys, &f.fit).ok;
+    if (last && last->macs_per_call > 0) f.ns_per_mac = last->median_ms * 1e6 / static_cast<double>(last->macs_per_call);
+    fits_.push_back(f);
+  }
+}
+
+// ---- the P-lane model ------------------------------------------------------------------------------------------
+
+CostParallel CostScene::parallel_at(long long lanes) const {
+  CostParallel p;
+  // Per-MAC times: from the last measurement (naive attention and Elman at their largest measured n).
+  if (fits_.size() >= 3 && fits_[0].ns_per_mac > 0 && fits_[2].ns_per_mac > 0) {
+    p.measured = true;
+    p.ns_per_mac_attention = fits_[0].ns_per_mac;
+    p.ns_per_mac_rnn = fits_[2].ns_per_mac;
+  }
+  const long long n = params_.n, d = params_.d;
+  // One dependent step on many lanes: a tree sum (log₂ of the terms summed) plus one hand-off between lanes.
+  // Attention's one step sums over d (scores) and over n (softmax, A·V); the RNN's sums over 2d (W_x x + W_h h).
+  p.ns_per_step_attention = cost_limits::kSyncNs + (ceil_log2(d) + ceil_log2(n)) * p.ns_per_mac_attention;
+  p.ns_per_step_rnn = cost_limits::kSyncNs + ceil_log2(2 * d) * p.ns_per_mac_rnn;
+  Status s1 = layer_time(LayerKind::SelfAttention, n, d, params_.k, lanes, p.ns_per_mac_attention, p.ns_per_step_attention, &p.attention);
+  Status s2 = layer_time(LayerKind::Recurrent, n, d, params_.k, lanes, p.ns_per_mac_rnn, p.ns_per_step_rnn, &p.recurrent);
+  (void)s1;
+  (void)s2;
+  return p;
+}
+
+void CostScene::refresh_parallel() {
+  CostParallel p = parallel_at(params_.lanes);
+  // The least P with attention faster: both times fall with P, so search the powers first, then bisect.
+  long long lo = 0, hi = 0;
+  for (long long P = 1;; P = std::min(P * 2, cost::kMaxLanes)) {
+    const CostParallel q = parallel_at(P);
+    if (q.attention.time_ns < q.recurrent.time_ns) { hi = P; break; }
+    lo = P;
+    if (P == cost::kMaxLanes) break;
+  }
+  if (hi > 0) {
+    while (hi - lo > 1) {
+      const long long mid = (lo + hi) / 2;
+      const CostParallel q = parallel_at(mid);
+      (q.attention.time_ns < q.recurrent.time_ns ? hi : lo) = mid;
+    }
+  }
+  p.crossover_lanes = hi;
+  parallel_ = p;
+}
+
+// ---- hover -----------------------------------------------------------------------------------------------------
+
+std::string CostScene::explain(int what, int i, int j) const {
+  char buf[320];
+  switch (static_cast<CostItem>(what)) {
+    case CostItem::MeasuredPoint:
+    case CostItem::MemoryPoint: {
+      const auto& res = sweep_.results();
+      if (!started_ || warming_ || i < 0 || i >= static_cast<int>(res.size())) return {};
+      const auto& pts = res[static_cast<size_t>(i)].points;
+      if (j < 0 || j >= static_cast<int>(pts.size()) || pts[static_cast<size_t>(j)].state != PointState::Measured) return {};
+      const SweepPoint& pt = pts[static_cast<size_t>(j)];
+      const char* names[] = {N_("naive attention"), N_("tiled attention"), N_("Elman RNN"), N_("GRU")};
+      std::snprintf(buf, sizeof buf, "%s, n = %d, d = %d\n%s ms %s (%s %zu)\n%s MAC/call, %s %s MB",
+                    tr(names[std::min(i, 3)]), pt.n, measured_d_, fmt(pt.median_ms, 3).c_str(), tr("per call"),
+                    tr("median of"), pt.samples.size(), format_number(static_cast<double>(pt.macs_per_call)).c_str(),
+                    tr("memory"), fmt(pt.memory_bytes / 1048576.0, 2).c_str());
+      return buf;
+    }
+    case CostItem::CurvePoint:
+    case CostItem::ParallelPoint:
+      return {};
+  }
+  return {};
+}
+
+}  // namespace ap

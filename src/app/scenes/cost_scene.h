@@ -1,0 +1,137 @@
+// Scene "Cost: attention vs RNN" (id "cost"): the notes' complexity table for the learner's n, d and k
+// (core/cost_model.h), the same counts as curves over n, a measurement of the real kernels on this device
+// (core/kernels.h, driven by the time-sliced core/sweep.h, one slice per frame), the work–depth model on P
+// lanes fed with the measured times, an animation of the RNN's n dependent steps against attention's one,
+// and the memory of naive against tiled attention.
+//
+// Document: parameters n, d, k, P, sweep_max_n, sweep_runs; results `table` (checked when given back) and
+// `measured` (this device's measurement and the P-lane model fed by it: a report, ignored by setState, since a
+// measurement can be redone but not restored). `sweep: "start"` / `sweep: "cancel"` in setState is a command.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/scene.h"
+#include "core/cost_model.h"
+#include "core/sweep.h"
+
+namespace ap {
+
+enum class CostStage { Table = 0, Curves, Measured, Parallel, Animation, Memory, Count };
+// What a hovered item is (Scene::explain's `what`).
+enum class CostItem { MeasuredPoint = 0, CurvePoint, ParallelPoint, MemoryPoint };
+
+struct CostParams {
+  int n = 512;             // sequence length, 1 .. 2^20
+  int d = 64;              // model width = d_k = hidden size, 1 .. 4096
+  int k = 3;               // convolution kernel width, 2 .. 4096
+  int lanes = 1;           // P, 1 .. 100,000
+  int sweep_max_n = 16384; // the sweep measures n = 16, 32, … up to this (16 .. 65536)
+  int sweep_runs = 5;      // recorded samples per point (1 .. 9)
+  bool operator==(const CostParams& o) const {
+    return n == o.n && d == o.d && k == o.k && lanes == o.lanes && sweep_max_n == o.sweep_max_n && sweep_runs == o.sweep_runs;
+  }
+};
+
+namespace cost_limits {
+constexpr int kMinSweepN = 16;
+constexpr int kMaxSweepN = 65536;
+constexpr int kMaxRuns = 9;
+constexpr int kMinFitN = 256;          // slopes are fitted over n >= this
+constexpr double kSyncNs = 1000.0;     // assumed hand-off between lanes per dependent step (one barrier)
+constexpr double kAssumedNsPerMac = 1.0;  // before anything is measured
+constexpr int kAnimTokens = 10;        // tokens drawn in the animation, at most
+}  // namespace cost_limits
+
+struct CostTable {
+  LayerCost attention, recurrent, convolutional;
+};
+
+// One measured curve as the scene reports it.
+struct CostCurveFit {
+  bool ok = false;        // at least two measured points with n >= kMinFitN
+  LogLogFit fit;
+  double ns_per_mac = 0;  // at the largest measured n
+};
+
+// The work–depth model for one layer at P lanes.
+struct CostParallel {
+  WorkDepthTime attention, recurrent;
+  double ns_per_mac_attention = cost_limits::kAssumedNsPerMac, ns_per_mac_rnn = cost_limits::kAssumedNsPerMac;
+  double ns_per_step_attention = 0, ns_per_step_rnn = 0;
+  bool measured = false;     // per-MAC times from this device's sweep (else assumed)
+  long long crossover_lanes = 0;  // the least P at which attention is faster (0: not within 1 .. 100,000)
+};
+
+class CostScene final : public Scene {
+ public:
+  CostScene();
+
+  const char* id() const override { return "cost"; }
+  const char* title() const override;
+  const std::vector<StageInfo>& stages() const override;
+  const std::vector<PresetInfo>& presets() const override;
+  const TrPair* translations(size_t* count) const override;
+  void write_params(nlohmann::json& doc) const override;
+  void write_results(nlohmann::json& doc, bool with_matrices) const override;
+  Status prepare(const nlohmann::json& doc, std::unique_ptr<SceneChange>* change) const override;
+  void commit(std::unique_ptr<SceneChange> change) override;
+  const std::vector<UrlParam>& url_params() const override;
+  std::vector<int> substeps() const override;
+  std::string explain(int what, int i, int j) const override;
+  bool wants_time() const override;
+  void run_slice(double budget_ms) override;
+
+  const CostParams& params() const { return params_; }
+  const CostTable& table() const { return table_; }
+  Status apply(const CostParams& p);  // what the controls do: validated, last good state kept
+
+  // ---- the measurement ----
+  Status start_sweep();
+  void cancel_sweep();
+  bool sweep_running() const { return warming_ || sweep_.state() == SweepState::Running; }
+  bool warming() const { return warming_; }
+  SweepState sweep_state() const;   // Idle before the first start
+  double sweep_fraction() const;    // 0 .. 1, warm-up included
+  const Sweep& sweep() const { return sweep_; }
+  const std::vector<CostCurveFit>& fits() const { return fits_; }
+  int measured_d() const { return measured_d_; }  // the d the last sweep ran with
+  double longest_slice_ms() const { return longest_slice_ms_; }
+  // Tests: a clock (ms) and a workload of their own; nullptr / empty restore the real ones.
+  void set_clock(SweepClock clock);
+  void set_workload(SweepWorkload* w) { injected_workload_ = w; }
+  void set_warmup_ms(double ms) { warmup_ms_ = ms; }
+
+  // ---- derived, for the view ----
+  const CostParallel& parallel() const { return parallel_; }
+  CostParallel parallel_at(long long lanes) const;  // the model at another P (same n, d)
+  static std::vector<int> sweep_ns(int max_n);
+
+ private:
+  void refresh_fits();
+  void refresh_parallel();
+
+  CostParams params_;
+  CostTable table_;
+  CostParallel parallel_;
+  Sweep sweep_;
+  bool started_ = false;
+  std::vector<CostCurveFit> fits_;
+  int measured_d_ = 0;
+  SweepClock clock_;
+  SweepWorkload* injected_workload_ = nullptr;
+  std::unique_ptr<KernelWorkload> workload_;
+  // Warm-up before timing: untimed calls of each curve at a small n.
+  bool warming_ = false;
+  int warm_curve_ = 0;
+  double warm_curve_ms_ = 0;
+  long long warm_reps_ = 1;
+  double warmup_ms_ = 120.0;  // per curve
+  SweepConfig pending_;
+  double longest_slice_ms_ = 0;
+};
+
+Status cost_table(int n, int d, int k, CostTable* out);
+
+}  // namespace ap

@@ -1,0 +1,592 @@
+// View of the scene "Cost: attention vs RNN": the controls (n, d, k, P, the measurement's range) and, stage by
+// stage, the complexity table, the counts as curves over n, the measured medians with their slopes, the P-lane
+// model, the animation of n dependent steps against one, and the memory of naive against tiled attention.
+// It draws what the scene holds (core/cost_model.h, core/sweep.h); it computes nothing but plot points of the
+// scene's own formulas.
+#include "views/cost_view.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "core/kernels.h"
+#include "core/number_text.h"
+#include "widgets/math_text.h"
+#include "widgets/plot.h"
+
+namespace ap {
+
+namespace {
+
+constexpr ImU32 kAttColor = IM_COL32(214, 96, 77, 255);    // attention: warm
+constexpr ImU32 kTiledColor = IM_COL32(240, 160, 60, 255); // tiled attention
+constexpr ImU32 kRnnColor = IM_COL32(67, 147, 195, 255);   // RNN: cool
+constexpr ImU32 kGruColor = IM_COL32(40, 90, 160, 255);
+constexpr ImU32 kConvColor = IM_COL32(90, 160, 90, 255);
+constexpr ImU32 kPathColor = IM_COL32(230, 120, 0, 255);
+
+const char* const kCurveNames[] = {N_("naive attention"), N_("tiled attention"), N_("Elman RNN"), N_("GRU")};
+const ImU32 kCurveColors[] = {kAttColor, kTiledColor, kRnnColor, kGruColor};
+
+// 33554432 -> "33,554,432"; beyond 10^12: "1.23e+15".
+std::string big(long long v) {
+  if (v >= 1000000000000LL) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%.3g", static_cast<double>(v));
+    return b;
+  }
+  std::string s = std::to_string(v), out;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (i > 0 && (s.size() - i) % 3 == 0) out += ',';
+    out += s[i];
+  }
+  return out;
+}
+
+std::string bytes_text(double b) {
+  char buf[32];
+  if (b < 1024) std::snprintf(buf, sizeof buf, "%.0f B", b);
+  else if (b < 1048576) std::snprintf(buf, sizeof buf, "%.1f KB", b / 1024);
+  else if (b < 1073741824.0) std::snprintf(buf, sizeof buf, "%.1f MB", b / 1048576);
+  else std::snprintf(buf, sizeof buf, "%.1f GB", b / 1073741824.0);
+  return buf;
+}
+
+std::string ms_text(double ms) {
+  char buf[32];
+  if (ms < 0.001) std::snprintf(buf, sizeof buf, "%.2f µs", ms * 1000);
+  else if (ms < 1) std::snprintf(buf, sizeof buf, "%.3f ms", ms);
+  else if (ms < 1000) std::snprintf(buf, sizeof buf, "%.1f ms", ms);
+  else std::snprintf(buf, sizeof buf, "%.2f s", ms / 1000);
+  return buf;
+}
+
+// Powers of 2 from 1 to `hi` (inclusive), as doubles for the plot.
+std::vector<double> powers_to(double hi) {
+  std::vector<double> v;
+  for (double x = 1; x <= hi * 1.0001; x *= 2) v.push_back(x);
+  return v;
+}
+
+PlotSeries line_series(const char* name, ImU32 color, bool dashed = false) {
+  PlotSeries s;
+  s.name = name;
+  s.color = color;
+  s.dashed = dashed;
+  s.thickness = 2.f;
+  return s;
+}
+
+}  // namespace
+
+void CostView::sync() {
+  if (generation_seen_ == scene_.generation()) return;
+  generation_seen_ = scene_.generation();
+  edit_ = scene_.params();
+}
+
+void CostView::controls(ViewContext& ctx) {
+  sync();
+  const float field = ImGui::GetFontSize() * 7.f;
+  const auto apply = [&](const char* key) { (void)report_result(ctx.st, key, scene_.apply(edit_)); };
+  const auto tip = [](const char* t) { if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(t)); };
+  ImGui::Spacing();
+  ImGui::SetNextItemWidth(field);
+  if (ImGui::InputInt("n###n", &edit_.n, 1, 64)) apply("n");
+  tip(N_("Sequence length (tokens)"));
+  ImGui::SetNextItemWidth(field);
+  if (ImGui::InputInt("d###d", &edit_.d, 1, 16)) apply("d");
+  tip(N_("Model width = d_k = hidden size"));
+  ImGui::SetNextItemWidth(field);
+  if (ImGui::InputInt("k###k", &edit_.k, 1, 1)) apply("k");
+  tip(N_("Convolution kernel width"));
+  ImGui::SetNextItemWidth(field);
+  if (ImGui::SliderInt("P###P", &edit_.lanes, 1, static_cast<int>(cost::kMaxLanes), "%d", ImGuiSliderFlags_Logarithmic)) apply("P");
+  tip(N_("Lanes: multiply-adds that can run at the same time"));
+  ImGui::Separator();
+  ImGui::SetNextItemWidth(field);
+  if (ImGui::SliderInt((std::string(tr("sweep up to n")) + "###sweep_max_n").c_str(), &edit_.sweep_max_n, cost_limits::kMinSweepN,
+                       cost_limits::kMaxSweepN, "%d", ImGuiSliderFlags_Logarithmic))
+    apply("sweep_max_n");
+  tip(N_("Largest n of the measurement"));
+  ImGui::SetNextItemWidth(field);
+  if (ImGui::SliderInt((std::string(tr("runs")) + "###sweep_runs").c_str(), &edit_.sweep_runs, 1, cost_limits::kMaxRuns)) apply("sweep_runs");
+  tip(N_("Timed samples per point (the median is plotted)"));
+  if (scene_.sweep_running()) {
+    if (ImGui::Button((std::string(tr("Cancel")) + "###cancel_c").c_str())) scene_.cancel_sweep();
+  } else if (ImGui::Button((std::string(tr(scene_.sweep_state() == SweepState::Idle ? "Measure on this device" : "Measure again")) + "###measure_c").c_str())) {
+    (void)report_result(ctx.st, "sweep", scene_.start_sweep());
+  }
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("%s", tr("One thread: this measures work, not parallel speed."));
+  ImGui::PopStyleColor();
+}
+
+std::string CostView::step_text(const ViewContext&) const {
+  const CostParams& p = scene_.params();
+  const CostTable& t = scene_.table();
+  char buf[260];
+  switch (static_cast<CostStage>(scene_.timeline.stage())) {
+    case CostStage::Table:
+    case CostStage::Curves:
+      std::snprintf(buf, sizeof buf, "n = %d, d = %d:  %s / %s = 2n²d / 2nd² = n/d = %s", p.n, p.d, tr("attention"), tr("RNN"),
+                    fmt(static_cast<double>(t.attention.macs) / static_cast<double>(t.recurrent.macs), 3).c_str());
+      return buf;
+    case CostStage::Parallel: {
+      const CostParallel& par = scene_.parallel();
+      std::snprintf(buf, sizeof buf, "P = %d:  %s %s,  %s %s", p.lanes, tr("attention"), ms_text(par.attention.time_ns / 1e6).c_str(),
+                    tr("RNN"), ms_text(par.recurrent.time_ns / 1e6).c_str());
+      return buf;
+    }
+    case CostStage::Animation: {
+      const int m = scene_.timeline.substeps(static_cast<int>(CostStage::Animation));
+      const int done = std::min(m, scene_.timeline.done_substeps());
+      const long long rnn_step = p.n <= m ? done : static_cast<long long>(std::llround(static_cast<double>(done) * p.n / m));
+      std::snprintf(buf, sizeof buf, "%s: %s %lld / %d    %s: %s %d / 1", tr("RNN"), tr("step"), rnn_step, p.n, tr("attention"),
+                    tr("step"), done > 0 ? 1 : 0);
+      return buf;
+    }
+    default: return {};
+  }
+}
+
+void CostView::stage(ViewContext& ctx) {
+  sync();
+  switch (static_cast<CostStage>(scene_.timeline.stage())) {
+    case CostStage::Table: table_stage(ctx); break;
+    case CostStage::Curves: curves_stage(ctx); break;
+    case CostStage::Measured: measured_stage(ctx); break;
+    case CostStage::Parallel: parallel_stage(ctx); break;
+    case CostStage::Animation: animation_stage(ctx); break;
+    case CostStage::Memory:
+    default: memory_stage(ctx); break;
+  }
+}
+
+// ---- 1. the table ----------------------------------------------------------------------------------------------
+
+void CostView::table_stage(ViewContext& ctx) {
+  (void)ctx;
+  const CostParams& p = scene_.params();
+  const CostTable& t = scene_.table();
+  ImGui::Text("n = %d    d = %d    k = %d", p.n, p.d, p.k);
+  ImGui::Spacing();
+  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
+  struct Row {
+    const char* name;
+    const LayerCost* c;
+    const char* macs_f;
+    const char* seq_f;
+    const char* path_f;
+    ImU32 color;
+  };
+  const Row rows[] = {{N_("self-attention"), &t.attention, "2·n²·d", "1", "1", kAttColor},
+                      {N_("recurrent"), &t.recurrent, "2·n·d²", "n", "n", kRnnColor},
+                      {N_("convolutional"), &t.convolutional, "k·n·d²", "1", "ceil(log_k n)", kConvColor}};
+  if (ImGui::BeginTable("cost_table", 5, flags)) {
+    ImGui::TableSetupColumn(tr("layer"), ImGuiTableColumnFlags_WidthStretch, 1.0f);
+    ImGui::TableSetupColumn(tr("multiply-adds per layer"), ImGuiTableColumnFlags_WidthStretch, 1.5f);
+    ImGui::TableSetupColumn(tr("score-matrix memory"), ImGuiTableColumnFlags_WidthStretch, 1.2f);
+    ImGui::TableSetupColumn(tr("sequential operations"), ImGuiTableColumnFlags_WidthStretch, 1.0f);
+    ImGui::TableSetupColumn(tr("maximum path length"), ImGuiTableColumnFlags_WidthStretch, 1.0f);
+    ImGui::TableHeadersRow();
+    for (const Row& r : rows) {
+      ImGui::TableNextRow(ImGuiTableRowFlags_None, ImGui::GetTextLineHeight() * 2.4f);
+      ImGui::TableNextColumn();
+      ImGui::PushStyleColor(ImGuiCol_Text, r.color);
+      ImGui::TextUnformatted(tr(r.name));
+      ImGui::PopStyleColor();
+      ImGui::TableNextColumn();
+      ImGui::TextDisabled("%s", r.macs_f);
+      ImGui::Text("%s", big(r.c->macs).c_str());
+      ImGui::TableNextColumn();
+      if (r.c == &t.attention) {
+        ImGui::TextDisabled("4·n² B");
+        ImGui::Text("%s", bytes_text(static_cast<double>(r.c->score_bytes)).c_str());
+      } else {
+        ImGui::TextDisabled("—");
+        ImGui::Text("0");
+      }
+      ImGui::TableNextColumn();
+      ImGui::TextDisabled("%s", r.seq_f);
+      ImGui::Text("%s", big(r.c->sequential_ops).c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextDisabled("%s", r.path_f);
+      ImGui::Text("%s", big(r.c->max_path_length).c_str());
+    }
+    ImGui::EndTable();
+  }
+  ImGui::Spacing();
+  const double ratio = static_cast<double>(t.attention.macs) / static_cast<double>(t.recurrent.macs);
+  ImGui::Text("%s / %s = n / d = %s", tr("self-attention"), tr("recurrent"), fmt(ratio, 3).c_str());
+  ImGui::TextDisabled("%s 3·n·d² = %s", tr("Not in the table: Q, K, V from X (three projections) add"), big(t.attention.projection_macs).c_str());
+}
+
+// ---- 2. the curves ---------------------------------------------------------------------------------------------
+
+void CostView::curves_stage(ViewContext& ctx) {
+  const CostParams& p = scene_.params();
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float fs = ImGui::GetFontSize();
+  const double hi = std::min<double>(cost::kMaxN, std::max({16.0 * p.n, 16.0 * p.d, 4096.0}));
+  const std::vector<double> xs = powers_to(hi);
+  PlotSeries att = line_series(tr("self-attention"), kAttColor), rnn = line_series(tr("recurrent"), kRnnColor),
+             conv = line_series(tr("convolutional"), kConvColor, true);
+  PlotSeries att_s = att, rnn_s = rnn, conv_s = conv;
+  for (double n : xs) {
+    const long long ni = static_cast<long long>(n);
+    att.x.push_back(n); att.y.push_back(static_cast<double>(attention_macs(ni, p.d)));
+    rnn.x.push_back(n); rnn.y.push_back(static_cast<double>(elman_macs(ni, p.d, p.d)));
+    conv.x.push_back(n); conv.y.push_back(static_cast<double>(conv_macs(ni, p.d, p.k)));
+    att_s.x.push_back(n); att_s.y.push_back(static_cast<double>(sequential_ops(LayerKind::SelfAttention, ni)));
+    rnn_s.x.push_back(n); rnn_s.y.push_back(static_cast<double>(sequential_ops(LayerKind::Recurrent, ni)));
+    conv_s.x.push_back(n); conv_s.y.push_back(static_cast<double>(max_path_length(LayerKind::Convolutional, ni, p.k)));
+  }
+  conv_s.name = std::string(tr("convolutional")) + " (" + tr("maximum path length") + ")";
+  const float w = (avail.x - fs) * 0.5f, h = avail.y - fs * 0.5f;
+  PlotSpec a;
+  a.title = tr("multiply-adds per layer");
+  a.x_label = "n";
+  a.x_log = a.y_log = true;
+  a.series = {att, rnn, conv};
+  a.x_markers = {{static_cast<double>(p.d), std::string(tr("crossover n = d")) + " = " + std::to_string(p.d), kAttColor},
+                 {static_cast<double>(p.n), "n = " + std::to_string(p.n), 0}};
+  a.legend = PlotLegend::TopLeft;
+  (void)plot("macs", a, ImVec2(w, h));
+  ImGui::SameLine(0, fs);
+  PlotSpec s;
+  s.title = std::string(tr("sequential operations")) + " · " + tr("maximum path length");
+  s.x_label = "n";
+  s.x_log = s.y_log = true;
+  s.series = {att_s, rnn_s, conv_s};
+  s.x_markers = {{static_cast<double>(p.n), "n = " + std::to_string(p.n), 0}};
+  s.legend = PlotLegend::TopLeft;
+  (void)plot("steps", s, ImVec2(w, h));
+  (void)ctx;
+}
+
+// ---- 3. measured ---------------------------------------------------------------------------------------------
+
+void CostView::sweep_bar(ViewContext& ctx) {
+  const float fs = ImGui::GetFontSize();
+  if (scene_.sweep_running()) {
+    if (ImGui::Button((std::string(tr("Cancel")) + "###cancel").c_str())) scene_.cancel_sweep();
+  } else if (ImGui::Button((std::string(tr(scene_.sweep_state() == SweepState::Idle ? "Measure on this device" : "Measure again")) + "###measure").c_str())) {
+    (void)report_result(ctx.st, "sweep", scene_.start_sweep());
+  }
+  ImGui::SameLine();
+  const char* state = tr("not measured yet");
+  switch (scene_.sweep_state()) {
+    case SweepState::Running: state = scene_.warming() ? tr("warming up") : tr("measuring"); break;
+    case SweepState::Finished: state = tr("finished"); break;
+    case SweepState::Cancelled: state = tr("cancelled"); break;
+    default: break;
+  }
+  char overlay[96];
+  std::snprintf(overlay, sizeof overlay, "%s  %.0f%%", state, scene_.sweep_fraction() * 100.0);
+  ImGui::ProgressBar(static_cast<float>(scene_.sweep_fraction()), ImVec2(fs * 16.f, 0), overlay);
+  if (scene_.measured_d() > 0) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("%s %d, SIMD (%s)", tr("measured at d ="), scene_.measured_d(), simd_backend());
+  }
+}
+
+void CostView::measured_stage(ViewContext& ctx) {
+  sweep_bar(ctx);
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float fs = ImGui::GetFontSize();
+  const float side = std::min(fs * 19.f, avail.x * 0.42f);
+  const float w = avail.x - side - fs, h = avail.y - fs * 0.5f;
+  PlotSpec s;
+  s.title = tr("Measured on this device");
+  s.x_label = "n";
+  s.y_label = tr("time per call (ms)");
+  s.x_log = s.y_log = true;
+  s.legend = PlotLegend::TopLeft;
+  s.empty_text = tr("not measured yet");
+  const auto& res = scene_.sweep().results();
+  const bool have = scene_.sweep_state() != SweepState::Idle && !scene_.warming();
+  for (size_t c = 0; c < 4; ++c) {
+    PlotSeries sr = line_series(tr(kCurveNames[c]), kCurveColors[c], c == 1);
+    sr.points = true;
+    if (have && c < res.size())
+      for (const SweepPoint& pt : res[c].points)
+        if (pt.state == PointState::Measured) { sr.x.push_back(pt.n); sr.y.push_back(pt.median_ms); }
+    s.series.push_back(sr);
+  }
+  s.x_markers = {{static_cast<double>(cost_limits::kMinFitN), "n = 256", 0}};
+  const PlotResult r = plot("measured", s, ImVec2(w, h));
+  if (r.point >= 0 && r.series >= 0) {
+    // map the plotted index back to the sweep's point index (only measured points are plotted)
+    int k = -1, idx = -1;
+    for (const SweepPoint& pt : res[static_cast<size_t>(r.series)].points) {
+      ++idx;
+      if (pt.state == PointState::Measured && ++k == r.point) break;
+    }
+    ctx.hover_what = static_cast<int>(CostItem::MeasuredPoint);
+    ctx.hover_i = r.series;
+    ctx.hover_j = idx;
+  }
+  ImGui::SameLine(0, fs);
+  ImGui::BeginChild("measured_side", ImVec2(side, h), false);
+  ImGui::TextUnformatted(tr("slope"));
+  ImGui::SameLine();
+  ImGui::TextDisabled("(%s)", tr("over n ≥ 256"));
+  const auto& fits = scene_.fits();
+  for (size_t c = 0; c < 4; ++c) {
+    ImGui::PushStyleColor(ImGuiCol_Text, kCurveColors[c]);
+    ImGui::Bullet();
+    ImGui::SameLine();
+    ImGui::TextUnformatted(tr(kCurveNames[c]));
+    ImGui::PopStyleColor();
+    ImGui::SameLine(side * 0.55f);
+    if (c < fits.size() && fits[c].ok) ImGui::Text("%s  (R² %s)", fmt(fits[c].fit.slope, 2).c_str(), fmt(fits[c].fit.r2, 3).c_str());
+    else ImGui::TextDisabled("—");
+    if (have && c < res.size()) {
+      const SweepPoint* last = nullptr;
+      for (const SweepPoint& pt : res[c].points)
+        if (pt.state == PointState::Measured) last = &pt;
+      if (last)
+        ImGui::TextDisabled("   n = %d: %s, %s %s", last->n, ms_text(last->median_ms).c_str(), tr("memory"),
+                            bytes_text(static_cast<double>(last->memory_bytes)).c_str());
+      if (res[c].stopped) {
+        ImGui::PushTextWrapPos(0.f);
+        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.6f, 0.25f, 0.1f, 1.f));
+        ImGui::Text("   %s: %s", tr("stopped"), localize(res[c].reason).c_str());
+        ImGui::PopStyleColor();
+        ImGui::PopTextWrapPos();
+      }
+    }
+  }
+  ImGui::Spacing();
+  ImGui::PushTextWrapPos(0.f);
+  ImGui::TextDisabled("%s", tr("One thread: this measures work, not parallel speed."));
+  ImGui::TextDisabled("%s", tr("Each point is the median of several timed batches; each batch lasts at least 5 ms."));
+  ImGui::PopTextWrapPos();
+  if (have && ImGui::SmallButton(tr("Export CSV"))) ImGui::SetClipboardText(plot_csv(s).c_str());
+  ImGui::EndChild();
+}
+
+// ---- 4. P lanes ---------------------------------------------------------------------------------------------------
+
+void CostView::parallel_stage(ViewContext& ctx) {
+  const CostParams& p = scene_.params();
+  const CostParallel& par = scene_.parallel();
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float fs = ImGui::GetFontSize();
+  const float side = std::min(fs * 19.f, avail.x * 0.42f);
+  const float w = avail.x - side - fs, h = avail.y - fs * 0.5f;
+  PlotSeries att = line_series(tr("self-attention"), kAttColor), rnn = line_series(tr("recurrent"), kRnnColor);
+  for (long long P = 1; P <= cost::kMaxLanes; P = P < cost::kMaxLanes ? std::min(cost::kMaxLanes, P * 2) : P + 1) {
+    const CostParallel q = scene_.parallel_at(P);
+    att.x.push_back(static_cast<double>(P)); att.y.push_back(q.attention.time_ns / 1e6);
+    rnn.x.push_back(static_cast<double>(P)); rnn.y.push_back(q.recurrent.time_ns / 1e6);
+  }
+  PlotSpec s;
+  s.title = "n = " + std::to_string(p.n) + ", d = " + std::to_string(p.d);
+  s.x_label = tr("lanes P");
+  s.y_label = tr("time (ms)");
+  s.x_log = s.y_log = true;
+  s.series = {att, rnn};
+  s.x_markers = {{static_cast<double>(p.lanes), "P = " + std::to_string(p.lanes), kPathColor, false}};
+  if (par.crossover_lanes > 0) s.x_markers.push_back({static_cast<double>(par.crossover_lanes), "", kAttColor});
+  s.legend = PlotLegend::TopRight;
+  (void)plot("parallel", s, ImVec2(w, h));
+  ImGui::SameLine(0, fs);
+  ImGui::BeginChild("parallel_side", ImVec2(side, h), false);
+  ImGui::SetNextItemWidth(side - fs);
+  if (ImGui::SliderInt("##P_stage", &edit_.lanes, 1, static_cast<int>(cost::kMaxLanes), "P = %d", ImGuiSliderFlags_Logarithmic))
+    (void)report_result(ctx.st, "P", scene_.apply(edit_));
+  const auto block = [&](const char* name, ImU32 color, const WorkDepthTime& t, double ns_mac, double ns_step, const char* depth) {
+    ImGui::PushStyleColor(ImGuiCol_Text, color);
+    ImGui::TextUnformatted(tr(name));
+    ImGui::PopStyleColor();
+    ImGui::Text("  %s: %s", tr("work / P"), ms_text(t.work_ns / 1e6).c_str());
+    ImGui::Text("  %s: %s × %s", tr("depth × step"), depth, ms_text(ns_step / 1e6).c_str());
+    ImGui::Text("    = %s", ms_text(t.depth_ns / 1e6).c_str());
+    ImGui::Text("  T = %s", ms_text(t.time_ns / 1e6).c_str());
+    ImGui::TextDisabled("  t_mac = %s ns", fmt(ns_mac, 3).c_str());
+    ImGui::TextDisabled("  %s", t.depth_bound ? tr("depth-bound: more lanes do not help") : tr("work-bound"));
+  };
+  const std::string n_text = std::to_string(p.n);
+  block(N_("self-attention"), kAttColor, par.attention, par.ns_per_mac_attention, par.ns_per_step_attention, "1");
+  ImGui::Spacing();
+  block(N_("recurrent"), kRnnColor, par.recurrent, par.ns_per_mac_rnn, par.ns_per_step_rnn, n_text.c_str());
+  ImGui::Spacing();
+  ImGui::PushTextWrapPos(0.f);
+  if (par.crossover_lanes > 0) ImGui::Text("%s %s", tr("attention is faster from P ="), big(par.crossover_lanes).c_str());
+  else ImGui::TextUnformatted(tr("attention is not faster for any P up to 100,000"));
+  ImGui::TextDisabled("%s", par.measured ? tr("per-MAC times measured on this device") : tr("per-MAC times assumed (1 ns): measure first"));
+  ImGui::TextDisabled("%s", tr("one step = a tree sum (log2 terms) + one hand-off of 1 µs between lanes (assumed)"));
+  ImGui::PopTextWrapPos();
+  ImGui::EndChild();
+}
+
+// ---- 5. the animation -------------------------------------------------------------------------------------------
+
+void CostView::animation_stage(ViewContext& ctx) {
+  (void)ctx;
+  const CostParams& p = scene_.params();
+  const Timeline& tl = scene_.timeline;
+  const int m = tl.substeps(static_cast<int>(CostStage::Animation));
+  const double sub = std::min<double>(m, tl.sub());
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float fs = ImGui::GetFontSize();
+  const ImVec2 o = ImGui::GetCursorScreenPos();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float half = (avail.x - fs) * 0.5f;
+  const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text), dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+  const ImU32 box_bg = IM_COL32(236, 239, 245, 255);
+  const float box = std::min(fs * 2.2f, (half - fs) / m * 0.7f);
+  const float gap = (half - fs - box * m) / std::max(1, m - 1) + box;
+  const auto label_of = [&](int i) {  // token i (0-based) of the m drawn: the last one is token n
+    if (i == m - 1) return std::string("x") + (p.n > m ? "ₙ" : subscript(i + 1));
+    return "x" + subscript(i + 1);
+  };
+  const auto centered = [&](ImVec2 c, ImU32 col, const std::string& s) {
+    const float tw = math_text_width(s.c_str(), fs);
+    draw_math_text(dl, ImVec2(c.x - tw * 0.5f, c.y - fs * 0.5f), col, s.c_str(), fs);
+  };
+  const int rnn_done = static_cast<int>(std::floor(sub));
+  const float frac = static_cast<float>(sub - rnn_done);
+  const bool complete = sub >= m;
+
+  // Left: the RNN, one token per step, h handed down the chain.
+  {
+    const float x0 = o.x + fs * 0.5f + box * 0.5f;
+    const float y_tok = o.y + avail.y * 0.78f, y_h = o.y + avail.y * 0.42f;
+    const long long step = p.n <= m ? rnn_done : static_cast<long long>(std::llround(static_cast<double>(rnn_done) * p.n / m));
+    char head[160];
+    std::snprintf(head, sizeof head, "%s:  %s %lld / %d", tr("RNN"), tr("step"), step, p.n);
+    dl->AddText(ImVec2(o.x, o.y), kRnnColor, head);
+    for (int i = 0; i < m; ++i) {
+      const float cx = x0 + i * gap;
+      const bool consumed = i < rnn_done, active = i == rnn_done && !complete;
+      const ImU32 fill = consumed ? IM_COL32(200, 225, 242, 255) : active ? IM_COL32(255, 236, 200, 255) : box_bg;
+      dl->AddRectFilled(ImVec2(cx - box * 0.5f, y_tok - box * 0.5f), ImVec2(cx + box * 0.5f, y_tok + box * 0.5f), fill, 4.f);
+      centered(ImVec2(cx, y_tok), text, label_of(i));
+      if (consumed || (active && frac > 0)) {
+        const float a = consumed ? 1.f : frac;
+        dl->AddLine(ImVec2(cx, y_tok - box * 0.5f), ImVec2(cx, y_tok - box * 0.5f - (y_tok - y_h - box) * a), kRnnColor, 2.f);
+      }
+      const bool h_on = consumed;
+      dl->AddCircleFilled(ImVec2(cx, y_h), box * 0.5f, h_on ? kRnnColor : box_bg, 24);
+      centered(ImVec2(cx, y_h), h_on ? IM_COL32_WHITE : dim, "h" + (i == m - 1 && p.n > m ? std::string("ₙ") : subscript(i + 1)));
+      if (i > 0) {  // hand-off h_{i-1} -> h_i
+        const bool handed = i < rnn_done || (i == rnn_done && frac > 0);
+        const ImU32 col = complete ? kPathColor : handed ? kRnnColor : dim;
+        const float x_from = x0 + (i - 1) * gap + box * 0.5f, x_to = cx - box * 0.5f;
+        dl->AddLine(ImVec2(x_from, y_h), ImVec2(x_to, y_h), col, complete ? 3.f : 1.5f);
+        dl->AddTriangleFilled(ImVec2(x_to, y_h), ImVec2(x_to - 6, y_h - 4), ImVec2(x_to - 6, y_h + 4), col);
+        if (i == m - 1 && p.n > m) dl->AddText(ImVec2((x_from + x_to) * 0.5f - fs * 0.5f, y_h - fs * 1.4f), dim, "…");
+      }
+    }
+    if (complete) {
+      char path[160];
+      std::snprintf(path, sizeof path, "%s: %d", tr("hops from token 1 to token n"), p.n);
+      dl->AddText(ImVec2(o.x, y_tok + box), kPathColor, path);
+      dl->AddText(ImVec2(o.x, y_h - box * 1.6f), dim, tr("hidden state"));
+    }
+  }
+  // Right: attention, every pair in one step.
+  {
+    const float xo = o.x + half + fs;
+    const float x0 = xo + fs * 0.5f + box * 0.5f;
+    const float y_in = o.y + avail.y * 0.78f, y_out = o.y + avail.y * 0.30f;
+    const bool on = sub > 0;
+    const float a = complete ? 1.f : std::min(1.f, static_cast<float>(sub));
+    char head[160];
+    std::snprintf(head, sizeof head, "%s:  %s %d / 1   (%s)", tr("attention"), tr("step"), on ? 1 : 0, tr("all pairs at once"));
+    dl->AddText(ImVec2(xo, o.y), kAttColor, head);
+    if (on)
+      for (int i = 0; i < m; ++i)
+        for (int j = 0; j < m; ++j) {
+          const ImU32 col = IM_COL32(214, 96, 77, static_cast<int>(60 * a));
+          dl->AddLine(ImVec2(x0 + j * gap, y_in - box * 0.5f), ImVec2(x0 + i * gap, y_out + box * 0.5f), col, 1.f);
+        }
+    if (on)  // the path from token 1 to output n: one hop
+      dl->AddLine(ImVec2(x0, y_in - box * 0.5f), ImVec2(x0 + (m - 1) * gap, y_out + box * 0.5f), kPathColor, 3.f);
+    for (int i = 0; i < m; ++i) {
+      const float cx = x0 + i * gap;
+      dl->AddRectFilled(ImVec2(cx - box * 0.5f, y_in - box * 0.5f), ImVec2(cx + box * 0.5f, y_in + box * 0.5f),
+                        on ? IM_COL32(250, 215, 205, 255) : box_bg, 4.f);
+      centered(ImVec2(cx, y_in), text, label_of(i));
+      dl->AddCircleFilled(ImVec2(cx, y_out), box * 0.5f, on ? kAttColor : box_bg, 24);
+      centered(ImVec2(cx, y_out), on ? IM_COL32_WHITE : dim, "z" + (i == m - 1 && p.n > m ? std::string("ₙ") : subscript(i + 1)));
+    }
+    if (on) {
+      char path[160];
+      std::snprintf(path, sizeof path, "%s: 1", tr("hops from token 1 to token n"));
+      dl->AddText(ImVec2(xo, y_in + box), kPathColor, path);
+    }
+  }
+  dl->AddLine(ImVec2(o.x + half + fs * 0.5f, o.y), ImVec2(o.x + half + fs * 0.5f, o.y + avail.y - fs), dim, 1.f);
+  ImGui::Dummy(ImVec2(avail.x, avail.y - fs * 0.5f));
+}
+
+// ---- 6. memory --------------------------------------------------------------------------------------------------
+
+void CostView::memory_stage(ViewContext& ctx) {
+  const CostParams& p = scene_.params();
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float fs = ImGui::GetFontSize();
+  const float w = avail.x, h = avail.y - fs * 2.6f;
+  const double hi = std::min<double>(cost::kMaxN, std::max({4.0 * p.n, 65536.0}));
+  PlotSeries naive = line_series(tr("naive attention"), kAttColor), tiled = line_series(tr("tiled attention"), kTiledColor, true);
+  PlotSeries score = line_series(tr("score matrix"), IM_COL32(214, 96, 77, 120));
+  for (double n : powers_to(hi)) {
+    const long long ni = static_cast<long long>(n);
+    naive.x.push_back(n); naive.y.push_back(static_cast<double>(kernel_memory(KernelKind::AttentionNaive, ni, p.d).total()));
+    tiled.x.push_back(n); tiled.y.push_back(static_cast<double>(kernel_memory(KernelKind::AttentionTiled, ni, p.d).total()));
+    score.x.push_back(n); score.y.push_back(static_cast<double>(score_matrix_bytes(ni)));
+  }
+  PlotSpec s;
+  s.title = std::string(tr("memory")) + "  (d = " + std::to_string(p.d) + ")";
+  s.x_label = "n";
+  s.y_label = tr("memory (bytes)");
+  s.x_log = s.y_log = true;
+  s.series = {naive, tiled, score};
+  // The measured points: where the sweep ran, and where naive attention stopped.
+  const auto& res = scene_.sweep().results();
+  const bool have = scene_.sweep_state() != SweepState::Idle && !scene_.warming();
+  for (size_t c = 0; c < 2 && have && c < res.size(); ++c) {
+    PlotSeries m;
+    m.name = std::string(tr(kCurveNames[c])) + " (" + tr("measured") + ")";
+    m.color = kCurveColors[c];
+    m.line = false;
+    m.points = true;
+    for (const SweepPoint& pt : res[c].points)
+      if (pt.state == PointState::Measured) { m.x.push_back(pt.n); m.y.push_back(static_cast<double>(pt.memory_bytes)); }
+    s.series.push_back(m);
+  }
+  const double budget = SweepConfig{}.memory_budget_bytes;
+  s.y_markers = {{budget, std::string(tr("memory budget")) + " " + bytes_text(budget), 0}};
+  s.x_markers = {{static_cast<double>(p.n), "n = " + std::to_string(p.n), 0}};
+  s.legend = PlotLegend::TopLeft;
+  const PlotResult r = plot("memory", s, ImVec2(w, h));
+  if (r.series >= 3 && r.point >= 0) {
+    const size_t c = static_cast<size_t>(r.series - 3);
+    int k = -1, idx = -1;
+    for (const SweepPoint& pt : res[c].points) {
+      ++idx;
+      if (pt.state == PointState::Measured && ++k == r.point) break;
+    }
+    ctx.hover_what = static_cast<int>(CostItem::MemoryPoint);
+    ctx.hover_i = static_cast<int>(c);
+    ctx.hover_j = idx;
+  }
+  const KernelMemory nm = kernel_memory(KernelKind::AttentionNaive, p.n, p.d), tm = kernel_memory(KernelKind::AttentionTiled, p.n, p.d);
+  ImGui::Text("n = %d:  %s %s  (%s %s)    %s %s", p.n, tr("naive attention"), bytes_text(static_cast<double>(nm.total())).c_str(),
+              tr("score matrix"), bytes_text(static_cast<double>(nm.workspace)).c_str(), tr("tiled attention"),
+              bytes_text(static_cast<double>(tm.total())).c_str());
+  if (have && !res.empty() && res[0].stopped) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.6f, 0.25f, 0.1f, 1.f));
+    ImGui::TextWrapped("%s: %s", tr("naive attention"), localize(res[0].reason).c_str());
+    ImGui::PopStyleColor();
+  }
+}
+
+}  // namespace ap

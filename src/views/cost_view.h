@@ -1,0 +1,29 @@
+// The drawing of the scene "Cost: attention vs RNN" (see cost_view.cpp).
+#pragma once
+#include "app/scenes/cost_scene.h"
+#include "views/view.h"
+
+namespace ap {
+
+class CostView final : public SceneView {
+ public:
+  explicit CostView(CostScene& scene) : scene_(scene) {}
+  void controls(ViewContext& ctx) override;
+  void stage(ViewContext& ctx) override;
+  std::string step_text(const ViewContext& ctx) const override;
+
+ private:
+  void sync();
+  void sweep_bar(ViewContext& ctx);
+  void table_stage(ViewContext& ctx);
+  void curves_stage(ViewContext& ctx);
+  void measured_stage(ViewContext& ctx);
+  void parallel_stage(ViewContext& ctx);
+  void animation_stage(ViewContext& ctx);
+  void memory_stage(ViewContext& ctx);
+  CostScene& scene_;
+  int generation_seen_ = -1;
+  CostParams edit_;  // what the fields show (may hold a value the scene refused)
+};
+
+}  // namespace ap
