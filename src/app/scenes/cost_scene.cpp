@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "app/json_fields.h"
+#include "app/scene_presets.h"
 #include "core/matrix.h"
 #include "core/number_text.h"
 
@@ -123,12 +124,8 @@ const TrPair kStrings[] = {
     {"Not in the table: Q, K, V from X (three projections) add", "表中未计入：由 X 计算 Q、K、V（三次投影）另需"},
 };
 
-const char* const kFields[] = {"preset", "n", "d", "k", "P", "sweep_max_n", "sweep_runs", "sweep", "table", "measured"};
 
-struct Preset {
-  PresetInfo info;
-  CostParams params;
-};
+using Preset = ScenePreset<CostParams>;
 
 const std::vector<Preset>& preset_table() {
   static const std::vector<Preset> kPresets = [] {
@@ -251,17 +248,11 @@ const std::vector<StageInfo>& CostScene::stages() const {
 }
 
 const std::vector<PresetInfo>& CostScene::presets() const {
-  static const std::vector<PresetInfo> kInfo = [] {
-    std::vector<PresetInfo> v;
-    for (const auto& p : preset_table()) v.push_back(p.info);
-    return v;
-  }();
-  return kInfo;
+  return preset_infos(preset_table());
 }
 
 const TrPair* CostScene::translations(size_t* count) const {
-  *count = sizeof kStrings / sizeof kStrings[0];
-  return kStrings;
+  return translation_table(kStrings, count);
 }
 
 std::vector<int> CostScene::substeps() const {
@@ -335,18 +326,9 @@ const std::vector<UrlParam>& CostScene::url_params() const {
 
 Status CostScene::prepare(const json& in, std::unique_ptr<SceneChange>* out) const {
   if (!in.is_object()) return Status::Error("expects an object, got {0}", {quote_json(in)});
-  for (auto it = in.begin(); it != in.end(); ++it)
-    if (std::find_if(std::begin(kFields), std::end(kFields), [&](const char* f) { return it.key() == f; }) == std::end(kFields))
-      return Status::Error("unknown field '{0}'", {it.key()});
+  AP_TRY(check_known_fields(in, {"preset", "n", "d", "k", "P", "sweep_max_n", "sweep_runs", "sweep", "table", "measured"}));
   CostParams p = params_;
-  if (const auto it = in.find("preset"); it != in.end()) {
-    std::string id;
-    AP_TRY(read_string(*it, "preset", &id));
-    const auto& t = preset_table();
-    const auto pr = std::find_if(t.begin(), t.end(), [&](const Preset& x) { return id == x.info.id; });
-    if (pr == t.end()) return Status::Error("unknown preset '{0}'", {id});
-    p = pr->params;
-  }
+  if (const auto it = in.find("preset"); it != in.end()) AP_TRY(find_preset_params(*it, preset_table(), &p));
   long long v;
   if (const auto it = in.find("n"); it != in.end()) { AP_TRY(read_int(*it, "n", 1, cost::kMaxN, &v)); p.n = static_cast<int>(v); }
   if (const auto it = in.find("d"); it != in.end()) { AP_TRY(read_int(*it, "d", 1, cost::kMaxD, &v)); p.d = static_cast<int>(v); }

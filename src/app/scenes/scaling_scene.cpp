@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "app/json_fields.h"
+#include "app/scene_presets.h"
 #include "core/number_text.h"
 
 namespace ap {
@@ -58,10 +59,7 @@ const TrPair kStrings[] = {
 };
 
 
-struct Preset {
-  PresetInfo info;
-  ScalingParams params;
-};
+using Preset = ScenePreset<ScalingParams>;
 
 const std::vector<Preset>& preset_table() {
   static const std::vector<Preset> kPresets = [] {
@@ -133,17 +131,11 @@ const std::vector<StageInfo>& ScalingScene::stages() const {
 }
 
 const std::vector<PresetInfo>& ScalingScene::presets() const {
-  static const std::vector<PresetInfo> kInfo = [] {
-    std::vector<PresetInfo> v;
-    for (const auto& p : preset_table()) v.push_back(p.info);
-    return v;
-  }();
-  return kInfo;
+  return preset_infos(preset_table());
 }
 
 const TrPair* ScalingScene::translations(size_t* count) const {
-  *count = sizeof kStrings / sizeof kStrings[0];
-  return kStrings;
+  return translation_table(kStrings, count);
 }
 
 std::vector<int> ScalingScene::substeps() const { return {1, 1, 1, 1}; }
@@ -169,14 +161,7 @@ Status ScalingScene::prepare(const json& in, std::unique_ptr<SceneChange>* out) 
   if (!in.is_object()) return Status::Error("expects an object, got {0}", {quote_json(in)});
   AP_TRY(check_known_fields(in, {"preset", "d_k", "samples", "n_keys", "seed", "results"}));
   ScalingParams p = params_;
-  if (const auto it = in.find("preset"); it != in.end()) {
-    std::string id;
-    AP_TRY(read_string(*it, "preset", &id));
-    const auto& t = preset_table();
-    const auto pr = std::find_if(t.begin(), t.end(), [&](const Preset& x) { return id == x.info.id; });
-    if (pr == t.end()) return Status::Error("unknown preset '{0}'", {id});
-    p = pr->params;
-  }
+  if (const auto it = in.find("preset"); it != in.end()) AP_TRY(find_preset_params(*it, preset_table(), &p));
   long long v;
   if (const auto it = in.find("d_k"); it != in.end()) { AP_TRY(read_int(*it, "d_k", 1, scaling_limits::kMaxDk, &v)); p.d_k = static_cast<int>(v); }
   if (const auto it = in.find("samples"); it != in.end()) {
