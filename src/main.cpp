@@ -3,9 +3,14 @@
 #include <string>
 
 #include "app/url.h"
+#include "app/worker_pool.h"
 #include "page_exports.h"
 #include "platform/platform.h"
 #include "ui/ui_state.h"
+
+namespace ap {
+void install_web_worker_pool();  // web_worker_pool.cpp
+}
 
 namespace {
 ap::PlaygroundState* g_state = nullptr;
@@ -18,6 +23,13 @@ bool busy() { return ap::ui_busy(*g_state, *g_ui); }
 
 int main(int argc, char** argv) {
   if (!ap::platform_init("Attention Playground", 1280, 720)) return 1;
+  // The cost lab's parallel measurement: Web Workers in the browser, threads on the desktop.
+#ifdef __EMSCRIPTEN__
+  ap::install_web_worker_pool();
+#else
+  static std::unique_ptr<ap::WorkerPool> threads = ap::make_thread_pool();
+  ap::set_worker_pool(threads.get());
+#endif
   g_state = new ap::PlaygroundState();
   g_ui = new ap::UiState();
   // Web: the page's query string (?lang=zh&preset=cats…). Native: the first argument, same syntax.

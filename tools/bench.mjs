@@ -5,7 +5,9 @@
 //   core.*               native Google Benchmark of the core (ms per call)
 //   attention, rnn       the cost scene's kernels (core/kernels.h): native (ap_bench, SIMD path) against wasm in
 //                        the page (SIMD and, for attention, scalar), ms per call, median
-//   sweep                the longest and the median frame while the cost scene measures (n = 16 … 1024)
+//   sweep                the longest and the median frame while the cost scene measures (n = 16 … 2048)
+//   workers              the cost scene's measured parallel speed-ups (Web Workers, n = 1024, d = 64):
+//                        attention split by rows, the GRU by units with a hand-off per step
 // Targets (issue #2): first frame <= 1000 ms, gzip <= 500 KB.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -29,6 +31,7 @@ const wasmCore = {};
 const wasmKernels = {};
 const ns = [64, 128, 256, 512, 1024, 2048, 4096];
 let sweepFrames = {};
+let workers = {};
 try {
   for (let i = 0; i < 5; i++) {
     const page = await browser.context.newPage();
@@ -65,7 +68,7 @@ try {
     let t0 = 0;
     Module.preMainLoop = () => { t0 = performance.now(); };
     Module.postMainLoop = () => { window.__frames.push(performance.now() - t0); };
-    return window.playground.setState({ sweep: 'start', sweep_max_n: 1024, sweep_runs: 3 });
+    return window.playground.setState({ sweep: 'start', sweep_max_n: 2048, sweep_runs: 3 });
   });
   const t0 = Date.now();
   while (Date.now() - t0 < 240000) {
@@ -74,8 +77,21 @@ try {
     await sp.waitForTimeout(250);
   }
   const fr = (await sp.evaluate(() => window.__frames)).sort((a, b) => a - b);
+  const longestSlice = await sp.evaluate(() => window.playground.getState().measured.longest_slice_ms);
   sweepFrames = { longest_frame_ms: +fr[fr.length - 1].toFixed(1), median_frame_ms: +fr[Math.floor(fr.length / 2)].toFixed(1),
-    frames: fr.length, over_50ms: fr.filter((x) => x > 50).length };
+    frames: fr.length, over_50ms: fr.filter((x) => x > 50).length, longest_slice_ms: +longestSlice.toFixed(1), max_n: 2048 };
+  // The parallel speed-up with Web Workers (the scene's own measurement).
+  await sp.evaluate(() => window.playground.setState({ n: 1024, d: 64, workers: 'start' }));
+  const w0 = Date.now();
+  let w;
+  while (Date.now() - w0 < 240000) {
+    w = await sp.evaluate(() => window.playground.getState().measured.workers);
+    if (w.state !== 'running') break;
+    await sp.waitForTimeout(300);
+  }
+  const pts = (list) => list.map((p) => ({ workers: p.workers, ms: +p.ms.toFixed(3), speedup: +p.speedup.toFixed(3), same_output: p.same_output }));
+  workers = { state: w.state, pool: w.pool, max_workers: w.max_workers, n: w.n_attention, d: w.d,
+    attention: pts(w.attention), gru: pts(w.gru), gru_handoff_us_per_step: +w.handoff_us.toFixed(1), error: w.error };
   await sp.close();
 } finally {
   await browser.close();
@@ -113,7 +129,7 @@ for (const [bm, name] of [['BM_Elman', 'elman'], ['BM_Gru', 'gru']])
 
 page.core_wasm_ms = Object.fromEntries(Object.entries(wasmCore).map(([k, v]) => [k, +v.toFixed(3)]));
 const a1024 = attention.find((r) => r.kernel === 'naive' && r.n === 1024) || {};
-const result = { date: new Date().toISOString(), page, core, attention, rnn, sweep: sweepFrames,
+const result = { date: new Date().toISOString(), page, core, attention, rnn, sweep: sweepFrames, workers,
   targets: { first_frame_ms: 1000, gzip_bytes: 500 * 1024, wasm_vs_native_attention_1024: 1.5, wasm_simd_vs_scalar: 2.5,
     sweep_longest_frame_ms: 50 },
   ratios: { wasm_vs_native_attention_1024: a1024.native_ms ? +(a1024.wasm_ms / a1024.native_ms).toFixed(2) : null,
@@ -135,6 +151,10 @@ const rows = [
   ['attention n=1024: wasm scalar / wasm SIMD', `${result.ratios.wasm_simd_speedup_attention_1024}×`, `>= 2.5 ${(result.ratios.wasm_simd_speedup_attention_1024 ?? 0) >= 2.5 ? 'ok' : 'MISSED'}`],
   ['sweep: longest frame', `${sweepFrames.longest_frame_ms} ms`, `<= 50 ms ${ok(sweepFrames.longest_frame_ms ?? 1e9, 50)}`],
   ['sweep: median frame', `${sweepFrames.median_frame_ms} ms`, ''],
+  ['sweep: longest slice of measuring work', `${sweepFrames.longest_slice_ms} ms`, ''],
+  ...(workers.attention || []).map((p) => [`workers: attention, W = ${p.workers}`, `${p.ms} ms, ×${p.speedup}`, p.same_output ? 'same output' : 'OUTPUT DIFFERS']),
+  ...(workers.gru || []).map((p) => [`workers: GRU, W = ${p.workers}`, `${p.ms} ms, ×${p.speedup}`, p.same_output ? 'same output' : 'OUTPUT DIFFERS']),
+  ['workers: GRU hand-off per step', `${workers.gru_handoff_us_per_step} µs`, workers.state === 'finished' ? '' : `(${workers.state}: ${workers.error})`],
 ];
 const w0 = Math.max(...rows.map((r) => r[0].length)), w1 = Math.max(...rows.map((r) => r[1].length));
 for (const r of rows) console.log(`${r[0].padEnd(w0)}  ${r[1].padStart(w1)}  ${r[2]}`);

@@ -90,6 +90,101 @@
     }).observe(canvas);
   }
 
+  // The cost lab's parallel workers (src/web_worker_pool.cpp drives this; the C++ scene decides the jobs and
+  // computes the speed-ups). Each Web Worker (kernel_worker.js) loads its own small wasm module; nothing is
+  // shared. One job at a time: prepare every worker's share (untimed), then 'go' to all, and the span from the
+  // first worker's start to the last one's end, divided by reps, is one call's wall time.
+  window.apWorkers = (function () {
+    var pool = [], current = 0;
+    function maxWorkers() {
+      if (typeof Worker === 'undefined') return 0;
+      return Math.max(1, Math.min(8, navigator.hardwareConcurrency || 1));
+    }
+    function spawn() {
+      return new Promise(function (resolve, reject) {
+        var w;
+        try { w = new Worker('kernel_worker.js'); } catch (e) { reject(e); return; }
+        w.onmessage = function (e) {
+          if (e.data.type === 'loaded') resolve(w);
+          else reject(new Error(e.data.error || 'the worker did not start'));
+        };
+        w.onerror = function (e) { e.preventDefault(); reject(new Error(e.message || 'the worker did not load')); };
+      });
+    }
+    function ensure(count) {
+      var more = [];
+      for (var i = pool.length; i < count; ++i) more.push(spawn());
+      return Promise.all(more).then(function (ws) { pool = pool.concat(ws); return pool.slice(0, count); });
+    }
+    // Posts one message and resolves with the worker's next reply.
+    function ask(w, msg, transfer) {
+      return new Promise(function (resolve, reject) {
+        w.onmessage = function (e) {
+          if (e.data.type === 'error') reject(new Error(e.data.error));
+          else if (e.data.ok === false) reject(new Error(e.data.error || 'failed'));
+          else resolve(e.data);
+        };
+        w.onerror = function (e) { e.preventDefault(); reject(new Error(e.message || 'the worker stopped')); };
+        w.postMessage(msg, transfer || []);
+      });
+    }
+    function split(count, parts) {
+      var out = [], at = 0, base = Math.floor(count / parts), extra = count % parts;
+      for (var p = 0; p < parts; ++p) { var len = base + (p < extra ? 1 : 0); out.push([at, at + len]); at += len; }
+      return out;
+    }
+    function run(kind, n, d, W, reps, seed) {
+      return ensure(W).then(function (ws) {
+        var ranges = split(kind === 'gru' ? d : n, W);
+        var ports = ws.map(function () { return []; });
+        if (kind === 'gru') {  // every pair of workers gets a channel for the slices of h_t
+          for (var i = 0; i < W; ++i) for (var j = i + 1; j < W; ++j) {
+            var ch = new MessageChannel();
+            ports[i].push(ch.port1);
+            ports[j].push(ch.port2);
+          }
+        }
+        return Promise.all(ws.map(function (w, i) {
+          var r = ranges[i];
+          return kind === 'gru'
+            ? ask(w, { type: 'gru', n: n, d: d, hidden: d, u0: r[0], u1: r[1], seed: seed, ports: ports[i] }, ports[i])
+            : ask(w, { type: 'attention', tiled: false, n: n, d: d, r0: r[0], r1: r[1], seed: seed });
+        })).then(function () {
+          return Promise.all(ws.map(function (w) { return ask(w, { type: 'go', reps: reps }); }));
+        }).then(function (done) {
+          var start = Infinity, end = -Infinity, sum = 0;
+          done.forEach(function (r) { start = Math.min(start, r.start); end = Math.max(end, r.end); sum += r.checksum; });
+          if (kind === 'gru') sum = done[0].checksum;  // every worker holds the whole h
+          return { ms: (end - start) / reps, checksum: sum };
+        });
+      });
+    }
+    return {
+      maxWorkers: maxWorkers,
+      submit: function (id, kind, n, d, W, reps, seed) {
+        current = id;
+        run(kind, n, d, W, reps, seed).then(function (r) {
+          if (current !== id) return;
+          wake();
+          Module.ccall('ap_worker_done', null, ['number', 'number', 'number', 'number', 'string'], [id, 1, r.ms, r.checksum, '']);
+        }, function (e) {
+          if (current !== id) return;
+          pool.forEach(function (w) { w.terminate(); });  // a failed job may leave workers waiting for a slice
+          pool = [];
+          wake();
+          Module.ccall('ap_worker_done', null, ['number', 'number', 'number', 'number', 'string'],
+            [id, 0, 0, 0, String(e && e.message || e)]);
+        });
+      },
+      // Stops a job: the workers are terminated (a GRU waiting for a slice would otherwise wait forever).
+      cancel: function () {
+        current = 0;
+        pool.forEach(function (w) { w.terminate(); });
+        pool = [];
+      }
+    };
+  })();
+
   // The page API (README "Page API").
   window.playground = {
     ready: ready,

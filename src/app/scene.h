@@ -88,6 +88,9 @@ class Scene {
   // run_slice() with a budget in milliseconds, and keeps drawing while wants_time() is true.
   virtual bool wants_time() const { return false; }
   virtual void run_slice(double budget_ms) { (void)budget_ms; }
+  // Called at every drawn frame, for every scene, current or not: collects results that arrived from outside
+  // the frame loop (parallel workers). Cheap when nothing is pending.
+  virtual void poll() {}
 
   int generation() const { return generation_; }  // bumps whenever the model is replaced
   Timeline timeline;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstdlib>
 
 #include "embedding.h"  // SeededRng
 #include "matrix.h"     // check_size, format_number
@@ -15,92 +17,178 @@ double median_of(std::vector<double> v) {
   return v.size() % 2 ? v[h] : 0.5 * (v[h - 1] + v[h]);
 }
 
-// ---- KernelWorkload ---------------------------------------------------------------------------------------------
+// ---- FloatBuffer and KernelWorkload ----------------------------------------------------------------------------
+
+bool FloatBuffer::resize_uninitialized(size_t count) {
+  if (count <= capacity_) {
+    size_ = count;
+    return true;
+  }
+  reset();  // free first: the contents are rewritten anyway, and the peak stays at the new size
+  if (count > SIZE_MAX / sizeof(float)) return false;
+  p_ = static_cast<float*>(std::malloc(count * sizeof(float)));
+  if (!p_) return false;
+  size_ = capacity_ = count;
+  return true;
+}
+
+void FloatBuffer::reset() {
+  std::free(p_);
+  p_ = nullptr;
+  size_ = capacity_ = 0;
+}
 
 namespace {
-void fill_uniform(std::vector<float>* v, size_t count, SeededRng* rng, double scale) {
-  v->resize(count);
-  for (size_t i = 0; i < count; ++i) (*v)[i] = static_cast<float>((2.0 * rng->uniform01() - 1.0) * scale);
+void fill_uniform(FloatBuffer* v, SeededRng* rng, double scale) {
+  for (size_t i = 0; i < v->size(); ++i) (*v)[i] = static_cast<float>((2.0 * rng->uniform01() - 1.0) * scale);
 }
 size_t sz(long long v) { return static_cast<size_t>(v); }
+std::string megabytes(double bytes) { return format_number(bytes / 1048576.0); }
 }  // namespace
+
+long long KernelWorkload::bytes_held() const {
+  size_t floats = 0;
+  for (const FloatBuffer* v : {&a_, &b_, &c_, &out_, &ws_, &w1_, &w2_, &b1_, &b2_}) floats += v->capacity();
+  return static_cast<long long>(floats * sizeof(float));
+}
+
+bool KernelWorkload::allocate(FloatBuffer* b, size_t count) {
+  if (alloc_limit_bytes_ >= 0 && count > b->capacity()) {
+    const long long held_elsewhere = bytes_held() - static_cast<long long>(b->capacity() * sizeof(float));
+    const long long after = held_elsewhere + static_cast<long long>(count * sizeof(float));
+    if (after > alloc_limit_bytes_) {
+      b->reset();  // what resize_uninitialized leaves after a failed malloc
+      return false;
+    }
+  }
+  return b->resize_uninitialized(count);
+}
 
 Status KernelWorkload::prepare(const SweepCurve& curve, int n) {
   curve_ = curve;
-  n_ = n;
+  n_ = 0;  // not runnable until every buffer is in place
+  last_ = Status::Ok();
   const long long d = curve.d, h = curve.hidden > 0 ? curve.hidden : curve.d;
-  SeededRng rng(seed_, static_cast<uint64_t>(curve.kind) + 1);
-  switch (curve.kind) {
-    case KernelKind::AttentionNaive:
-    case KernelKind::AttentionTiled:
-      fill_uniform(&a_, sz(n * d), &rng, 1.0);
-      fill_uniform(&b_, sz(n * d), &rng, 1.0);
-      fill_uniform(&c_, sz(n * d), &rng, 1.0);
-      out_.assign(sz(n * d), 0.0f);
-      ws_.resize(sz(curve.kind == KernelKind::AttentionNaive ? attention_naive_workspace_floats(n, n)
-                                                              : attention_tiled_workspace_floats(curve.tile)));
-      break;
-    case KernelKind::Elman:
-    case KernelKind::Gru: {
-      const long long g = curve.kind == KernelKind::Gru ? 3 : 1;  // gate blocks
-      const double ws = 1.0 / std::sqrt(static_cast<double>(d + h));
-      fill_uniform(&a_, sz(n * d), &rng, 1.0);     // X
-      fill_uniform(&w1_, sz(g * h * d), &rng, ws);  // W_x
-      fill_uniform(&w2_, sz(g * h * h), &rng, ws);  // W_h
-      fill_uniform(&b1_, sz(g * h), &rng, 0.1);
-      fill_uniform(&b2_, sz(g * h), &rng, 0.1);
-      out_.assign(sz(n * h), 0.0f);
-      break;
+  const bool attention = curve.kind == KernelKind::AttentionNaive || curve.kind == KernelKind::AttentionTiled;
+  const long long g = curve.kind == KernelKind::Gru ? 3 : 1;  // RNN gate blocks
+  // Every buffer of the point, then the inputs in a fixed order (the same seeded values as ever).
+  struct Need {
+    FloatBuffer* buf;
+    long long floats;
+  };
+  Need needs[6];
+  int count = 0;
+  if (attention) {
+    const long long ws = curve.kind == KernelKind::AttentionNaive ? attention_naive_workspace_floats(n, n)
+                                                                   : attention_tiled_workspace_floats(curve.tile);
+    for (FloatBuffer* b : {&a_, &b_, &c_, &out_}) needs[count++] = {b, n * d};
+    needs[count++] = {&ws_, ws};
+  } else {
+    needs[count++] = {&a_, n * d};
+    needs[count++] = {&w1_, g * h * d};
+    needs[count++] = {&w2_, g * h * h};
+    needs[count++] = {&b1_, g * h};
+    needs[count++] = {&b2_, g * h};
+    needs[count++] = {&out_, n * h};
+  }
+  long long total = 0;
+  for (int i = 0; i < count; ++i) total += needs[i].floats * static_cast<long long>(sizeof(float));
+  for (int i = 0; i < count; ++i) {
+    if (needs[i].floats < 0 || !allocate(needs[i].buf, sz(needs[i].floats))) {
+      release();  // give back what the heap has: the next point (another curve) may fit
+      return Status::Error("{0} at n = {1} needs {2} MB, but that memory could not be allocated",
+                           {kernel_kind_name(curve.kind), arg(n), megabytes(static_cast<double>(total))});
     }
   }
-  last_ = Status::Ok();
+  SeededRng rng(seed_, static_cast<uint64_t>(curve.kind) + 1);
+  if (attention) {
+    fill_uniform(&a_, &rng, 1.0);
+    fill_uniform(&b_, &rng, 1.0);
+    fill_uniform(&c_, &rng, 1.0);
+  } else {
+    const double ws = 1.0 / std::sqrt(static_cast<double>(d + h));
+    fill_uniform(&a_, &rng, 1.0);   // X
+    fill_uniform(&w1_, &rng, ws);   // W_x
+    fill_uniform(&w2_, &rng, ws);   // W_h
+    fill_uniform(&b1_, &rng, 0.1);
+    fill_uniform(&b2_, &rng, 0.1);
+  }
+  std::fill(out_.data(), out_.data() + out_.size(), 0.0f);
+  n_ = n;
   return Status::Ok();
 }
 
-void KernelWorkload::run(long long reps) {
+int KernelWorkload::units(const SweepCurve& curve, int n) const {
+  (void)curve;  // attention: query rows; RNN: time steps. Both n.
+  return std::max(1, n);
+}
+
+void KernelWorkload::run_call_units(int u0, int u1) {
   const int n = n_, d = curve_.d, h = curve_.hidden > 0 ? curve_.hidden : curve_.d;
-  for (long long i = 0; i < reps; ++i) {
-    switch (curve_.kind) {
-      case KernelKind::AttentionNaive:
-        last_ = attention_forward(a_.data(), b_.data(), c_.data(), n, d, out_.data(), ws_.data(), ws_.size(),
-                                  curve_.impl);
+  switch (curve_.kind) {
+    case KernelKind::AttentionNaive:
+      last_ = attention_forward_rows(a_.data(), b_.data(), c_.data(), n, d, u0, u1, out_.data(), ws_.data(),
+                                     ws_.size(), curve_.impl);
+      break;
+    case KernelKind::AttentionTiled:
+      last_ = attention_tiled_rows(a_.data(), b_.data(), c_.data(), n, d, u0, u1, curve_.tile, out_.data(),
+                                   ws_.data(), ws_.size(), curve_.impl);
+      break;
+    case KernelKind::Elman:
+    case KernelKind::Gru: {
+      // time steps [u0, u1): x from row u0, h from row u0 − 1 of H (zeros at the start), as the full loop does
+      if (u0 < 0) {
+        last_ = Status::Error("{0} must be a finite number of at least 0, got {1}", {"u0", arg(u0)});
         break;
-      case KernelKind::AttentionTiled:
-        last_ = attention_tiled(a_.data(), b_.data(), c_.data(), n, d, curve_.tile, out_.data(), ws_.data(),
-                                ws_.size(), curve_.impl);
+      }
+      if (u0 > u1 || u1 > n) {
+        last_ = u0 > u1 ? Status::Error("{0} ({1}) must not be larger than {2} ({3})", {"u0", arg(u0), "u1", arg(u1)})
+                        : Status::Error("{0} ({1}) must not be larger than {2} ({3})", {"u1", arg(u1), "n", arg(n)});
         break;
-      case KernelKind::Elman: {
+      }
+      if (u0 == u1 && n > 0) {  // an empty range of a prepared call (unprepared: the kernel reports n = 0)
+        last_ = Status::Ok();
+        break;
+      }
+      const float* X = a_.data() + sz(static_cast<long long>(u0) * d);
+      float* H = out_.data() + sz(static_cast<long long>(u0) * h);
+      const float* h0 = u0 > 0 ? out_.data() + sz(static_cast<long long>(u0 - 1) * h) : nullptr;
+      if (curve_.kind == KernelKind::Elman) {
         ElmanWeights w;
         w.Wx = w1_.data();
         w.Wh = w2_.data();
         w.b = b1_.data();
-        last_ = elman_forward(w, a_.data(), n, d, h, nullptr, out_.data(), curve_.impl);
-        break;
-      }
-      case KernelKind::Gru: {
+        last_ = elman_forward(w, X, u1 - u0, d, h, h0, H, curve_.impl);
+      } else {
         GruWeights w;
         w.Wx = w1_.data();
         w.Wh = w2_.data();
         w.bx = b1_.data();
         w.bh = b2_.data();
-        last_ = gru_forward(w, a_.data(), n, d, h, nullptr, out_.data(), curve_.impl);
-        break;
+        last_ = gru_forward(w, X, u1 - u0, d, h, h0, H, curve_.impl);
       }
+      break;
     }
   }
 }
 
+void KernelWorkload::run(long long reps) {
+  for (long long i = 0; i < reps; ++i) run_call_units(0, n_);
+}
+
+void KernelWorkload::run_units(int u0, int u1) { run_call_units(u0, u1); }
+
 void KernelWorkload::release() {
-  for (std::vector<float>* v : {&a_, &b_, &c_, &out_, &ws_, &w1_, &w2_, &b1_, &b2_}) {
-    v->clear();
-    v->shrink_to_fit();
-  }
+  for (FloatBuffer* v : {&a_, &b_, &c_, &out_, &ws_, &w1_, &w2_, &b1_, &b2_}) v->reset();
   n_ = 0;
 }
 
 // ---- Sweep ----------------------------------------------------------------------------------------------------
 
 namespace {
+// Rule 4: a part of a split call is planned to take at most this share of the slice budget.
+constexpr double kPartShareOfBudget = 0.6;
+
 Status check_positive(double v, const char* name) {
   if (!std::isfinite(v) || v <= 0.0)
     return Status::Error("{0} must be a finite number greater than 0, got {1}", {name, format_number(v)});
@@ -124,7 +212,6 @@ Status check_curve(const SweepCurve& c, int index) {
   return Status::Ok();
 }
 
-std::string megabytes(double bytes) { return format_number(bytes / 1048576.0); }
 }  // namespace
 
 Status Sweep::start(const SweepConfig& config, SweepClock clock, SweepWorkload* workload) {
@@ -167,6 +254,7 @@ Status Sweep::start(const SweepConfig& config, SweepClock clock, SweepWorkload* 
   phase_ = Phase::Prepare;
   reps_ = 1;
   call_ms_ = -1.0;
+  split_ = Split{};
   curve_ms_per_mac_.assign(config_.curves.size(), -1.0);
   prepare_ms_per_byte_ = -1.0;
   calls_ = macs_ = 0;
@@ -246,6 +334,32 @@ void Sweep::advance() {
   phase_ = Phase::Prepare;
   reps_ = 1;
   call_ms_ = -1.0;
+  split_ = Split{};
+}
+
+void Sweep::count_calls(const Job& job, long long reps) {
+  SweepPoint& pt = results_[job.curve].points[job.point];
+  pt.calls += reps;
+  pt.macs += reps * pt.macs_per_call;
+  calls_ += reps;
+  macs_ += reps * pt.macs_per_call;
+}
+
+void Sweep::calibrate(const Job& job, long long reps, double ms) {
+  if (ms <= 0.0) return;  // the clock did not move: nothing learnt
+  call_ms_ = ms / static_cast<double>(reps);
+  const long long macs = results_[job.curve].points[job.point].macs_per_call;
+  if (macs > 0) curve_ms_per_mac_[job.curve] = call_ms_ / static_cast<double>(macs);
+}
+
+void Sweep::record_sample(const Job& job, long long reps, double ms, int parts, SliceReport* rep) {
+  SweepPoint& pt = results_[job.curve].points[job.point];
+  pt.samples.push_back(SweepSample{reps, ms, parts});
+  ++rep->samples;
+  if (static_cast<int>(pt.samples.size()) >= config_.runs) {
+    finish_point(job);
+    advance();
+  }
 }
 
 void Sweep::finish_point(const Job& job) {
@@ -302,39 +416,66 @@ SliceReport Sweep::run_slice(double budget_ms) {
       Status s = workload_->prepare(config_.curves[job.curve], pt.n);
       const double t1 = clock_();
       ++rep.steps;
-      if (pt.memory_bytes > 0) prepare_ms_per_byte_ = (t1 - t0) / static_cast<double>(pt.memory_bytes);
-      if (!s.ok) {
+      if (!s.ok) {  // rule 7: e.g. the heap could not grow; the other curves go on
         skip_rest(job.curve, std::move(s));
         continue;
       }
+      if (pt.memory_bytes > 0) prepare_ms_per_byte_ = (t1 - t0) / static_cast<double>(pt.memory_bytes);
       const double call = estimate_call_ms(job);
       reps_ = call > 0.0 ? static_cast<long long>(std::ceil(1.1 * config_.min_sample_ms / call)) : 1;
       reps_ = std::max(1LL, std::min(reps_, config_.max_reps));
       phase_ = Phase::Sample;
       continue;
     }
-    // Phase::Sample: one batch of reps_ calls
+    // Phase::Sample. A call longer than the budget runs in parts (rule 4): continue the one in progress, or
+    // plan one. A new plan is only kept once its first part starts, so a slice that cannot start it leaves the
+    // next slice to plan with its own budget.
     const double call = estimate_call_ms(job);
+    Split plan = split_;
+    if (plan.parts == 0 && call > budget_ms) {
+      const int units = workload_->units(config_.curves[job.curve], pt.n);
+      if (units > 1) {
+        // the fewest parts of at most `per_part` units, the units a part may hold to stay within its share
+        const double fit = std::floor(kPartShareOfBudget * budget_ms * units / call);
+        const long long per_part = std::max(1LL, static_cast<long long>(std::min(fit, static_cast<double>(units))));
+        plan.units = units;
+        plan.parts = static_cast<int>((units + per_part - 1) / per_part);
+        plan.call_est_ms = call;
+        plan.done = 0;
+        plan.ms = 0.0;
+      }
+    }
+    if (plan.parts > 0) {
+      const int u0 = plan.unit_begin(plan.done), u1 = plan.unit_begin(plan.done + 1);
+      // ms per unit: measured by this call's earlier parts when there are any, else from the estimate
+      const double per_unit = u0 > 0 && plan.ms > 0.0 ? plan.ms / u0 : plan.call_est_ms / plan.units;
+      if (!may_start(per_unit * (u1 - u0))) break;
+      split_ = plan;
+      const double t0 = clock_();
+      workload_->run_units(u0, u1);
+      const double ms = clock_() - t0;
+      ++rep.steps;
+      ++rep.parts;
+      split_.ms += ms;
+      if (++split_.done == split_.parts) {  // the call is complete: one call, one sample (rules 4, 9)
+        const Split done = split_;
+        split_ = Split{};
+        count_calls(job, 1);
+        calibrate(job, 1, done.ms);
+        record_sample(job, 1, done.ms, done.parts, &rep);
+      }
+      continue;
+    }
+    // A batch of reps_ whole calls.
     if (!may_start(call < 0.0 ? -1.0 : call * static_cast<double>(reps_))) break;
     const double t0 = clock_();
     workload_->run(reps_);
     const double ms = clock_() - t0;
     ++rep.steps;
-    pt.calls += reps_;
-    pt.macs += reps_ * pt.macs_per_call;
-    calls_ += reps_;
-    macs_ += reps_ * pt.macs_per_call;
-    if (ms > 0.0) {
-      call_ms_ = ms / static_cast<double>(reps_);
-      if (pt.macs_per_call > 0) curve_ms_per_mac_[job.curve] = call_ms_ / static_cast<double>(pt.macs_per_call);
-    }
+    count_calls(job, reps_);
+    calibrate(job, reps_, ms);
     if (ms >= config_.min_sample_ms || reps_ >= config_.max_reps) {
-      pt.samples.push_back(SweepSample{reps_, ms});
-      ++rep.samples;
-      if (static_cast<int>(pt.samples.size()) >= config_.runs) {
-        finish_point(job);
-        advance();
-      }
+      record_sample(job, reps_, ms, 1, &rep);
     } else {
       // too short to trust: calibration only; grow the batch
       const double grown = ms > 0.0 ? std::ceil(1.2 * static_cast<double>(reps_) * config_.min_sample_ms / ms)

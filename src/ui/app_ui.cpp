@@ -121,6 +121,7 @@ void ui_frame(PlaygroundState& st, UiState& ui, const FrameInfo& f) {
   st.timeline().advance(f.dt);
   // A scene with work spread over frames (a measurement sweep) gets a slice of this frame.
   if (st.scene().wants_time()) st.scene().run_slice(12.0);
+  for (auto& scene : st.scenes) scene->poll();
 
   const float W = static_cast<float>(f.width), H = static_cast<float>(f.height);
   ui.compact = W < 760.f;

@@ -255,7 +255,15 @@ void CostView::curves_stage(ViewContext& ctx) {
   a.x_markers = {{static_cast<double>(p.d), std::string(tr("crossover n = d")) + " = " + std::to_string(p.d), kAttColor},
                  {static_cast<double>(p.n), "n = " + std::to_string(p.n), 0}};
   a.legend = PlotLegend::TopLeft;
-  (void)plot("macs", a, ImVec2(w, h));
+  // Hover: the point's n goes to the scene, which explains the count with its formula (i: 0..2 this plot's
+  // series, 3..5 the second plot's).
+  const auto hover = [&](const PlotResult& r, int first) {
+    if (r.series < 0 || r.point < 0 || r.point >= static_cast<int>(xs.size())) return;
+    ctx.hover_what = static_cast<int>(CostItem::CurvePoint);
+    ctx.hover_i = first + r.series;
+    ctx.hover_j = static_cast<int>(xs[static_cast<size_t>(r.point)]);
+  };
+  hover(plot("macs", a, ImVec2(w, h)), 0);
   ImGui::SameLine(0, fs);
   PlotSpec s;
   s.title = std::string(tr("sequential operations")) + " · " + tr("maximum path length");
@@ -264,8 +272,7 @@ void CostView::curves_stage(ViewContext& ctx) {
   s.series = {att_s, rnn_s, conv_s};
   s.x_markers = {{static_cast<double>(p.n), "n = " + std::to_string(p.n), 0}};
   s.legend = PlotLegend::TopLeft;
-  (void)plot("steps", s, ImVec2(w, h));
-  (void)ctx;
+  hover(plot("steps", s, ImVec2(w, h)), 3);
 }
 
 // ---- 3. measured ---------------------------------------------------------------------------------------------
@@ -379,14 +386,19 @@ void CostView::parallel_stage(ViewContext& ctx) {
   const float fs = ImGui::GetFontSize();
   const float side = std::min(fs * 19.f, avail.x * 0.42f);
   const float w = avail.x - side - fs, h = avail.y - fs * 0.5f;
+  // Left: the model over P (top) and the speed-up measured with parallel workers (bottom).
+  const float model_h = std::max(fs * 8.f, h * 0.55f);
+  const float workers_h = h - model_h - fs * 0.5f;
+  std::vector<long long> lanes;
   PlotSeries att = line_series(tr("self-attention"), kAttColor), rnn = line_series(tr("recurrent"), kRnnColor);
   for (long long P = 1; P <= cost::kMaxLanes; P = P < cost::kMaxLanes ? std::min(cost::kMaxLanes, P * 2) : P + 1) {
     const CostParallel q = scene_.parallel_at(P);
+    lanes.push_back(P);
     att.x.push_back(static_cast<double>(P)); att.y.push_back(q.attention.time_ns / 1e6);
     rnn.x.push_back(static_cast<double>(P)); rnn.y.push_back(q.recurrent.time_ns / 1e6);
   }
   PlotSpec s;
-  s.title = "n = " + std::to_string(p.n) + ", d = " + std::to_string(p.d);
+  s.title = std::string(tr("model")) + ":  n = " + std::to_string(p.n) + ", d = " + std::to_string(p.d);
   s.x_label = tr("lanes P");
   s.y_label = tr("time (ms)");
   s.x_log = s.y_log = true;
@@ -394,7 +406,15 @@ void CostView::parallel_stage(ViewContext& ctx) {
   s.x_markers = {{static_cast<double>(p.lanes), "P = " + std::to_string(p.lanes), kPathColor, false}};
   if (par.crossover_lanes > 0) s.x_markers.push_back({static_cast<double>(par.crossover_lanes), "", kAttColor});
   s.legend = PlotLegend::TopRight;
-  (void)plot("parallel", s, ImVec2(w, h));
+  ImGui::BeginGroup();
+  const PlotResult pr = plot("parallel", s, ImVec2(w, workers_h > fs * 6.f ? model_h : h));
+  if (pr.series >= 0 && pr.point >= 0 && pr.point < static_cast<int>(lanes.size())) {
+    ctx.hover_what = static_cast<int>(CostItem::ParallelPoint);
+    ctx.hover_i = pr.series;
+    ctx.hover_j = static_cast<int>(lanes[static_cast<size_t>(pr.point)]);
+  }
+  if (workers_h > fs * 6.f) workers_panel(ctx, ImVec2(w, workers_h));
+  ImGui::EndGroup();
   ImGui::SameLine(0, fs);
   ImGui::BeginChild("parallel_side", ImVec2(side, h), false);
   ImGui::SetNextItemWidth(side - fs);
@@ -421,8 +441,74 @@ void CostView::parallel_stage(ViewContext& ctx) {
   else ImGui::TextUnformatted(tr("attention is not faster for any P up to 100,000"));
   ImGui::TextDisabled("%s", par.measured ? tr("per-MAC times measured on this device") : tr("per-MAC times assumed (1 ns): measure first"));
   ImGui::TextDisabled("%s", tr("one step = a tree sum (log2 terms) + one hand-off of 1 µs between lanes (assumed)"));
+  const WorkerMeasure& wm = scene_.workers();
+  if (wm.state == WorkerMeasure::State::Finished && wm.gru.size() > 1)
+    ImGui::TextDisabled("%s %s: %s µs", tr("measured hand-off between"), wm.pool.c_str(), fmt(wm.handoff_us, 3).c_str());
   ImGui::PopTextWrapPos();
   ImGui::EndChild();
+}
+
+// The speed-up measured with parallel workers (Web Workers in the browser, threads on the desktop):
+// attention's rows split (one step), the GRU's units split (a hand-off per step), against the ideal W.
+void CostView::workers_panel(ViewContext& ctx, ImVec2 size) {
+  const float fs = ImGui::GetFontSize();
+  const WorkerMeasure& m = scene_.workers();
+  const bool running = scene_.workers_running();
+  const float top_y = ImGui::GetCursorPosY();
+  if (running) {
+    if (ImGui::Button((std::string(tr("Cancel")) + "###cancel_w").c_str())) scene_.cancel_workers();
+  } else if (ImGui::Button((std::string(tr("Measure with parallel workers")) + "###measure_w").c_str())) {
+    (void)report_result(ctx.st, "workers", scene_.start_workers());
+  }
+  ImGui::SameLine();
+  if (m.state == WorkerMeasure::State::Idle) {
+    ImGui::TextDisabled("%s", tr("split attention's rows and the GRU's units over 1, 2, 4 … workers"));
+  } else {
+    const float frac = m.jobs_total > 0 ? static_cast<float>(m.jobs_done) / static_cast<float>(m.jobs_total) : 0.f;
+    char overlay[96];
+    std::snprintf(overlay, sizeof overlay, "%d / %d", m.jobs_done, m.jobs_total);
+    ImGui::ProgressBar(frac, ImVec2(fs * 8.f, 0), overlay);
+    ImGui::SameLine();
+    ImGui::TextDisabled("%s × %d · n = %d, d = %d", m.pool.c_str(), m.max_workers, m.n_attention, m.d);
+  }
+  if (m.state == WorkerMeasure::State::Failed) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.6f, 0.25f, 0.1f, 1.f));
+    ImGui::TextWrapped("%s", localize(m.error).c_str());
+    ImGui::PopStyleColor();
+  }
+  PlotSpec s;
+  s.title = tr("measured speed-up");
+  s.x_label = tr("workers W");
+  s.y_label = tr("speed-up");
+  s.legend = PlotLegend::TopLeft;  // above the lines, which start at (1, 1): the y axis leaves room for it
+  s.x_min = 1;
+  s.y_min = 0;
+  s.empty_text = tr("not measured yet");
+  PlotSeries ideal = line_series(tr("ideal (W×)"), IM_COL32(150, 150, 150, 255), true);
+  PlotSeries att = line_series(tr("attention: rows split"), kAttColor);
+  PlotSeries gru = line_series(tr("GRU: units split, a hand-off per step"), kGruColor);
+  att.points = gru.points = true;
+  double top = 1;
+  for (const WorkerPoint& pt : m.attention) top = std::max(top, static_cast<double>(pt.workers));
+  s.x_max = std::max(2.0, top);
+  s.y_max = 1.8 * s.x_max;
+  for (double x = 1; x <= top; x += 1) { ideal.x.push_back(x); ideal.y.push_back(x); }
+  const bool done = m.state == WorkerMeasure::State::Finished;
+  for (const auto* src : {&m.attention, &m.gru})
+    for (const WorkerPoint& pt : *src) {
+      if (!done || pt.ms <= 0) continue;
+      PlotSeries& dst = src == &m.attention ? att : gru;
+      dst.x.push_back(pt.workers);
+      dst.y.push_back(pt.speedup);
+    }
+  s.series = {ideal, att, gru};
+  const float h = size.y - (ImGui::GetCursorPosY() - top_y);
+  const PlotResult r = plot("workers", s, ImVec2(size.x, std::max(fs * 5.f, h)));
+  if (r.series >= 1 && r.point >= 0) {
+    ctx.hover_what = static_cast<int>(CostItem::WorkerPoint);
+    ctx.hover_i = r.series - 1;
+    ctx.hover_j = static_cast<int>(r.series == 1 ? att.x[static_cast<size_t>(r.point)] : gru.x[static_cast<size_t>(r.point)]);
+  }
 }
 
 // ---- 5. the animation -------------------------------------------------------------------------------------------

@@ -1,5 +1,7 @@
 // The drawing of the scene "Cost: attention vs RNN" (see cost_view.cpp).
 #pragma once
+#include <imgui.h>
+
 #include "app/scenes/cost_scene.h"
 #include "views/view.h"
 
@@ -19,6 +21,7 @@ class CostView final : public SceneView {
   void curves_stage(ViewContext& ctx);
   void measured_stage(ViewContext& ctx);
   void parallel_stage(ViewContext& ctx);
+  void workers_panel(ViewContext& ctx, ImVec2 size);
   void animation_stage(ViewContext& ctx);
   void memory_stage(ViewContext& ctx);
   CostScene& scene_;

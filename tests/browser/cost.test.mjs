@@ -50,6 +50,7 @@ test('the cost scene: table, a short sweep with slopes, frame times, every stage
   const longest = sorted[sorted.length - 1], median = sorted[Math.floor(sorted.length / 2)];
   const slopes = Object.fromEntries(s.measured.curves.map((c) => [c.kind, c.fit && c.fit.slope]));
   const report = { seconds: (Date.now() - t0) / 1000, frames: frameMs.length, longest_frame_ms: +longest.toFixed(1),
+    longest_slice_ms: +s.measured.longest_slice_ms.toFixed(1),
     median_frame_ms: +median.toFixed(1), over_50ms: frameMs.filter((x) => x > 50).length, slopes,
     points: Object.fromEntries(s.measured.curves.map((c) => [c.kind, c.points.map((p) => [p.n, +p.ms.toFixed(4)])])) };
   console.log('cost sweep:', JSON.stringify(report));
@@ -57,9 +58,10 @@ test('the cost scene: table, a short sweep with slopes, frame times, every stage
   fs.writeFileSync(path.join(shots, 'cost-sweep.json'), JSON.stringify(report, null, 2));
   const measured = s.measured;
   assert.ok(s.measured.parallel.measured, 'the P-lane model uses the measured times');
-  // No frame over 50 ms would be the target; a single kernel call can last longer than that (naive attention at
-  // n = 1024 under a busy 2-core machine), so this is reported rather than asserted for now.
-  if (longest > 50) console.log(`NOTE: longest frame during the sweep ${longest.toFixed(1)} ms (> 50 ms)`);
+  // The measuring work of one frame stays under 50 ms: long calls run in parts over several frames
+  // (core/sweep.h, "Split calls"). The frame around it adds drawing, which the sweep does not control: reported.
+  assert.ok(s.measured.longest_slice_ms <= 50, `longest slice of measuring work ${s.measured.longest_slice_ms} ms`);
+  if (longest > 50) console.log(`NOTE: longest frame during the sweep ${longest.toFixed(1)} ms (> 50 ms), longest slice ${s.measured.longest_slice_ms.toFixed(1)} ms`);
 
   // A finished measurement stays a result: setState(getState()) is accepted and changes nothing.
   const doc = await page.evaluate(() => window.playground.getState());

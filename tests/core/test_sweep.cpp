@@ -1,7 +1,9 @@
 // Unit tests for the time-sliced sweep (core/sweep.h). No wall time: a fake clock that only moves when the
 // fake workload "works" (time = multiply-adds × a fixed rate), so every duration, estimate and median is exact.
+// Also: KernelWorkload's split calls (parts give the same output as one call) and its failed allocations.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <string>
@@ -21,7 +23,9 @@ struct FakeClock {
 };
 
 // Advances the fake clock: a call costs ms_per_mac · kernel_macs · jitter[batch % size], preparing a point costs
-// ms_per_byte · kernel_memory(...).total(). Logs what it was asked to do.
+// ms_per_byte · kernel_memory(...).total(). Logs what it was asked to do. With `splittable`, a call has n units
+// (like KernelWorkload) and a part costs its share of the call; otherwise the SweepWorkload defaults apply (a
+// call cannot be split).
 class FakeWorkload : public SweepWorkload {
  public:
   FakeWorkload(FakeClock* clock, double ms_per_mac, double ms_per_byte)
@@ -48,7 +52,32 @@ class FakeWorkload : public SweepWorkload {
     ++steps_in_slice;
     if (on_run) on_run();
   }
-  void release() override { ++releases; }
+  int units(const SweepCurve& c, int n) const override { return splittable ? n : SweepWorkload::units(c, n); }
+  void run_units(int u0, int u1) override {
+    if (!splittable) {
+      SweepWorkload::run_units(u0, u1);
+      return;
+    }
+    if (u0 != next_unit_ || u1 <= u0 || u1 > n_) parts_in_order = false;
+    const double per_call = ms_per_mac_ * static_cast<double>(kernel_macs(curve_.kind, n_, curve_.d, curve_.hidden));
+    const double f = jitter[static_cast<size_t>(batches) % jitter.size()];
+    const double ms = per_call * f * static_cast<double>(u1 - u0) / static_cast<double>(n_);
+    clock_->now += ms;
+    part_ms.push_back(ms);
+    ++parts_run;
+    ++steps_in_slice;
+    next_unit_ = u1;
+    if (u1 == n_) {  // the call is complete
+      next_unit_ = 0;
+      ++calls;
+      ++batches;
+    }
+    if (on_part) on_part(u0, u1);
+  }
+  void release() override {
+    ++releases;
+    next_unit_ = 0;
+  }
 
   bool seen(const std::string& label) const {
     for (const std::string& s : seen_labels)
@@ -58,6 +87,11 @@ class FakeWorkload : public SweepWorkload {
 
   std::vector<double> jitter = {1.0};
   std::function<void()> on_run;
+  bool splittable = false;
+  std::function<void(int, int)> on_part;  // after each part, with its units [u0, u1)
+  std::vector<double> part_ms;            // clock time of each part
+  int parts_run = 0;
+  bool parts_in_order = true;             // every part started where the previous one ended
   std::vector<std::string> prepared;
   std::vector<std::string> seen_labels;
   std::vector<int> first_run_step_in_slice;  // index of the step within its slice at each curve's first batch
@@ -71,6 +105,7 @@ class FakeWorkload : public SweepWorkload {
   double ms_per_mac_, ms_per_byte_;
   SweepCurve curve_;
   int n_ = 0;
+  int next_unit_ = 0;
 };
 
 SweepCurve curve(const std::string& label, KernelKind kind, std::vector<int> ns, KernelImpl impl = KernelImpl::Simd,
@@ -439,9 +474,20 @@ class MacClockWorkload : public SweepWorkload {
     clock_->now += 1e-6 * static_cast<double>(reps * kernel_macs(curve_.kind, n_, curve_.d, curve_.hidden));
     for (float v : real.output()) finite = finite && std::isfinite(v);
   }
+  int units(const SweepCurve& c, int n) const override { return real.units(c, n); }
+  void run_units(int u0, int u1) override {
+    real.run_units(u0, u1);
+    ok = ok && real.last_status().ok;
+    clock_->now += 1e-6 * static_cast<double>(kernel_macs(curve_.kind, n_, curve_.d, curve_.hidden)) *
+                   static_cast<double>(u1 - u0) / static_cast<double>(n_);
+    ++parts;
+    if (u1 == n_)
+      for (float v : real.output()) finite = finite && std::isfinite(v);
+  }
   void release() override { real.release(); }
   KernelWorkload real{7};
   bool ok = true, finite = true;
+  int parts = 0;
 
  private:
   FakeClock* clock_;
@@ -473,6 +519,347 @@ TEST(CoreSweep, RealKernelsUnderAFakeClock) {
       EXPECT_NEAR(pt.median_ms, 1e-6 * static_cast<double>(pt.macs_per_call), 1e-12);
     }
   EXPECT_NEAR(clock.now, 1e-6 * static_cast<double>(sweep.macs_done()), 1e-6);
+}
+
+// ---- calls split into parts (rule 4) -------------------------------------------------------------------------
+
+// KernelWorkload: running a call as parts gives exactly the output of one run(1), for every kernel and path.
+// Cuts of 1 unit, odd sizes and tile-unaligned starts (tiles of 3 query rows, SIMD blocks of 2 rows).
+TEST(CoreSweepKernelWorkload, PartsGiveTheOutputOfOneCall) {
+  const int n = 37;
+  const std::vector<int> cuts = {0, 1, 6, 17, 18, 30, 37};
+  for (KernelKind kind : {KernelKind::AttentionNaive, KernelKind::AttentionTiled, KernelKind::Elman, KernelKind::Gru})
+    for (KernelImpl impl : {KernelImpl::Scalar, KernelImpl::Simd}) {
+      const std::string name = std::string(kernel_kind_name(kind)) + " " + kernel_impl_name(impl);
+      SCOPED_TRACE(name);
+      SweepCurve c = curve("k", kind, {n}, impl, 16, 12);
+      c.tile = TileSizes{5, 3};
+      KernelWorkload w(11);
+      ASSERT_TRUE(w.prepare(c, n).ok);
+      EXPECT_EQ(w.units(c, n), n);
+      w.run(1);
+      ASSERT_TRUE(w.last_status().ok) << w.last_status().message;
+      const std::vector<float> whole(w.output().begin(), w.output().end());
+      ASSERT_TRUE(w.prepare(c, n).ok);  // same seed: the same inputs, the output zeroed again
+      for (size_t i = 0; i + 1 < cuts.size(); ++i) {
+        w.run_units(cuts[i], cuts[i + 1]);
+        ASSERT_TRUE(w.last_status().ok) << cuts[i] << ".." << cuts[i + 1] << ": " << w.last_status().message;
+      }
+      ASSERT_EQ(w.output().size(), whole.size());
+      double worst = 0.0;
+      int nonzero = 0;
+      for (size_t i = 0; i < whole.size(); ++i) {
+        worst = std::max(worst, std::fabs(static_cast<double>(w.output()[i]) - whole[i]));
+        nonzero += whole[i] != 0.0f;
+      }
+      EXPECT_GT(nonzero, static_cast<int>(whole.size()) / 2);  // a row left at 0 by the parts would show
+      EXPECT_EQ(ref::report(name + " parts vs one call", worst), 0.0);
+    }
+}
+
+TEST(CoreSweepKernelWorkload, RefusesUnitRangesOutsideTheCall) {
+  struct Case {
+    KernelKind kind;
+    int u0, u1;
+    const char* message;
+  };
+  const Case cases[] = {
+      {KernelKind::AttentionNaive, 5, 3, "query rows [5, 3) are not a range within the 8 queries"},
+      {KernelKind::AttentionTiled, 0, 9, "query rows [0, 9) are not a range within the 8 queries"},
+      {KernelKind::Elman, 5, 3, "u0 (5) must not be larger than u1 (3)"},
+      {KernelKind::Gru, 0, 9, "u1 (9) must not be larger than n (8)"},
+      {KernelKind::Gru, -1, 2, "u0 must be a finite number of at least 0, got -1"},
+  };
+  for (const Case& k : cases) {
+    KernelWorkload w;
+    ASSERT_TRUE(w.prepare(curve("k", k.kind, {8}, KernelImpl::Scalar, 4), 8).ok);
+    w.run_units(k.u0, k.u1);
+    EXPECT_EQ(w.last_status().message, k.message);
+    w.run_units(3, 3);  // an empty range is allowed
+    EXPECT_TRUE(w.last_status().ok) << kernel_kind_name(k.kind);
+  }
+  KernelWorkload unprepared;
+  unprepared.run_units(0, 0);
+  EXPECT_FALSE(unprepared.last_status().ok);
+}
+
+// Runs slices like the page: one per frame, with `draw_ms` of drawing between them (the clock moves, the
+// workload does not), so a sample timed from its first part to its last would include the drawing.
+std::vector<SliceReport> run_frames(Sweep* sweep, FakeClock* clock, FakeWorkload* work, double budget,
+                                    double draw_ms, int max_slices = 100000) {
+  std::vector<SliceReport> reports;
+  for (int i = 0; i < max_slices && sweep->state() == SweepState::Running; ++i) {
+    work->steps_in_slice = 0;
+    reports.push_back(sweep->run_slice(budget));
+    clock->now += draw_ms;
+  }
+  return reports;
+}
+
+TEST(CoreSweep, LongCallsRunInPartsAndNoSliceOverrunsTheBudget) {
+  FakeClock clock;
+  FakeWorkload work(&clock, kMsPerMac, 5e-8);
+  work.splittable = true;
+  SweepConfig cfg;
+  cfg.curves = {curve("naive", KernelKind::AttentionNaive, {64, 512, 2048, 4096}),
+                curve("gru", KernelKind::Gru, {64, 1024, 4096}, KernelImpl::Simd, 64, 256),
+                curve("cold", KernelKind::AttentionNaive, {2048})};  // first call 53.7 ms with no estimate
+  cfg.runs = 3;
+  Sweep sweep;
+  ASSERT_TRUE(sweep.start(cfg, clock.fn(), &work).ok);
+  const double budget = 12.0, draw = 4.0;
+  const std::vector<SliceReport> reports = run_frames(&sweep, &clock, &work, budget, draw);
+  ASSERT_EQ(sweep.state(), SweepState::Finished);
+  EXPECT_TRUE(work.parts_in_order);
+
+  // Only one slice overran: the cold curve's first call, which had no estimate and so ran whole, alone.
+  int overruns = 0, with_parts = 0;
+  double used = 0.0;
+  for (const SliceReport& r : reports) {
+    used += r.used_ms;
+    if (r.parts > 0) ++with_parts;
+    if (r.used_ms > budget + 1e-9) {
+      ++overruns;
+      EXPECT_TRUE(r.overran);
+      EXPECT_EQ(r.steps, 1);
+      EXPECT_EQ(r.parts, 0);
+      EXPECT_NEAR(r.used_ms, kMsPerMac * static_cast<double>(attention_macs(2048, 64)), 1e-9);
+    } else {
+      EXPECT_FALSE(r.overran) << r.used_ms;
+    }
+  }
+  EXPECT_EQ(overruns, 1);
+  EXPECT_GT(with_parts, 100);
+  EXPECT_NEAR(used + draw * static_cast<double>(reports.size()), clock.now, 1e-6);
+  // every part was planned to take at most 0.6 × budget, and with exact estimates it did
+  ASSERT_FALSE(work.part_ms.empty());
+  for (double ms : work.part_ms) EXPECT_LE(ms, 0.6 * budget + 1e-9);
+
+  // A split sample is one call; its time is the sum of its parts (the drawing between them is not counted).
+  const SweepPoint& naive2048 = sweep.results()[0].points[2];
+  const double call2048 = kMsPerMac * static_cast<double>(attention_macs(2048, 64));
+  ASSERT_EQ(naive2048.samples.size(), 3u);
+  for (const SweepSample& smp : naive2048.samples) {
+    EXPECT_EQ(smp.reps, 1);
+    EXPECT_EQ(smp.parts, 8);  // 0.6 × 12 ms / (53.69 ms / 2048 rows) = 274.7 → at most 274 rows a part
+    EXPECT_NEAR(smp.ms, call2048, 1e-9);
+  }
+  EXPECT_EQ(naive2048.calls, 3);
+  const SweepPoint& cold = sweep.results()[2].points[0];
+  ASSERT_EQ(cold.samples.size(), 3u);
+  EXPECT_EQ(cold.samples[0].parts, 1);  // the unknown first call
+  EXPECT_EQ(cold.samples[1].parts, 8);
+  EXPECT_EQ(cold.samples[2].parts, 8);
+  EXPECT_EQ(cold.calls, 3);
+  for (size_t c = 0; c < cfg.curves.size(); ++c)
+    for (const SweepPoint& pt : sweep.results()[c].points) {
+      ASSERT_EQ(pt.state, PointState::Measured);
+      const double per_call = kMsPerMac * static_cast<double>(pt.macs_per_call);
+      EXPECT_NEAR(pt.median_ms / per_call, 1.0, 1e-9) << cfg.curves[c].label << "@" << pt.n;
+      for (const SweepSample& smp : pt.samples)
+        if (smp.parts > 1) {
+          EXPECT_EQ(smp.reps, 1);
+          EXPECT_GT(per_call, budget);  // only calls longer than the budget are split
+        }
+    }
+  EXPECT_EQ(sweep.results()[0].points[3].samples[0].parts, 30);  // naive 4096: 214.7 ms, ≤ 137 rows a part
+  EXPECT_EQ(sweep.calls_done(), work.calls);
+}
+
+// Without parts (a workload whose calls cannot be split) the same sweep overruns on every long call.
+TEST(CoreSweep, UnsplittableWorkloadOverrunsOnLongCalls) {
+  FakeClock clock;
+  FakeWorkload work(&clock, kMsPerMac, 5e-8);
+  SweepConfig cfg;
+  cfg.curves = {curve("naive", KernelKind::AttentionNaive, {64, 512, 2048})};
+  cfg.runs = 3;
+  Sweep sweep;
+  ASSERT_TRUE(sweep.start(cfg, clock.fn(), &work).ok);
+  const std::vector<SliceReport> reports = run_frames(&sweep, &clock, &work, 12.0, 4.0);
+  ASSERT_EQ(sweep.state(), SweepState::Finished);
+  int overruns = 0;
+  for (const SliceReport& r : reports) {
+    overruns += r.overran;
+    EXPECT_EQ(r.parts, 0);
+  }
+  EXPECT_EQ(overruns, 3);
+  EXPECT_EQ(work.parts_run, 0);
+  for (const SweepSample& smp : sweep.results()[0].points[2].samples) EXPECT_EQ(smp.parts, 1);
+}
+
+TEST(CoreSweep, SplitCallIsCountedOnceWhenItsLastPartEnds) {
+  FakeClock clock;
+  FakeWorkload work(&clock, kMsPerMac, 0.0);
+  work.splittable = true;
+  SweepConfig cfg;
+  cfg.curves = {curve("naive", KernelKind::AttentionNaive, {512, 2048})};
+  cfg.runs = 1;
+  Sweep sweep;
+  ASSERT_TRUE(sweep.start(cfg, clock.fn(), &work).ok);
+  // during the parts, the counters still read what they read before the call
+  std::vector<long long> calls_seen_in_parts;
+  work.on_part = [&](int, int) { calls_seen_in_parts.push_back(sweep.calls_done()); };
+  long long calls_before_2048 = -1;
+  int slices_with_parts = 0;
+  while (sweep.state() == SweepState::Running) {
+    const long long calls = sweep.calls_done(), macs = sweep.macs_done();
+    const SliceReport r = sweep.run_slice(12.0);
+    if (r.parts == 0) continue;
+    ++slices_with_parts;
+    if (calls_before_2048 < 0) calls_before_2048 = calls;
+    if (r.samples == 0) {
+      EXPECT_EQ(sweep.calls_done(), calls);
+      EXPECT_EQ(sweep.macs_done(), macs);
+    } else {
+      EXPECT_EQ(sweep.calls_done(), calls + 1);
+      EXPECT_EQ(sweep.macs_done(), macs + attention_macs(2048, 64));
+    }
+  }
+  ASSERT_EQ(sweep.state(), SweepState::Finished);
+  EXPECT_EQ(slices_with_parts, 8);
+  EXPECT_EQ(work.parts_run, 8);
+  ASSERT_EQ(calls_seen_in_parts.size(), 8u);
+  for (long long c : calls_seen_in_parts) EXPECT_EQ(c, calls_before_2048);
+  const SweepPoint& pt = sweep.results()[0].points[1];
+  EXPECT_EQ(pt.calls, 1);
+  EXPECT_EQ(pt.macs, pt.macs_per_call);
+  EXPECT_EQ(sweep.calls_done(), calls_before_2048 + 1);
+  EXPECT_EQ(sweep.calls_done(), work.calls);
+}
+
+// cancel() between two parts of one call, in a slice with room for both: the second does not run, and the
+// cut call is neither counted nor recorded.
+TEST(CoreSweep, CancelTakesEffectBetweenParts) {
+  // budget 40 ms: naive n = 2048 (53.7 ms) runs as 3 parts of ~17.9 ms, so two fit in one slice
+  auto setup = [](FakeClock* clock, FakeWorkload* work, Sweep* sweep) {
+    work->splittable = true;
+    SweepConfig cfg;
+    cfg.curves = {curve("naive", KernelKind::AttentionNaive, {512, 2048})};
+    cfg.runs = 3;
+    ASSERT_TRUE(sweep->start(cfg, clock->fn(), work).ok);
+  };
+  // Without cancel: the slice that runs the first part also runs the second.
+  {
+    FakeClock clock;
+    FakeWorkload work(&clock, kMsPerMac, 0.0);
+    Sweep sweep;
+    setup(&clock, &work, &sweep);
+    int parts_in_first_slice = -1;
+    while (sweep.state() == SweepState::Running && parts_in_first_slice < 0) {
+      const SliceReport r = sweep.run_slice(40.0);
+      if (r.parts > 0) parts_in_first_slice = r.parts;
+    }
+    EXPECT_EQ(parts_in_first_slice, 2);
+  }
+  FakeClock clock;
+  FakeWorkload work(&clock, kMsPerMac, 0.0);
+  Sweep sweep;
+  setup(&clock, &work, &sweep);
+  work.on_part = [&](int, int) { sweep.cancel(); };
+  long long calls_before = 0;
+  SliceReport r;
+  while (sweep.state() == SweepState::Running) {
+    calls_before = sweep.calls_done();
+    r = sweep.run_slice(40.0);
+  }
+  EXPECT_EQ(sweep.state(), SweepState::Cancelled);
+  EXPECT_EQ(r.state, SweepState::Cancelled);
+  EXPECT_EQ(r.parts, 1);
+  EXPECT_EQ(work.parts_run, 1);
+  const SweepPoint& pt = sweep.results()[0].points[1];
+  EXPECT_EQ(pt.state, PointState::Pending);
+  EXPECT_TRUE(pt.samples.empty());
+  EXPECT_EQ(pt.calls, 0);
+  EXPECT_EQ(sweep.calls_done(), calls_before);
+  EXPECT_EQ(sweep.results()[0].points[0].state, PointState::Measured);  // results so far stay
+  EXPECT_EQ(work.releases, 1);
+  const double t = clock.now;
+  EXPECT_EQ(sweep.run_slice(40.0).steps, 0);
+  EXPECT_EQ(clock.now, t);
+  EXPECT_EQ(work.parts_run, 1);
+}
+
+// The real kernels in parts, timed by a clock that advances by their multiply-adds.
+TEST(CoreSweep, RealKernelsInPartsUnderAFakeClock) {
+  FakeClock clock;
+  MacClockWorkload work(&clock);
+  SweepConfig cfg;
+  cfg.curves = {curve("naive", KernelKind::AttentionNaive, {8, 40, 96}, KernelImpl::Simd, 16),
+                curve("tiled", KernelKind::AttentionTiled, {8, 40, 96}, KernelImpl::Scalar, 16),
+                curve("elman", KernelKind::Elman, {8, 40, 96}, KernelImpl::Simd, 16, 24),
+                curve("gru", KernelKind::Gru, {8, 40, 96}, KernelImpl::Scalar, 16, 24)};
+  cfg.curves[1].tile = TileSizes{5, 3};
+  cfg.runs = 2;
+  cfg.min_sample_ms = 0.05;
+  Sweep sweep;
+  ASSERT_TRUE(sweep.start(cfg, clock.fn(), &work).ok);
+  // budget 0.1 ms: naive n = 96 (2·96²·16 = 294,912 multiply-adds = 0.29 ms) runs in parts
+  for (int i = 0; i < 10000 && sweep.state() == SweepState::Running; ++i) (void)sweep.run_slice(0.1);
+  ASSERT_EQ(sweep.state(), SweepState::Finished);
+  EXPECT_TRUE(work.ok);
+  EXPECT_TRUE(work.finite);
+  EXPECT_GT(work.parts, 0);
+  int split_samples = 0;
+  for (size_t c = 0; c < cfg.curves.size(); ++c)
+    for (const SweepPoint& pt : sweep.results()[c].points) {
+      EXPECT_EQ(pt.state, PointState::Measured);
+      EXPECT_NEAR(pt.median_ms / (1e-6 * static_cast<double>(pt.macs_per_call)), 1.0, 1e-9);
+      for (const SweepSample& smp : pt.samples) split_samples += smp.parts > 1;
+    }
+  EXPECT_GT(split_samples, 0);
+}
+
+// ---- failed allocation (rule 7) -------------------------------------------------------------------------------
+
+TEST(CoreSweepKernelWorkload, ReportsAFailedAllocationInsteadOfAborting) {
+  const SweepCurve c = curve("naive", KernelKind::AttentionNaive, {512}, KernelImpl::Scalar, 64);
+  KernelWorkload w;
+  w.set_allocation_limit_for_testing(1 << 20);
+  ASSERT_TRUE(w.prepare(c, 256).ok);  // 4·256·64·4 + 256²·4 bytes = 0.5 MB
+  EXPECT_EQ(w.bytes_held(), 4 * 256 * 64 * 4 + 256 * 256 * 4);
+  const Status s = w.prepare(c, 512);  // 0.5 MB + 1 MB of scores
+  EXPECT_FALSE(s.ok);
+  EXPECT_STREQ(s.code, "{0} at n = {1} needs {2} MB, but that memory could not be allocated");
+  EXPECT_EQ(s.message, "attention-naive at n = 512 needs 1.5 MB, but that memory could not be allocated");
+  EXPECT_EQ(w.bytes_held(), 0);  // everything given back
+  w.run(1);                      // not runnable after a failed prepare: the kernel says so, nothing crashes
+  EXPECT_FALSE(w.last_status().ok);
+  w.set_allocation_limit_for_testing(-1);
+  ASSERT_TRUE(w.prepare(c, 512).ok);
+  w.run(1);
+  EXPECT_TRUE(w.last_status().ok) << w.last_status().message;
+}
+
+TEST(CoreSweep, FailedAllocationStopsTheCurveWhileOthersFinish) {
+  FakeClock clock;
+  MacClockWorkload work(&clock);
+  // 1.25 MB, as if the heap could not grow further: naive n = 512 needs 1.5 MB (1 MB of scores), tiled n = 1024
+  // 1.004 MB, Elman n = 1024 0.53 MB (buffers are shared between curves and freed after the failure)
+  work.real.set_allocation_limit_for_testing(1310720);
+  SweepConfig cfg;
+  cfg.curves = {curve("naive", KernelKind::AttentionNaive, {64, 256, 512, 1024}),
+                curve("tiled", KernelKind::AttentionTiled, {64, 256, 512, 1024}),
+                curve("elman", KernelKind::Elman, {64, 256, 512, 1024})};
+  cfg.runs = 1;
+  cfg.min_sample_ms = 1.0;
+  Sweep sweep;
+  ASSERT_TRUE(sweep.start(cfg, clock.fn(), &work).ok);  // the memory budget (256 MB) is not what stops it
+  for (int i = 0; i < 10000 && sweep.state() == SweepState::Running; ++i) (void)sweep.run_slice(20.0);
+  ASSERT_EQ(sweep.state(), SweepState::Finished);
+  EXPECT_TRUE(work.ok);
+  const SweepCurveResult& naive = sweep.results()[0];
+  EXPECT_TRUE(naive.stopped);
+  EXPECT_STREQ(naive.reason.code, "{0} at n = {1} needs {2} MB, but that memory could not be allocated");
+  EXPECT_EQ(naive.reason.message, "attention-naive at n = 512 needs 1.5 MB, but that memory could not be allocated");
+  const PointState want[] = {PointState::Measured, PointState::Measured, PointState::Skipped, PointState::Skipped};
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(naive.points[i].state, want[i]) << i;
+  EXPECT_EQ(naive.points[2].calls, 0);
+  for (int c = 1; c < 3; ++c) {
+    SCOPED_TRACE(cfg.curves[c].label);
+    EXPECT_FALSE(sweep.results()[c].stopped);
+    for (const SweepPoint& pt : sweep.results()[c].points) EXPECT_EQ(pt.state, PointState::Measured) << pt.n;
+  }
+  EXPECT_EQ(sweep.progress().points_skipped, 2);
 }
 
 // ---- validation ----------------------------------------------------------------------------------------------

@@ -121,6 +121,24 @@ const TrPair kStrings[] = {
     {"RNN (analytic)", "RNN（解析）"},
     {"convolution (analytic)", "卷积（解析）"},
     {"Export CSV", "导出 CSV"},
+    {"model", "模型"},
+    {"Measure with parallel workers", "用并行工作线程测量"},
+    {"split attention's rows and the GRU's units over 1, 2, 4 … workers", "把注意力的行、GRU 的隐藏单元分给 1、2、4 … 个工作线程"},
+    {"measured speed-up", "实测加速比"},
+    {"workers W", "工作线程数 W"},
+    {"speed-up", "加速比"},
+    {"ideal (W×)", "理想（W 倍）"},
+    {"attention: rows split", "注意力：按行切分"},
+    {"GRU: units split, a hand-off per step", "GRU：按单元切分，每步交接一次"},
+    {"measured hand-off between", "实测交接耗时，"},
+    {"same output as one worker", "输出与单个工作线程相同"},
+    {"OUTPUT DIFFERS from one worker", "输出与单个工作线程不同"},
+    {"parallel workers are not available here", "此环境没有可用的并行工作线程"},
+    {"the parallel workers are busy or gone", "并行工作线程正忙或已不存在"},
+    {"a parallel job took longer than {0} s and was stopped", "一个并行任务超过 {0} 秒，已停止"},
+    {"a parallel job reported no time", "一个并行任务没有报告时间"},
+    {"a parallel worker failed: {0}", "一个并行工作线程出错：{0}"},
+    {"workers must be \"start\" or \"cancel\", got {0}", "workers 必须是 \"start\" 或 \"cancel\"，实际为 {0}"},
     {"Not in the table: Q, K, V from X (three projections) add", "表中未计入：由 X 计算 Q、K、V（三次投影）另需"},
 };
 
@@ -150,7 +168,29 @@ struct CostChange final : SceneChange {
   CostParams params;
   CostTable table;
   enum class Command { None, Start, Cancel } command = Command::None;
+  Command workers = Command::None;  // the parallel measurement
 };
+
+const char* worker_state_name(WorkerMeasure::State s) {
+  switch (s) {
+    case WorkerMeasure::State::Idle: return "idle";
+    case WorkerMeasure::State::Running: return "running";
+    case WorkerMeasure::State::Finished: return "finished";
+    case WorkerMeasure::State::Cancelled: return "cancelled";
+    case WorkerMeasure::State::Failed: return "failed";
+  }
+  return "idle";
+}
+
+json worker_points_json(const std::vector<WorkerPoint>& pts) {
+  json a = json::array();
+  for (const WorkerPoint& p : pts) {
+    if (p.samples.empty()) continue;
+    a.push_back({{"workers", p.workers}, {"ms", p.ms}, {"speedup", p.speedup}, {"same_output", p.same_output},
+                 {"samples", p.samples}});
+  }
+  return a;
+}
 
 json layer_json(const LayerCost& c) {
   return {{"macs", c.macs}, {"projection_macs", c.projection_macs}, {"score_bytes", c.score_bytes},
@@ -311,6 +351,21 @@ void CostScene::write_results(json& doc, bool) const {
                    {"ns_per_step_attention", par.ns_per_step_attention},
                    {"ns_per_step_rnn", par.ns_per_step_rnn},
                    {"crossover_P", par.crossover_lanes}};
+  const WorkerMeasure& w = workers_;
+  m["workers"] = {{"state", worker_state_name(w.state)},
+                  {"pool", w.pool},
+                  {"max_workers", w.max_workers},
+                  {"n_attention", w.n_attention},
+                  {"n_gru", w.n_gru},
+                  {"d", w.d},
+                  {"reps_attention", w.reps_attention},
+                  {"reps_gru", w.reps_gru},
+                  {"jobs_done", w.jobs_done},
+                  {"jobs_total", w.jobs_total},
+                  {"attention", worker_points_json(w.attention)},
+                  {"gru", worker_points_json(w.gru)},
+                  {"handoff_us", w.handoff_us},
+                  {"error", w.error.ok ? "" : w.error.message}};
   doc["measured"] = m;
 }
 
@@ -326,7 +381,7 @@ const std::vector<UrlParam>& CostScene::url_params() const {
 
 Status CostScene::prepare(const json& in, std::unique_ptr<SceneChange>* out) const {
   if (!in.is_object()) return Status::Error("expects an object, got {0}", {quote_json(in)});
-  AP_TRY(check_known_fields(in, {"preset", "n", "d", "k", "P", "sweep_max_n", "sweep_runs", "sweep", "table", "measured"}));
+  AP_TRY(check_known_fields(in, {"preset", "n", "d", "k", "P", "sweep_max_n", "sweep_runs", "sweep", "workers", "table", "measured"}));
   CostParams p = params_;
   if (const auto it = in.find("preset"); it != in.end()) AP_TRY(find_preset_params(*it, preset_table(), &p));
   long long v;
@@ -349,6 +404,18 @@ Status CostScene::prepare(const json& in, std::unique_ptr<SceneChange>* out) con
     else if (cmd == "cancel") change->command = CostChange::Command::Cancel;
     else return Status::Error("sweep must be \"start\" or \"cancel\", got {0}", {quote_json(*it)});
   }
+  if (const auto it = in.find("workers"); it != in.end()) {
+    const std::string cmd = it->is_string() ? it->get<std::string>() : std::string();
+    if (cmd == "start") {
+      const WorkerPool* wp = pool();
+      if (!wp || wp->max_workers() < 1) return Status::Error("parallel workers are not available here");
+      change->workers = CostChange::Command::Start;
+    } else if (cmd == "cancel") {
+      change->workers = CostChange::Command::Cancel;
+    } else {
+      return Status::Error("workers must be \"start\" or \"cancel\", got {0}", {quote_json(*it)});
+    }
+  }
   change->params = p;
   AP_TRY(cost_table(p.n, p.d, p.k, &change->table));
   if (const auto it = in.find("table"); it != in.end() && json::parse(it->dump()) != table_json(change->table))
@@ -365,6 +432,8 @@ void CostScene::commit(std::unique_ptr<SceneChange> change) {
   refresh_parallel();
   if (c->command == CostChange::Command::Start) (void)start_sweep();
   else if (c->command == CostChange::Command::Cancel) cancel_sweep();
+  if (c->workers == CostChange::Command::Start) (void)start_workers();
+  else if (c->workers == CostChange::Command::Cancel) cancel_workers();
   model_replaced();
 }
 
@@ -436,7 +505,12 @@ double CostScene::sweep_fraction() const {
   return warm_share + (1.0 - warm_share) * sweep_.progress().fraction();
 }
 
-bool CostScene::wants_time() const { return warming_ || sweep_.state() == SweepState::Running; }
+// A pool that wakes the page when its job ends (the browser's) needs no frames meanwhile, so the workers
+// have the processor to themselves; the desktop's thread pool is polled at every frame.
+bool CostScene::wants_time() const {
+  const WorkerPool* p = workers_running() ? pool() : nullptr;
+  return warming_ || sweep_.state() == SweepState::Running || (p && !p->wakes_page());
+}
 
 void CostScene::run_slice(double budget_ms) {
   if (!wants_time()) return;
@@ -544,7 +618,7 @@ void CostScene::refresh_parallel() {
 // ---- hover -----------------------------------------------------------------------------------------------------
 
 std::string CostScene::explain(int what, int i, int j) const {
-  char buf[320];
+  char buf[640];
   switch (static_cast<CostItem>(what)) {
     case CostItem::MeasuredPoint:
     case CostItem::MemoryPoint: {
@@ -560,11 +634,203 @@ std::string CostScene::explain(int what, int i, int j) const {
                     tr("memory"), fmt(pt.memory_bytes / 1048576.0, 2).c_str());
       return buf;
     }
-    case CostItem::CurvePoint:
-    case CostItem::ParallelPoint:
+    case CostItem::CurvePoint: {
+      const long long n = j, d = params_.d, k = params_.k;
+      if (n < 1 || i < 0 || i > 5) return {};
+      switch (i) {
+        case 0:
+          std::snprintf(buf, sizeof buf, "%s, n = %lld, d = %lld\n2·n²·d = 2·%lld²·%lld = %s %s", tr("self-attention"), n, d, n, d,
+                        format_number(static_cast<double>(attention_macs(n, d))).c_str(), tr("multiply-adds"));
+          break;
+        case 1:
+          std::snprintf(buf, sizeof buf, "%s, n = %lld, d = %lld\nn·d·(d + d) = %lld·%lld·%lld = %s %s", tr("recurrent"), n, d, n, d,
+                        2 * d, format_number(static_cast<double>(elman_macs(n, d, d))).c_str(), tr("multiply-adds"));
+          break;
+        case 2:
+          std::snprintf(buf, sizeof buf, "%s, n = %lld, d = %lld, k = %lld\nk·n·d² = %lld·%lld·%lld² = %s %s", tr("convolutional"), n,
+                        d, k, k, n, d, format_number(static_cast<double>(conv_macs(n, d, k))).c_str(), tr("multiply-adds"));
+          break;
+        case 3:
+          std::snprintf(buf, sizeof buf, "%s, n = %lld\n%s: %lld", tr("self-attention"), n, tr("sequential operations"),
+                        sequential_ops(LayerKind::SelfAttention, n));
+          break;
+        case 4:
+          std::snprintf(buf, sizeof buf, "%s, n = %lld\n%s: n = %lld", tr("recurrent"), n, tr("sequential operations"),
+                        sequential_ops(LayerKind::Recurrent, n));
+          break;
+        default:
+          std::snprintf(buf, sizeof buf, "%s, n = %lld, k = %lld\n%s: ⌈log_k n⌉ = %lld", tr("convolutional"), n, k,
+                        tr("maximum path length"), max_path_length(LayerKind::Convolutional, n, k));
+          break;
+      }
+      return buf;
+    }
+    case CostItem::ParallelPoint: {
+      if (i < 0 || i > 1 || j < 1) return {};
+      const CostParallel q = parallel_at(j);
+      const WorkDepthTime& t = i == 0 ? q.attention : q.recurrent;
+      const double step = i == 0 ? q.ns_per_step_attention : q.ns_per_step_rnn;
+      const long long depth = i == 0 ? 1 : params_.n;
+      std::snprintf(buf, sizeof buf, "%s, P = %d\nT = max(%s, %s) = max(%s, %lld × %s) = %s ms\n%s", tr(i == 0 ? "self-attention" : "recurrent"), j,
+                    tr("work / P"), tr("depth × step"), fmt(t.work_ns / 1e6, 4).c_str(), depth, fmt(step / 1e6, 4).c_str(),
+                    fmt(t.time_ns / 1e6, 4).c_str(),
+                    t.depth_bound ? tr("depth-bound: more lanes do not help") : tr("work-bound"));
+      return buf;
+    }
+    case CostItem::WorkerPoint: {
+      const auto& pts = i == 0 ? workers_.attention : workers_.gru;
+      for (const WorkerPoint& pt : pts)
+        if (pt.workers == j && pt.ms > 0) {
+          std::snprintf(buf, sizeof buf, "%s, W = %d (%s)\n%s ms (%s %zu), %s %s×\n%s", tr(i == 0 ? "attention: rows split" : "GRU: units split, a hand-off per step"),
+                        j, workers_.pool.c_str(), fmt(pt.ms, 4).c_str(), tr("median of"), pt.samples.size(), tr("speed-up"),
+                        fmt(pt.speedup, 3).c_str(), pt.same_output ? tr("same output as one worker") : tr("OUTPUT DIFFERS from one worker"));
+          return buf;
+        }
       return {};
+    }
   }
   return {};
+}
+
+}  // namespace ap
+
+namespace ap {
+
+// ---- the measured parallel speed-up -------------------------------------------------------------------------------
+
+WorkerPool* CostScene::pool() const { return use_override_ ? pool_override_ : worker_pool(); }
+
+Status CostScene::start_workers() {
+  WorkerPool* p = pool();
+  if (!p || p->max_workers() < 1) return Status::Error("parallel workers are not available here");
+  cancel_workers();
+  WorkerMeasure m;
+  m.pool = p->name();
+  m.max_workers = std::min(p->max_workers(), cost_limits::kMaxWorkers);
+  m.d = std::min(params_.d, 512);
+  // Attention: n from the controls, made smaller while one call would exceed 2^31 multiply-adds (about a
+  // second on one core); the GRU: n steps of the same width.
+  m.n_attention = std::max(64, std::min(params_.n, 4096));
+  while (m.n_attention > 64 && kernel_macs(KernelKind::AttentionNaive, m.n_attention, m.d) > (1LL << 31)) m.n_attention /= 2;
+  m.n_gru = std::max(16, std::min(params_.n, 4096));
+  m.state = WorkerMeasure::State::Running;
+  std::vector<int> ws;
+  for (int w = 1; w <= m.max_workers; w *= 2) ws.push_back(w);
+  if (ws.back() != m.max_workers) ws.push_back(m.max_workers);
+  // Per layer: one run on every worker, untimed (each worker's module gets compiled and tiered up before it is
+  // timed); one run on one worker that sets the calls per timed run; then the timed runs, the worker counts
+  // interleaved (1, 2, 4, 1, 2, 4 …) so that a drift of the machine's speed touches them all alike.
+  worker_steps_.clear();
+  using Role = WorkerStep::Role;
+  for (WorkerJobKind kind : {WorkerJobKind::Attention, WorkerJobKind::Gru}) {
+    worker_steps_.push_back({kind, ws.back(), Role::Warm});
+    worker_steps_.push_back({kind, 1, Role::Calibrate});
+    for (int r = 0; r < cost_limits::kWorkerRuns; ++r)
+      for (int w : ws) worker_steps_.push_back({kind, w, Role::Timed});
+    auto& pts = kind == WorkerJobKind::Attention ? m.attention : m.gru;
+    for (int w : ws) {
+      WorkerPoint pt;
+      pt.workers = w;
+      pts.push_back(pt);
+    }
+  }
+  m.jobs_total = static_cast<int>(worker_steps_.size());
+  workers_ = std::move(m);
+  worker_next_ = 0;
+  submit_next_worker_job();
+  return workers_.state == WorkerMeasure::State::Failed ? workers_.error : Status::Ok();
+}
+
+void CostScene::cancel_workers() {
+  if (workers_.state != WorkerMeasure::State::Running) return;
+  if (WorkerPool* p = pool()) p->cancel();
+  workers_.state = WorkerMeasure::State::Cancelled;
+}
+
+void CostScene::submit_next_worker_job() {
+  WorkerPool* p = pool();
+  if (worker_next_ >= worker_steps_.size()) {
+    finish_worker_measure();
+    return;
+  }
+  const WorkerStep& s = worker_steps_[worker_next_];
+  WorkerJob job;
+  job.kind = s.kind;
+  job.n = s.kind == WorkerJobKind::Attention ? workers_.n_attention : workers_.n_gru;
+  job.d = workers_.d;
+  job.workers = s.workers;
+  job.reps = s.role != WorkerStep::Role::Timed ? 1 : (s.kind == WorkerJobKind::Attention ? workers_.reps_attention : workers_.reps_gru);
+  job.seed = 7;
+  if (!p || !p->submit(job)) {
+    workers_.state = WorkerMeasure::State::Failed;
+    workers_.error = Status::Error("the parallel workers are busy or gone");
+    return;
+  }
+  worker_job_started_ = clock_();
+}
+
+void CostScene::poll() {
+  if (workers_.state != WorkerMeasure::State::Running) return;
+  WorkerPool* p = pool();
+  WorkerResult r;
+  if (!p || !p->poll(&r)) {
+    if (p && clock_() - worker_job_started_ > cost_limits::kWorkerJobTimeoutMs) {
+      p->cancel();
+      workers_.state = WorkerMeasure::State::Failed;
+      workers_.error = Status::Error("a parallel job took longer than {0} s and was stopped",
+                                     {arg(static_cast<long long>(cost_limits::kWorkerJobTimeoutMs / 1000))});
+    }
+    return;
+  }
+  const WorkerStep s = worker_steps_[worker_next_];
+  if (!r.ok || !(r.ms > 0) || !std::isfinite(r.ms)) {
+    workers_.state = WorkerMeasure::State::Failed;
+    workers_.error = r.ok ? Status::Error("a parallel job reported no time")
+                          : Status::Error("a parallel worker failed: {0}", {r.error});
+    return;
+  }
+  ++workers_.jobs_done;
+  ++worker_next_;
+  auto& pts = s.kind == WorkerJobKind::Attention ? workers_.attention : workers_.gru;
+  if (s.role == WorkerStep::Role::Warm) {
+    // nothing to keep
+  } else if (s.role == WorkerStep::Role::Calibrate) {
+    // One call's time at W = 1 sets the calls per timed run: long enough that the browser's coarse clock
+    // (0.1 ms) and the message latency (~0.1 ms) are small against it. The GRU is capped lower because with
+    // W > 1 each sequence adds n hand-offs.
+    if (s.kind == WorkerJobKind::Attention)
+      workers_.reps_attention = std::max(1LL, std::min(256LL, static_cast<long long>(std::ceil(cost_limits::kAttentionSpanMs / r.ms))));
+    else
+      workers_.reps_gru = std::max(1LL, std::min<long long>(std::max(1, 8192 / workers_.n_gru),
+                                                           static_cast<long long>(std::ceil(cost_limits::kGruSpanMs / r.ms))));
+    (s.kind == WorkerJobKind::Attention ? workers_.checksum_attention : workers_.checksum_gru) = r.checksum;
+  } else {
+    // Splitting changes no arithmetic (core/split_work.h), so every W must give the calibration run's
+    // checksum; attention's row sums are added in another order, hence the relative tolerance.
+    const double want = s.kind == WorkerJobKind::Attention ? workers_.checksum_attention : workers_.checksum_gru;
+    for (WorkerPoint& pt : pts)
+      if (pt.workers == s.workers) {
+        pt.samples.push_back(r.ms);
+        pt.ms = median_of(pt.samples);
+        pt.same_output = pt.same_output && std::abs(r.checksum - want) <= 1e-5 * std::max(1.0, std::abs(want));
+      }
+  }
+  submit_next_worker_job();
+}
+
+void CostScene::finish_worker_measure() {
+  workers_.state = WorkerMeasure::State::Finished;
+  for (auto* pts : {&workers_.attention, &workers_.gru}) {
+    const double base = pts->empty() ? 0 : pts->front().ms;
+    for (WorkerPoint& pt : *pts) pt.speedup = pt.ms > 0 ? base / pt.ms : 0;
+  }
+  // The GRU's hand-off: at the largest W, the time beyond an ideal W-fold split of the one-worker time,
+  // per time step. What the notes call O(n) sequential operations, priced on this device.
+  if (workers_.gru.size() > 1) {
+    const WorkerPoint& one = workers_.gru.front();
+    const WorkerPoint& most = workers_.gru.back();
+    workers_.handoff_us = std::max(0.0, (most.ms - one.ms / most.workers) * 1000.0 / workers_.n_gru);
+  }
 }
 
 }  // namespace ap

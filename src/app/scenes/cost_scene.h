@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "app/scene.h"
+#include "app/worker_pool.h"
 #include "core/cost_model.h"
 #include "core/sweep.h"
 
@@ -20,7 +21,10 @@ namespace ap {
 
 enum class CostStage { Table = 0, Curves, Measured, Parallel, Animation, Memory, Count };
 // What a hovered item is (Scene::explain's `what`).
-enum class CostItem { MeasuredPoint = 0, CurvePoint, ParallelPoint, MemoryPoint };
+// MeasuredPoint / MemoryPoint: i = curve, j = point index. CurvePoint: i = 0..2 multiply-adds of attention,
+// RNN, convolution, 3..5 their sequential operations / path length; j = n. ParallelPoint: i = 0 attention,
+// 1 RNN; j = P. WorkerPoint: i = 0 attention, 1 GRU; j = workers.
+enum class CostItem { MeasuredPoint = 0, CurvePoint, ParallelPoint, MemoryPoint, WorkerPoint };
 
 struct CostParams {
   int n = 512;             // sequence length, 1 .. 2^20
@@ -64,6 +68,36 @@ struct CostParallel {
   long long crossover_lanes = 0;  // the least P at which attention is faster (0: not within 1 .. 100,000)
 };
 
+// The measured parallel speed-up (Web Workers or threads, app/worker_pool.h): attention split by query rows,
+// a GRU split by hidden units, over W = 1, 2, 4 … workers; each W timed `runs` times, the median kept.
+struct WorkerPoint {
+  int workers = 1;
+  double ms = 0;          // median wall time of one call (attention) or one sequence (GRU)
+  double speedup = 0;     // ms at W = 1 / ms at W
+  bool same_output = true;  // the checksum equals W = 1's (relative 1e-5)
+  std::vector<double> samples;  // every timed run, ms
+};
+struct WorkerMeasure {
+  enum class State { Idle, Running, Finished, Cancelled, Failed } state = State::Idle;
+  std::string pool;       // "Web Workers", "threads"; empty: none
+  int max_workers = 0;
+  int n_attention = 0, n_gru = 0, d = 0;
+  long long reps_attention = 0, reps_gru = 0;
+  std::vector<WorkerPoint> attention, gru;  // by increasing W
+  double checksum_attention = 0, checksum_gru = 0;  // of the W = 1 calibration runs
+  double handoff_us = 0;  // GRU: extra time per step at the largest W beyond its share of the work, µs
+  Status error;
+  int jobs_done = 0, jobs_total = 0;
+};
+
+namespace cost_limits {
+constexpr int kWorkerRuns = 3;            // timed runs per W
+constexpr int kMaxWorkers = 8;
+constexpr double kWorkerJobTimeoutMs = 60000.0;
+constexpr double kAttentionSpanMs = 60.0; // a timed attention run lasts about this long (reps × one call)
+constexpr double kGruSpanMs = 20.0;
+}  // namespace cost_limits
+
 class CostScene final : public Scene {
  public:
   CostScene();
@@ -103,6 +137,14 @@ class CostScene final : public Scene {
   void set_workload(SweepWorkload* w) { injected_workload_ = w; }
   void set_warmup_ms(double ms) { warmup_ms_ = ms; }
 
+  // ---- the measured parallel speed-up ----
+  Status start_workers();
+  void cancel_workers();
+  bool workers_running() const { return workers_.state == WorkerMeasure::State::Running; }
+  const WorkerMeasure& workers() const { return workers_; }
+  void poll() override;
+  void set_worker_pool(WorkerPool* pool) { pool_override_ = pool; use_override_ = true; }  // tests; nullptr: none
+
   // ---- derived, for the view ----
   const CostParallel& parallel() const { return parallel_; }
   CostParallel parallel_at(long long lanes) const;  // the model at another P (same n, d)
@@ -130,6 +172,21 @@ class CostScene final : public Scene {
   double warmup_ms_ = 120.0;  // per curve
   SweepConfig pending_;
   double longest_slice_ms_ = 0;
+  // Worker measurement: the job list and where it stands.
+  struct WorkerStep {
+    WorkerJobKind kind;
+    int workers;
+    enum class Role { Warm, Calibrate, Timed } role;  // Warm: result unused; Calibrate: sets reps and the checksum
+  };
+  WorkerPool* pool() const;
+  void submit_next_worker_job();
+  void finish_worker_measure();
+  WorkerMeasure workers_;
+  std::vector<WorkerStep> worker_steps_;
+  size_t worker_next_ = 0;
+  double worker_job_started_ = 0;
+  WorkerPool* pool_override_ = nullptr;
+  bool use_override_ = false;
 };
 
 Status cost_table(int n, int d, int k, CostTable* out);
