@@ -2,6 +2,7 @@
 // under emscripten_set_main_loop (see platform/platform.cpp).
 #include <string>
 
+#include "app/i18n.h"
 #include "app/url.h"
 #include "app/worker_pool.h"
 #include "page_exports.h"
@@ -35,6 +36,8 @@ int main(int argc, char** argv) {
   // Web: the page's query string (?lang=zh&preset=cats…). Native: the first argument, same syntax.
   std::string query = ap::platform_url_query();
   if (argc > 1) query = argv[1];
+  // The interface starts in the learner's language (a zh-CN browser gets Chinese); the link's lang= wins.
+  if (ap::platform_prefers_chinese()) ap::set_lang(ap::Lang::Zh);
   if (!query.empty()) ap::apply_url_query(*g_state, query);
   ap::page_api_attach(g_state);
   ap::platform_run(frame, before_frame, busy);

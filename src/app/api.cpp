@@ -46,6 +46,7 @@ json state_document(const PlaygroundState& st, bool with_results, bool with_matr
   j["scene"] = sc.id();
   j["lang"] = lang_code(lang());
   j["step"] = step_object(st);
+  j["speed"] = st.timeline().speed();  // the animation speed (1 = a stage in about 6 s); setState takes it back
   if (page_reports) {
     j["errors"] = error_texts(st);
     j["frames"] = st.frames_drawn;

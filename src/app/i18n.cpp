@@ -127,6 +127,7 @@ const TrPair kTable[] = {
     {"play / pause", "播放 / 暂停"},
     {"next / previous stage", "下一 / 上一阶段"},
     {"one cell or row forward / back", "前进 / 后退一格或一行"},
+    {"faster / slower (× 2, ÷ 2)", "加快 / 放慢（× 2，÷ 2）"},
     {"first stage / last stage", "第一阶段 / 最后阶段"},
     {"jump to a stage", "跳到某一阶段"},
     {"restart the animation", "重新播放动画"},

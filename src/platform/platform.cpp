@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -217,6 +218,12 @@ bool key_pressed(Key k, bool repeat) {
     case Key::Space: sc = SDL_SCANCODE_SPACE; break;
     case Key::Left: sc = SDL_SCANCODE_LEFT; break;
     case Key::Right: sc = SDL_SCANCODE_RIGHT; break;
+    case Key::Up: sc = SDL_SCANCODE_UP; break;
+    case Key::Down: sc = SDL_SCANCODE_DOWN; break;
+    case Key::PageUp: sc = SDL_SCANCODE_PAGEUP; break;
+    case Key::PageDown: sc = SDL_SCANCODE_PAGEDOWN; break;
+    case Key::BracketLeft: sc = SDL_SCANCODE_LEFTBRACKET; break;
+    case Key::BracketRight: sc = SDL_SCANCODE_RIGHTBRACKET; break;
     case Key::Home: sc = SDL_SCANCODE_HOME; break;
     case Key::End: sc = SDL_SCANCODE_END; break;
     case Key::Escape: sc = SDL_SCANCODE_ESCAPE; break;
@@ -276,7 +283,17 @@ bool platform_prompt(const char* question, const std::string& current, std::stri
   free(s);
   return true;
 }
+bool platform_prefers_chinese() {
+  return EM_ASM_INT({
+    var l = (navigator.languages && navigator.languages[0]) || navigator.language || '';
+    return String(l).toLowerCase().indexOf('zh') === 0 ? 1 : 0;
+  }) != 0;
+}
 #else
+bool platform_prefers_chinese() {
+  const char* l = std::getenv("LANG");
+  return l && (l[0] == 'z' || l[0] == 'Z') && (l[1] == 'h' || l[1] == 'H');
+}
 bool platform_is_touch() { return false; }
 bool platform_prompt(const char*, const std::string&, std::string*) { return false; }
 std::string platform_url_query() { return {}; }

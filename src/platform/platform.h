@@ -32,12 +32,14 @@ void platform_shutdown();
 void platform_rebuild_font_texture();
 
 // Keys for shortcuts beyond Dear ImGui 1.86's named keys (its backend indexes keys by SDL scancode).
-enum class Key { Space, Left, Right, Home, End, Escape, Tab, F1, L, C, R, M, S, Plus, Minus, Slash };
+enum class Key { Space, Left, Right, Up, Down, PageUp, PageDown, Home, End, Escape, Tab, F1, L, C, R, M, S, Plus, Minus,
+                 Slash, BracketLeft, BracketRight };
 bool key_pressed(Key k, bool repeat = false);
 bool digit_pressed(int d);  // the 1..9 row or keypad
 
 // ---- browser glue (no-ops natively) ----
 std::string platform_url_query();              // location.search, e.g. "?lang=zh"
+bool platform_prefers_chinese();               // the browser's first language (native: $LANG) is Chinese
 void platform_frame_drawn();                   // first call resolves window.playground.ready
 void platform_announce(const std::string& s);  // text for the ARIA live region (screen readers)
 void platform_set_document_lang(const char* code);

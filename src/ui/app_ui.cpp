@@ -45,12 +45,22 @@ void handle_keys(PlaygroundState& st, UiState& ui, ViewContext& ctx, bool scene_
   ImGuiIO& io = ImGui::GetIO();
   if (io.WantTextInput || ImGui::IsAnyItemActive() || ui.view(st).holds_keyboard()) return;
   if (key_pressed(Key::Escape)) { ui.show_help = false; ui.focus_scene = true; return; }
-  if (!scene_focused && io.NavVisible) return;
+  // Another window has the keyboard (Tab moved into the controls): its keys are ImGui's navigation, even on
+  // the first arrow press, before the navigation highlight shows.
+  if (!scene_focused) return;
   Timeline& t = st.timeline();
   const bool shift = io.KeyShift;
   if (key_pressed(Key::Space)) t.toggle_play();
   if (key_pressed(Key::Right, true)) shift ? t.step_sub(1) : t.step_stage(1);
   if (key_pressed(Key::Left, true)) shift ? t.step_sub(-1) : t.step_stage(-1);
+  // Presentation clickers send PageDown / PageUp; ↓ / ↑ step one cell or row like Shift+→ / Shift+←.
+  if (key_pressed(Key::PageDown, true)) t.step_stage(1);
+  if (key_pressed(Key::PageUp, true)) t.step_stage(-1);
+  if (key_pressed(Key::Down, true)) t.step_sub(1);
+  if (key_pressed(Key::Up, true)) t.step_sub(-1);
+  // Speed: ] doubles it, [ halves it (the timeline clamps to 0.1 … 16×).
+  if (key_pressed(Key::BracketRight)) t.set_speed(t.speed() * 2.0);
+  if (key_pressed(Key::BracketLeft)) t.set_speed(t.speed() * 0.5);
   if (key_pressed(Key::Home)) t.home();
   if (key_pressed(Key::End)) t.end();
   if (key_pressed(Key::F1) || (shift && key_pressed(Key::Slash))) ui.show_help = !ui.show_help;

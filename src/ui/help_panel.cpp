@@ -18,8 +18,9 @@ void help_panel(PlaygroundState& st, UiState& ui) {
   const std::string stages = "1 … " + std::to_string(std::min(9, st.timeline().stage_count()));
   std::vector<std::pair<std::string, const char*>> rows = {
       {"Space", N_("play / pause")},
-      {"→  ←", N_("next / previous stage")},
-      {"Shift + →  ←", N_("one cell or row forward / back")},
+      {"→  ←   PgDn  PgUp", N_("next / previous stage")},
+      {"Shift + →  ←   ↓  ↑", N_("one cell or row forward / back")},
+      {"]  [", N_("faster / slower (× 2, ÷ 2)")},
       {"Home  End", N_("first stage / last stage")},
       {stages, N_("jump to a stage")},
       {"R", N_("restart the animation")},

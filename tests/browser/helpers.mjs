@@ -18,7 +18,8 @@ export async function serveDist() {
   return { server, url: `http://127.0.0.1:${server.address().port}/` };
 }
 
-export async function launch() {
+// `locale`: the browser's language (navigator.language), e.g. 'zh-CN'.
+export async function launch({ locale } = {}) {
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ap-chromium-'));
   const args = ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--disable-gpu',
     '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update',
@@ -26,7 +27,7 @@ export async function launch() {
   // A persistent context is how playwright takes a user-data-dir; we want a fresh, empty one.
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium', headless: true, args,
-    viewport: { width: 1280, height: 720 },
+    viewport: { width: 1280, height: 720 }, ...(locale ? { locale } : {}),
   });
   return { context, close: async () => { await context.close(); fs.rmSync(userDataDir, { recursive: true, force: true }); } };
 }

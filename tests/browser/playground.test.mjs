@@ -50,8 +50,44 @@ test('keyboard: Home, arrows, End and Space move getState().step', async () => {
   assert.equal(s.sub, s.sub_count, 'going back shows the previous stage complete');
   await page.keyboard.press('Space'); await frames(page);
   assert.equal((await step()).playing, true);
+  // What presentation clickers send: PageDown / PageUp move a stage; ↓ / ↑ one cell or row; ] and [ the speed.
+  await page.keyboard.press('Space'); await frames(page);   // pause again
+  await page.keyboard.press('Home'); await frames(page);
+  await page.keyboard.press('PageDown'); await frames(page);
+  await page.keyboard.press('PageDown'); await frames(page);
+  assert.equal((await step()).index, 2);
+  await page.keyboard.press('PageUp'); await frames(page);
+  s = await step();
+  assert.equal(s.index, 1);
+  const sub = s.sub;
+  await page.keyboard.press('ArrowUp'); await frames(page);
+  assert.equal((await step()).sub, sub - 1);
+  await page.keyboard.press('ArrowDown'); await frames(page);
+  assert.equal((await step()).sub, sub);
+  const speed = () => page.evaluate(() => window.playground.getState({ matrices: false }).speed);
+  const v0 = await speed();
+  await page.keyboard.press(']'); await frames(page);
+  assert.equal(await speed(), v0 * 2);
+  await page.keyboard.press('['); await page.keyboard.press('['); await frames(page);
+  assert.equal(await speed(), v0 / 2);
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+test('a browser set to Chinese (zh-CN) starts in Chinese; the link\'s lang= wins', async () => {
+  const zh = await launch({ locale: 'zh-CN' });
+  try {
+    const { page, errors } = await openPage(zh.context, url);
+    assert.equal(await page.evaluate(() => navigator.language), 'zh-CN');
+    assert.equal(await page.evaluate(() => window.playground.getState({ matrices: false }).lang), 'zh');
+    assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-CN');
+    await screenshot(page, 'browser-zh-CN-default.png');
+    const en = await openPage(zh.context, url + '?lang=en');
+    assert.equal(await en.page.evaluate(() => window.playground.getState({ matrices: false }).lang), 'en');
+    assert.deepEqual([...errors, ...en.errors], []);
+  } finally {
+    await zh.close();
+  }
 });
 
 test('preset "I love cats": the seed QKᵀ, and the correctly computed softmax to two decimals', async () => {
