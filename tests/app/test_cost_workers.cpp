@@ -85,7 +85,8 @@ TEST(AppCostWorkers, WarmsCalibratesThenRunsEveryWorkerCountThreeTimesInterleave
   EXPECT_EQ(m.jobs_total, 22);
   EXPECT_EQ(m.jobs_done, 22);
   EXPECT_EQ(pool.jobs[0].workers, 4);
-  EXPECT_EQ(pool.jobs[0].reps, 1);
+  // The warm-up: about 2^31 multiply-adds (n = 512, d = 64: 2^25 per call, so 64 calls).
+  EXPECT_EQ(pool.jobs[0].reps, 64);
   EXPECT_EQ(pool.jobs[1].workers, 1);
   EXPECT_EQ(pool.jobs[1].reps, 1);
   EXPECT_EQ(pool.jobs[0].kind, WorkerJobKind::Attention);
@@ -100,6 +101,7 @@ TEST(AppCostWorkers, WarmsCalibratesThenRunsEveryWorkerCountThreeTimesInterleave
   }
   EXPECT_EQ(order, (std::vector<int>{1, 2, 4, 1, 2, 4, 1, 2, 4})) << "interleaved";
   EXPECT_EQ(pool.jobs[11].kind, WorkerJobKind::Gru);
+  EXPECT_EQ(pool.jobs[11].reps, 8) << "the GRU's warm-up: at most 4096 steps (8 sequences of 512)";
   EXPECT_EQ(pool.jobs[12].reps, 1);
   // 3 ms per sequence at W = 1, n = 512: ceil(kGruSpanMs / 3) sequences per run (cap 8192 / 512 = 16).
   EXPECT_EQ(m.reps_gru, std::min(16LL, static_cast<long long>(std::ceil(cost_limits::kGruSpanMs / 3.0))));

@@ -759,7 +759,19 @@ void CostScene::submit_next_worker_job() {
   job.n = s.kind == WorkerJobKind::Attention ? workers_.n_attention : workers_.n_gru;
   job.d = workers_.d;
   job.workers = s.workers;
-  job.reps = s.role != WorkerStep::Role::Timed ? 1 : (s.kind == WorkerJobKind::Attention ? workers_.reps_attention : workers_.reps_gru);
+  if (s.role == WorkerStep::Role::Timed) {
+    job.reps = s.kind == WorkerJobKind::Attention ? workers_.reps_attention : workers_.reps_gru;
+  } else if (s.role == WorkerStep::Role::Warm) {
+    // Long enough for the browser to swap its baseline wasm code for optimised code (V8 tiers a function up
+    // only after it has run for a while; a 15 ms warm-up left the workers at half speed): about 2^31
+    // multiply-adds, and for the GRU at most 4096 steps in all (every step is a hand-off when W > 1).
+    const long long macs = s.kind == WorkerJobKind::Attention ? kernel_macs(KernelKind::AttentionNaive, job.n, job.d)
+                                                              : kernel_macs(KernelKind::Gru, job.n, job.d, job.d);
+    job.reps = std::max(1LL, std::min(64LL, (1LL << 31) / std::max(1LL, macs)));
+    if (s.kind == WorkerJobKind::Gru) job.reps = std::min(job.reps, std::max(1LL, 4096LL / job.n));
+  } else {
+    job.reps = 1;
+  }
   job.seed = 7;
   if (!p || !p->submit(job)) {
     workers_.state = WorkerMeasure::State::Failed;
