@@ -68,7 +68,9 @@ test('keyboard: Home, arrows, End and Space move getState().step', async () => {
   const v0 = await speed();
   await page.keyboard.press(']'); await frames(page);
   assert.equal(await speed(), v0 * 2);
-  await page.keyboard.press('['); await page.keyboard.press('['); await frames(page);
+  // One key press per frame: a press and release inside one frame can reach ImGui 1.86 as no press at all.
+  await page.keyboard.press('['); await frames(page);
+  await page.keyboard.press('['); await frames(page);
   assert.equal(await speed(), v0 / 2);
   assert.deepEqual(errors, []);
   await page.close();
