@@ -61,6 +61,7 @@ run_tests() {
   ctest --test-dir build/wasm --output-on-failure || failed=1
   say "interface strings"
   /usr/bin/python3 tools/check_i18n.py || failed=1
+  /usr/bin/python3 tools/make_fonts.py --check src || failed=1  # no "?" for a character the fonts lack
   say "browser tests (headless Chromium, software WebGL2)"
   (cd tests/browser && node --test --test-concurrency=1 ./*.test.mjs) || failed=1
   if [ $failed -ne 0 ]; then say "SOME TESTS FAILED"; exit 1; fi

@@ -36,7 +36,7 @@ def cps(s):
 
 LATIN = rng(0x20, 0x7E) | rng(0xA0, 0xFF) | rng(0x391, 0x3C9) | rng(0x2070, 0x209C) | rng(0x2010, 0x2027) \
     | cps("ᵀᵢⱼₖₘₙ•‹›")
-MATH = cps("√∞−≈→←↑↓∑∈ℝ⋯≤≥±∓⊤⟨⟩⊙∙↦⇒∝≡↻")
+MATH = cps("√∞−≈→←↑↓∑∈ℝ⋯≤≥±∓⊤⟨⟩⊙∙↦⇒∝≡↻⌈⌉")
 SYMBOLS = cps("▶⏸◀■⏮⏭⏩⏪●○⚠✕✓")
 CJK_PUNCT = cps("，。：；！？（）、「」《》“”‘’…—·")
 
@@ -84,7 +84,42 @@ def collect_chars(out_path, sources):
     with open(out_path, "w", encoding="utf-8") as f:
         f.write(chars)
 
+# --check: every character in a string literal of the interface code (src/, the numeric core excepted) must
+# have a glyph in the fonts the atlas is built from; otherwise it would show as "?" on screen.
+def check_glyphs(root):
+    import glob
+    import re
+    fonts = [(NOTO + "NotoSans-Regular.ttf", LATIN, 0), (NOTO + "NotoSansMath-Regular.ttf", MATH, 0),
+             (NOTO + "NotoSansSymbols2-Regular.ttf", SYMBOLS, 0)]
+    have = set()
+    for path, want, idx in fonts:
+        cmap = TTFont(path, fontNumber=idx, lazy=True).getBestCmap()
+        have |= {cp for cp in want if cp in cmap}
+    cjk_cmap = TTFont(CJK, fontNumber=2, lazy=True).getBestCmap()
+    literal = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
+    missing = {}
+    files = sorted(glob.glob(root + "/**/*.cpp", recursive=True) + glob.glob(root + "/**/*.h", recursive=True))
+    for f in files:
+        if "/core/" in f or f.endswith("_data.h") or f.endswith("_data.cpp"):
+            continue
+        with open(f, encoding="utf-8") as fh:
+            for n, line in enumerate(fh, 1):
+                for m in literal.finditer(line):
+                    for c in m.group(1):
+                        cp = ord(c)
+                        ok = cp < 0x80 or cp in have or (is_cjk(cp) and (cp in cjk_cmap)) or cp in (CJK_PUNCT & set(cjk_cmap))
+                        if not ok:
+                            missing.setdefault(c, []).append(f"{f}:{n}")
+    for c, where in sorted(missing.items()):
+        print(f"no glyph for U+{ord(c):04X} {c!r} ({len(where)}×, first at {where[0]}): add it to make_fonts.py or write it another way")
+    if missing:
+        sys.exit(1)
+    print(f"every character in the interface's strings has a glyph ({len(files)} files)")
+
 def main():
+    if sys.argv[1] == "--check":
+        check_glyphs(sys.argv[2])
+        return
     if sys.argv[1] == "--chars":
         collect_chars(sys.argv[2], sys.argv[3:])
         return

@@ -1,6 +1,7 @@
 #include "scene_registry.h"
 
 #include "app/scenes/cost_scene.h"
+#include "app/scenes/masks_scene.h"
 #include "app/scenes/scaling_scene.h"
 #include "app/scenes/sdpa_scene.h"
 
@@ -10,6 +11,7 @@ std::vector<std::unique_ptr<Scene>> make_scenes() {
   std::vector<std::unique_ptr<Scene>> v;
   v.push_back(std::make_unique<SdpaScene>());
   v.push_back(std::make_unique<ScalingScene>());
+  v.push_back(std::make_unique<MasksScene>());
   v.push_back(std::make_unique<CostScene>());
   for (const auto& s : v) {
     size_t count = 0;

@@ -1,5 +1,6 @@
 // Which view draws which scene. Adding a scene: one line here (and one in src/app/scene_registry.cpp).
 #include "views/cost_view.h"
+#include "views/masks_view.h"
 #include "views/scaling_view.h"
 #include "views/sdpa_view.h"
 #include "views/view.h"
@@ -11,6 +12,7 @@ std::unique_ptr<SceneView> view_for(Scene& s) {
   if (auto* sc = dynamic_cast<SdpaScene*>(&s)) return std::make_unique<SdpaView>(*sc);
   if (auto* sc = dynamic_cast<ScalingScene*>(&s)) return std::make_unique<ScalingView>(*sc);
   if (auto* sc = dynamic_cast<CostScene*>(&s)) return std::make_unique<CostView>(*sc);
+  if (auto* sc = dynamic_cast<MasksScene*>(&s)) return std::make_unique<MasksView>(*sc);
   return nullptr;
 }
 }  // namespace

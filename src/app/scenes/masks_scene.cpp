@@ -1,0 +1,339 @@
+#include "masks_scene.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "app/json_fields.h"
+#include "app/scene_presets.h"
+#include "core/number_text.h"
+#include "core/tokenizer.h"
+
+namespace ap {
+
+using nlohmann::json;
+
+namespace {
+
+const TrPair kStrings[] = {
+    {"Masks and a bug lab", "掩码与 bug 实验室"},
+    {"A padded batch", "补齐后的批次"},
+    {"Padding and causal masks", "填充掩码与因果掩码"},
+    {"Weights: correct and with the bug", "权重：正确的与有 bug 的"},
+    {"The damage, measured", "实测的破坏"},
+    {"Sentences of different lengths are padded with [PAD] to one length L, so the batch is one B × L array.",
+     "长度不同的句子用 [PAD] 补齐到同一长度 L，整个批次成为一个 B × L 的数组。"},
+    {"−∞ is added BEFORE softmax where a query must not see a key: [PAD] keys (padding mask) and later tokens (causal mask). e^(−∞) = 0, so hidden weights are exactly 0 and each row still sums to 1.",
+     "在 softmax 之前，对 query 不应看到的 key 加上 −∞：[PAD] 的 key（填充掩码）和之后的词（因果掩码）。e^(−∞) = 0，所以被遮住的权重恰好为 0，每行之和仍为 1。"},
+    {"The same scores, computed correctly and with the bug: look at the hidden cells and at the row sums.",
+     "同样的分数，正确计算与带 bug 计算：看被遮住的格子和每行之和。"},
+    {"Each bug is run on the same batch; its damage is measured, not asserted.", "每个 bug 都在同一批次上运行；破坏是实测的，不是断言的。"},
+    {"correct", "正确"},
+    {"mask after softmax", "softmax 之后才加掩码"},
+    {"scale after softmax", "softmax 之后才缩放"},
+    {"softmax over the wrong axis", "softmax 用错了轴"},
+    {"÷√d_model instead of ÷√d_k", "除以 √d_model 而非 √d_k"},
+    {"causal mask forgotten", "忘了因果掩码"},
+    {"causal mask transposed", "因果掩码上下颠倒"},
+    {"causal mask off by one", "因果掩码错位一格"},
+    {"−∞ before softmax: hidden weights are exactly 0, rows sum to 1.", "softmax 之前加 −∞：被遮住的权重恰为 0，每行和为 1。"},
+    {"Hidden weights are zeroed after softmax and not renormalised: rows sum to less than 1.",
+     "softmax 之后才把被遮住的权重置 0 且没有重新归一化：每行之和小于 1。"},
+    {"softmax ran on unscaled scores and the weights are then divided by √d_k: rows sum to 1/√d_k, and the rows are sharper.",
+     "softmax 作用在未缩放的分数上，之后才除以 √d_k：每行之和为 1/√d_k，分布也更尖锐。"},
+    {"softmax over the queries (columns sum to 1): rows no longer sum to 1, and every weight mixes in other queries.",
+     "softmax 沿 query 方向（每列和为 1）：行和不再为 1，每个权重都混入了其他 query。"},
+    {"Scores shrink by √heads: the weights flatten (higher entropy). No damage with one head.",
+     "分数缩小了 √heads 倍：权重变平（熵变大）。只有一个头时没有影响。"},
+    {"Only the padding mask: every token sees the future.", "只有填充掩码：每个词都看到了未来。"},
+    {"tril and triu swapped: token i sees itself and the future instead of the past.",
+     "tril 与 triu 用反了：第 i 个词看到的是自己和未来，而不是过去。"},
+    {"triu with diagonal 0: token i no longer sees itself, and the first token sees nothing.",
+     "triu 的对角线参数为 0：第 i 个词看不到自己，第一个词什么也看不到。"},
+    {"The notes' four sentences, causal mask on, the mask applied after softmax", "讲义中的四个句子，因果掩码开启，掩码加在 softmax 之后"},
+    {"sentences", "句子"},
+    {"one sentence per line", "每行一个句子"},
+    {"bug", "bug"},
+    {"causal mask", "因果掩码"},
+    {"pad to L (0: longest)", "补齐到 L（0：最长句）"},
+    {"heads", "头数"},
+    {"sentence shown", "显示的句子"},
+    {"hidden", "被遮住"},
+    {"visible", "可见"},
+    {"row sum", "行和"},
+    {"weights A (correct)", "权重 A（正确）"},
+    {"weights A (with the bug)", "权重 A（有 bug）"},
+    {"mask: 1 = hidden", "掩码：1 = 被遮住"},
+    {"max |row sum − 1|", "最大 |行和 − 1|"},
+    {"weight on hidden keys", "被遮住的 key 上的权重"},
+    {"future leak", "未来泄漏"},
+    {"padding leak", "填充泄漏"},
+    {"entropy change", "熵的变化"},
+    {"max |ΔO|", "最大 |ΔO|"},
+    {"empty rows", "空行"},
+    {"needs the causal mask", "需要开启因果掩码"},
+    {"leak: how much the output of a row changes when a token it must not see is replaced",
+     "泄漏：把一行不应看到的词替换掉时，这一行的输出变化多少"},
+    {"Weights are seeded, not trained: they show the mechanism, not a trained model's attention.",
+     "权重是随机种子生成的，没有训练：展示的是机制，不是训练后模型的注意力。"},
+    {"query", "query"},
+    {"key", "key"},
+    {"hidden because it is [PAD]", "被遮住：它是 [PAD]"},
+    {"hidden because it comes later", "被遮住：它在后面"},
+    {"sentence must be between 0 and {0}, got {1}", "sentence 必须在 0 到 {0} 之间，收到的是 {1}"},
+    {"bug must be one of none, mask-after-softmax, scale-after-softmax, softmax-over-columns, scale-by-d_model, causal-omitted, causal-transposed, causal-diagonal; got {0}",
+     "bug 必须是 none、mask-after-softmax、scale-after-softmax、softmax-over-columns、scale-by-d_model、causal-omitted、causal-transposed、causal-diagonal 之一；收到的是 {0}"},
+    {"{0} needs the causal mask on", "{0} 需要开启因果掩码"},
+    {"heads must divide d_model ({0}), got {1}", "heads 必须能整除 d_model（{0}），收到的是 {1}"},
+};
+
+using Preset = ScenePreset<MasksParams>;
+
+const std::vector<Preset>& preset_table() {
+  static const std::vector<Preset> kPresets = [] {
+    std::vector<Preset> v;
+    const MaskBug bugs[] = {MaskBug::None, MaskBug::MaskAfterSoftmax, MaskBug::ScaleAfterSoftmax, MaskBug::SoftmaxOverColumns,
+                            MaskBug::ScaleByDModel, MaskBug::CausalOmitted, MaskBug::CausalTransposed, MaskBug::CausalDiagonal};
+    for (MaskBug b : bugs) {
+      MasksParams p;
+      p.bug = b;
+      v.push_back({{mask_bug_name(b), MasksScene::bug_title(b), MasksScene::bug_effect(b)}, p});
+    }
+    return v;
+  }();
+  return kPresets;
+}
+
+struct MasksChange final : SceneChange {
+  MasksParams params;
+  MasksModel model;
+};
+
+json damage_json(const MaskDamage& d) {
+  return {{"max_row_sum_dev", d.max_row_sum_dev}, {"max_hidden_mass", d.max_hidden_mass},
+          {"mean_hidden_mass", d.mean_hidden_mass}, {"max_pad_mass", d.max_pad_mass},
+          {"max_future_mass", d.max_future_mass}, {"max_weight", d.max_weight}, {"mean_peak", d.mean_peak},
+          {"mean_entropy", d.mean_entropy}, {"max_output_diff", d.max_output_diff}, {"pad_leak", d.pad_leak},
+          {"future_leak", d.future_leak}, {"empty_rows", d.empty_rows}};
+}
+
+json mat_json(const Mat& m) {
+  json rows = json::array();
+  for (int i = 0; i < m.rows(); ++i) {
+    json r = json::array();
+    for (int j = 0; j < m.cols(); ++j) r.push_back(static_cast<double>(m(i, j)));
+    rows.push_back(r);
+  }
+  return rows;
+}
+
+// The results of a model as getState reports them (and as setState checks them when they come back).
+json results_json(const MasksParams& p, const MasksModel& m, bool with_matrices) {
+  const PaddedBatch& b = m.batch;
+  json r;
+  r["L"] = b.L;
+  r["d_k"] = b.d_k;
+  r["lengths"] = b.lengths;
+  r["tokens"] = b.tokens;
+  r["damage"] = damage_json(m.run.damage);
+  r["baseline"] = damage_json(m.run.baseline);
+  r["entropy_change"] = m.run.entropy_change;
+  json bugs = json::array();
+  for (const MaskLabRun& run : m.bugs)
+    bugs.push_back({{"bug", mask_bug_name(run.bug)}, {"damage", damage_json(run.damage)}, {"entropy_change", run.entropy_change},
+                    {"peak_change", run.peak_change}});
+  r["bugs"] = bugs;
+  if (with_matrices) {
+    const size_t s = static_cast<size_t>(p.sentence);
+    r["hidden"] = mat_json(m.run.correct[s].hidden);
+    r["weights_correct"] = mat_json(m.run.correct[s].weights);
+    r["weights_bug"] = mat_json(m.run.variant[s].weights);
+  }
+  return r;
+}
+
+}  // namespace
+
+const char* MasksScene::bug_title(MaskBug b) {
+  switch (b) {
+    case MaskBug::None: return N_("correct");
+    case MaskBug::MaskAfterSoftmax: return N_("mask after softmax");
+    case MaskBug::ScaleAfterSoftmax: return N_("scale after softmax");
+    case MaskBug::SoftmaxOverColumns: return N_("softmax over the wrong axis");
+    case MaskBug::ScaleByDModel: return N_("÷√d_model instead of ÷√d_k");
+    case MaskBug::CausalOmitted: return N_("causal mask forgotten");
+    case MaskBug::CausalTransposed: return N_("causal mask transposed");
+    case MaskBug::CausalDiagonal: return N_("causal mask off by one");
+  }
+  return "";
+}
+
+const char* MasksScene::bug_effect(MaskBug b) {
+  switch (b) {
+    case MaskBug::None: return N_("−∞ before softmax: hidden weights are exactly 0, rows sum to 1.");
+    case MaskBug::MaskAfterSoftmax: return N_("Hidden weights are zeroed after softmax and not renormalised: rows sum to less than 1.");
+    case MaskBug::ScaleAfterSoftmax:
+      return N_("softmax ran on unscaled scores and the weights are then divided by √d_k: rows sum to 1/√d_k, and the rows are sharper.");
+    case MaskBug::SoftmaxOverColumns:
+      return N_("softmax over the queries (columns sum to 1): rows no longer sum to 1, and every weight mixes in other queries.");
+    case MaskBug::ScaleByDModel: return N_("Scores shrink by √heads: the weights flatten (higher entropy). No damage with one head.");
+    case MaskBug::CausalOmitted: return N_("Only the padding mask: every token sees the future.");
+    case MaskBug::CausalTransposed: return N_("tril and triu swapped: token i sees itself and the future instead of the past.");
+    case MaskBug::CausalDiagonal: return N_("triu with diagonal 0: token i no longer sees itself, and the first token sees nothing.");
+  }
+  return "";
+}
+
+// Tokenises the sentences, pads them, runs the chosen variant and every other one on the same batch.
+Status compute_masks(const MasksParams& p, MasksModel* out) {
+  if (p.sentences.empty() || static_cast<int>(p.sentences.size()) > lab_limits::kMaxBatch)
+    return Status::Error("{0} must be between 1 and {1}, got {2}",
+                         {"sentences", arg(lab_limits::kMaxBatch), arg(static_cast<long long>(p.sentences.size()))});
+  if (p.heads < 1 || p.d_model % p.heads != 0)
+    return Status::Error("heads must divide d_model ({0}), got {1}", {arg(p.d_model), arg(p.heads)});
+  if (p.sentence < 0 || p.sentence >= static_cast<int>(p.sentences.size()))
+    return Status::Error("sentence must be between 0 and {0}, got {1}", {arg(static_cast<long long>(p.sentences.size()) - 1), arg(p.sentence)});
+  if (mask_bug_needs_causal(p.bug) && !p.causal) return Status::Error("{0} needs the causal mask on", {mask_bug_name(p.bug)});
+  std::vector<std::vector<std::string>> tokens;
+  for (size_t s = 0; s < p.sentences.size(); ++s) {
+    std::vector<std::string> t;
+    AP_TRY(tokenize(p.sentences[s], lab_limits::kMaxLength, &t));
+    if (t.empty()) return Status::Error("sentence {0} is empty", {arg(static_cast<long long>(s) + 1)});
+    tokens.push_back(std::move(t));
+  }
+  MasksModel m;
+  AP_TRY(make_padded_batch(tokens, p.pad_to, p.d_model, p.heads, p.seed, &m.batch));
+  AP_TRY(run_mask_lab(m.batch, p.causal, p.bug, &m.run));
+  for (MaskBug b : all_mask_bugs()) {
+    if (mask_bug_needs_causal(b) && !p.causal) continue;
+    MaskLabRun r;
+    AP_TRY(run_mask_lab(m.batch, p.causal, b, &r));
+    m.bugs.push_back(std::move(r));
+  }
+  *out = std::move(m);
+  return Status::Ok();
+}
+
+MasksScene::MasksScene() {
+  Status s = compute_masks(params_, &model_);  // the defaults always compute
+  (void)s;
+  first_model();
+}
+
+const char* MasksScene::title() const { return N_("Masks and a bug lab"); }
+
+const std::vector<StageInfo>& MasksScene::stages() const {
+  static const std::vector<StageInfo> kStages = {
+      {"batch", N_("A padded batch"), "B × L,   L = max(len₁ … len_B),   [PAD] → L",
+       N_("Sentences of different lengths are padded with [PAD] to one length L, so the batch is one B × L array.")},
+      {"masks", N_("Padding and causal masks"), "Mᵢⱼ = −∞  (kⱼ = [PAD]),   Mᵢⱼ = −∞  (j > i)",
+       N_("−∞ is added BEFORE softmax where a query must not see a key: [PAD] keys (padding mask) and later tokens (causal mask). e^(−∞) = 0, so hidden weights are exactly 0 and each row still sums to 1.")},
+      {"weights", N_("Weights: correct and with the bug"), "A = softmax(QKᵀ/√dₖ + M)",
+       N_("The same scores, computed correctly and with the bug: look at the hidden cells and at the row sums.")},
+      {"damage", N_("The damage, measured"), "Σⱼ Aᵢⱼ = 1,   Mᵢⱼ = −∞  →  Aᵢⱼ = 0",
+       N_("Each bug is run on the same batch; its damage is measured, not asserted.")},
+  };
+  return kStages;
+}
+
+const std::vector<PresetInfo>& MasksScene::presets() const { return preset_infos(preset_table()); }
+
+const TrPair* MasksScene::translations(size_t* count) const { return translation_table(kStrings, count); }
+
+std::vector<int> MasksScene::substeps() const { return {1, 1, 1, 1}; }
+
+void MasksScene::write_params(json& doc) const {
+  doc["sentences"] = params_.sentences;
+  doc["pad_to"] = params_.pad_to;
+  doc["causal"] = params_.causal;
+  doc["bug"] = mask_bug_name(params_.bug);
+  doc["d_model"] = params_.d_model;
+  doc["heads"] = params_.heads;
+  doc["seed"] = params_.seed;
+  doc["sentence"] = params_.sentence;
+}
+
+void MasksScene::write_results(json& doc, bool with_matrices) const {
+  doc["results"] = results_json(params_, model_, with_matrices);
+}
+
+const std::vector<UrlParam>& MasksScene::url_params() const {
+  static const std::vector<UrlParam> kParams = {{"sentences", "sentences", UrlKind::Json}, {"pad_to", "pad_to", UrlKind::Number},
+                                                {"causal", "causal", UrlKind::Bool},       {"bug", "bug", UrlKind::String},
+                                                {"d_model", "d_model", UrlKind::Number},   {"heads", "heads", UrlKind::Number},
+                                                {"seed", "seed", UrlKind::Number},         {"sentence", "sentence", UrlKind::Number}};
+  return kParams;
+}
+
+Status MasksScene::prepare(const json& in, std::unique_ptr<SceneChange>* out) const {
+  if (!in.is_object()) return Status::Error("expects an object, got {0}", {quote_json(in)});
+  AP_TRY(check_known_fields(in, {"preset", "sentences", "pad_to", "causal", "bug", "d_model", "heads", "seed", "sentence", "results"}));
+  MasksParams p = params_;
+  if (const auto it = in.find("preset"); it != in.end()) AP_TRY(find_preset_params(*it, preset_table(), &p));
+  long long v;
+  if (const auto it = in.find("sentences"); it != in.end()) {
+    AP_TRY(read_string_list(*it, "sentences", &p.sentences));
+    if (const auto s = in.find("sentence"); s == in.end()) p.sentence = std::min<int>(p.sentence, static_cast<int>(p.sentences.size()) - 1);
+    p.sentence = std::max(0, p.sentence);
+  }
+  if (const auto it = in.find("pad_to"); it != in.end()) { AP_TRY(read_int(*it, "pad_to", 0, lab_limits::kMaxLength, &v)); p.pad_to = static_cast<int>(v); }
+  if (const auto it = in.find("causal"); it != in.end()) AP_TRY(read_bool(*it, "causal", &p.causal));
+  if (const auto it = in.find("bug"); it != in.end()) {
+    if (!it->is_string() || !parse_mask_bug_name(it->get<std::string>(), &p.bug))
+      return Status::Error("bug must be one of none, mask-after-softmax, scale-after-softmax, softmax-over-columns, scale-by-d_model, causal-omitted, causal-transposed, causal-diagonal; got {0}",
+                           {quote_json(*it)});
+  }
+  if (const auto it = in.find("d_model"); it != in.end()) { AP_TRY(read_int(*it, "d_model", 1, masks_limits::kMaxDModel, &v)); p.d_model = static_cast<int>(v); }
+  if (const auto it = in.find("heads"); it != in.end()) { AP_TRY(read_int(*it, "heads", 1, masks_limits::kMaxDModel, &v)); p.heads = static_cast<int>(v); }
+  if (const auto it = in.find("seed"); it != in.end()) { AP_TRY(read_int(*it, "seed", 0, 9007199254740991LL, &v)); p.seed = static_cast<uint64_t>(v); }
+  if (const auto it = in.find("sentence"); it != in.end()) { AP_TRY(read_int(*it, "sentence", 0, lab_limits::kMaxBatch - 1, &v)); p.sentence = static_cast<int>(v); }
+  auto change = std::make_unique<MasksChange>();
+  change->params = p;
+  AP_TRY(compute_masks(p, &change->model));
+  // Results come back in setState(getState()): accepted only when they are what these parameters give.
+  if (const auto it = in.find("results"); it != in.end()) {
+    const json mine = json::parse(results_json(p, change->model, it->contains("hidden")).dump());
+    if (json::parse(it->dump()) != mine) return Status::Error("results do not match what the other fields give");
+  }
+  *out = std::move(change);
+  return Status::Ok();
+}
+
+void MasksScene::commit(std::unique_ptr<SceneChange> change) {
+  auto* c = static_cast<MasksChange*>(change.get());
+  params_ = c->params;
+  model_ = std::move(c->model);
+  model_replaced();
+}
+
+Status MasksScene::apply(const MasksParams& p) {
+  auto change = std::make_unique<MasksChange>();
+  change->params = p;
+  AP_TRY(compute_masks(p, &change->model));
+  commit(std::move(change));
+  return Status::Ok();
+}
+
+std::string MasksScene::explain(int what, int i, int j) const {
+  const size_t s = static_cast<size_t>(params_.sentence);
+  if (s >= model_.run.correct.size()) return {};
+  const LabAttention& c = model_.run.correct[s];
+  const LabAttention& v = model_.run.variant[s];
+  const int L = static_cast<int>(c.hidden.rows());
+  if (i < 0 || j < 0 || i >= L || j >= L) return {};
+  const auto& toks = model_.batch.tokens[s];
+  const bool pad = model_.batch.key_is_pad[s][static_cast<size_t>(j)] != 0;
+  const bool hidden = c.hidden(i, j) > 0.5f;
+  char buf[480];
+  const char* why = !hidden ? tr("visible") : pad ? tr("hidden because it is [PAD]") : tr("hidden because it comes later");
+  double row_c = 0, row_v = 0;
+  for (int k = 0; k < L; ++k) { row_c += c.weights(i, k); row_v += v.weights(i, k); }
+  std::snprintf(buf, sizeof buf, "%s %d “%s” → %s %d “%s”: %s\nA %s = %s   (%s %s)\nA %s = %s   (%s %s)", tr("query"), i + 1,
+                toks[static_cast<size_t>(i)].c_str(), tr("key"), j + 1, toks[static_cast<size_t>(j)].c_str(), why, tr("correct"),
+                fmt(c.weights(i, j), 4).c_str(), tr("row sum"), fmt(row_c, 4).c_str(), tr(bug_title(params_.bug)),
+                fmt(v.weights(i, j), 4).c_str(), tr("row sum"), fmt(row_v, 4).c_str());
+  (void)what;
+  return buf;
+}
+
+}  // namespace ap

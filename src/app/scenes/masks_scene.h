@@ -1,0 +1,74 @@
+// Scene "Masks and a bug lab" (id "masks"): a padded batch of sentences of different lengths, its padding mask
+// and the causal mask (−∞ added before softmax), the weights of one sentence computed correctly and with a
+// real implementation bug, and every bug's damage measured on the same batch (core/mask_lab.h).
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/scene.h"
+#include "core/mask_lab.h"
+
+namespace ap {
+
+enum class MasksStage { Batch = 0, Masks, Weights, Damage, Count };
+// Scene::explain's `what`: a cell of the mask (i query, j key), of the correct or the buggy weights.
+enum class MasksItem { Hidden = 0, Correct, Variant };
+
+struct MasksParams {
+  std::vector<std::string> sentences = {"the cat sat on the mat", "I love cats", "attention is all you need .", "hello"};
+  int pad_to = 0;    // L; 0: the longest sentence
+  bool causal = true;
+  MaskBug bug = MaskBug::MaskAfterSoftmax;
+  int d_model = 64;  // d_k = d_model / heads
+  int heads = 4;
+  uint64_t seed = 42;
+  int sentence = 0;  // the sentence whose matrices are shown
+  bool operator==(const MasksParams& o) const {
+    return sentences == o.sentences && pad_to == o.pad_to && causal == o.causal && bug == o.bug && d_model == o.d_model &&
+           heads == o.heads && seed == o.seed && sentence == o.sentence;
+  }
+};
+
+namespace masks_limits {
+constexpr int kMaxDModel = 512;
+}
+
+struct MasksModel {
+  PaddedBatch batch;
+  MaskLabRun run;                // the chosen bug (or none) on the whole batch
+  std::vector<MaskLabRun> bugs;  // every variant, all_mask_bugs() order (the causal ones only with causal on)
+};
+
+class MasksScene final : public Scene {
+ public:
+  MasksScene();
+
+  const char* id() const override { return "masks"; }
+  const char* title() const override;
+  const std::vector<StageInfo>& stages() const override;
+  const std::vector<PresetInfo>& presets() const override;
+  const TrPair* translations(size_t* count) const override;
+  void write_params(nlohmann::json& doc) const override;
+  void write_results(nlohmann::json& doc, bool with_matrices) const override;
+  Status prepare(const nlohmann::json& doc, std::unique_ptr<SceneChange>* change) const override;
+  void commit(std::unique_ptr<SceneChange> change) override;
+  const std::vector<UrlParam>& url_params() const override;
+  std::vector<int> substeps() const override;
+  std::string explain(int what, int i, int j) const override;
+
+  const MasksParams& params() const { return params_; }
+  const MasksModel& model() const { return model_; }
+  Status apply(const MasksParams& p);
+
+  static const char* bug_title(MaskBug b);  // N_() English
+  static const char* bug_effect(MaskBug b); // N_() what goes wrong
+
+ private:
+  MasksParams params_;
+  MasksModel model_;
+};
+
+Status compute_masks(const MasksParams& p, MasksModel* out);
+
+}  // namespace ap

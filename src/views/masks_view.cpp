@@ -1,0 +1,302 @@
+// View of the scene "Masks and a bug lab": the controls (sentences, causal mask, bug, L, heads, seed, the
+// sentence shown) and, stage by stage, the padded batch, the mask of one sentence, its weights computed
+// correctly and with the bug, and every bug's measured damage. It draws what the scene holds
+// (core/mask_lab.h); it computes nothing.
+#include "views/masks_view.h"
+
+#include <imgui.h>
+#include <imgui_internal.h>  // ClearActiveID: hand a touch field to the browser prompt
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "core/number_text.h"
+#include "platform/platform.h"
+#include "widgets/matrix_view.h"
+
+namespace ap {
+
+namespace {
+constexpr ImU32 kPadColor = IM_COL32(225, 225, 230, 255);
+constexpr ImU32 kTokenColor = IM_COL32(214, 228, 246, 255);
+const ImVec4 kBad(0.70f, 0.18f, 0.10f, 1.f);
+
+std::string join_lines(const std::vector<std::string>& v) {
+  std::string s;
+  for (size_t i = 0; i < v.size(); ++i) s += (i ? "\n" : "") + v[i];
+  return s;
+}
+std::vector<std::string> split_lines(const std::string& s) {
+  std::vector<std::string> out;
+  size_t at = 0;
+  while (at <= s.size()) {
+    const size_t nl = s.find('\n', at);
+    std::string line = s.substr(at, nl == std::string::npos ? std::string::npos : nl - at);
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    out.push_back(line);
+    if (nl == std::string::npos) break;
+    at = nl + 1;
+  }
+  while (out.size() > 1 && out.back().empty()) out.pop_back();  // a trailing newline is not a sentence
+  return out;
+}
+}  // namespace
+
+MasksView::~MasksView() { heatmap_release(this); }
+
+// A new model from outside the controls (page API, preset, link): the fields show it. A text field being
+// typed into would otherwise write its own text back over it at the next frame, so it lets go.
+void MasksView::sync() {
+  if (generation_seen_ == scene_.generation()) return;
+  generation_seen_ = scene_.generation();
+  edit_ = scene_.params();
+  text_ = join_lines(edit_.sentences);
+  external_change_ = true;
+}
+
+void MasksView::controls(ViewContext& ctx) {
+  sync();
+  const float fs = ImGui::GetFontSize();
+  // What the controls change is already in the fields: not an outside change.
+  const auto apply = [&](const char* key) {
+    (void)report_result(ctx.st, key, scene_.apply(edit_));
+    generation_seen_ = scene_.generation();
+  };
+  if (external_change_ && ImGui::GetActiveID() == ImGui::GetID("##sentences")) ImGui::ClearActiveID();
+  external_change_ = false;
+  ImGui::Spacing();
+  ImGui::TextUnformatted(tr("sentences"));
+  ImGui::SameLine();
+  ImGui::TextDisabled("(%s)", tr("one sentence per line"));
+  text_.reserve(4096);
+  char buf[4096];
+  std::snprintf(buf, sizeof buf, "%s", text_.c_str());
+  if (ImGui::InputTextMultiline("##sentences", buf, sizeof buf, ImVec2(-1, fs * 5.5f))) {
+    text_ = buf;
+    edit_.sentences = split_lines(text_);
+    edit_.sentence = std::min<int>(edit_.sentence, static_cast<int>(edit_.sentences.size()) - 1);
+    apply("sentences");
+  }
+  std::string typed;
+  if (ImGui::IsItemActivated() && platform_is_touch()) {
+    ImGui::ClearActiveID();
+    if (platform_prompt(tr("one sentence per line"), text_, &typed)) {
+      edit_.sentences = split_lines(typed);
+      apply("sentences");
+    }
+  }
+  if (ImGui::Checkbox((std::string(tr("causal mask")) + "###causal").c_str(), &edit_.causal)) {
+    if (!edit_.causal && mask_bug_needs_causal(edit_.bug)) edit_.bug = MaskBug::None;
+    apply("causal");
+  }
+  ImGui::SetNextItemWidth(-1);
+  if (ImGui::BeginCombo("##bug", tr(MasksScene::bug_title(edit_.bug)))) {
+    for (MaskBug b : all_mask_bugs()) {
+      const bool usable = edit_.causal || !mask_bug_needs_causal(b);
+      std::string label = std::string(tr(MasksScene::bug_title(b))) + (usable ? "" : std::string("  (") + tr("needs the causal mask") + ")");
+      if (ImGui::Selectable((label + "###" + mask_bug_name(b)).c_str(), b == edit_.bug, usable ? 0 : ImGuiSelectableFlags_Disabled)) {
+        edit_.bug = b;
+        apply("bug");
+      }
+    }
+    ImGui::EndCombo();
+  }
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("bug"));
+  const float field = fs * 7.f;
+  const auto int_field = [&](const char* label, const char* id, int* v, int step) {
+    ImGui::SetNextItemWidth(field);
+    if (ImGui::InputInt((std::string(tr(label)) + "###" + id).c_str(), v, step, step)) apply(id);
+  };
+  int_field(N_("pad to L (0: longest)"), "pad_to", &edit_.pad_to, 1);
+  int_field("d_model", "d_model", &edit_.d_model, 8);
+  int_field(N_("heads"), "heads", &edit_.heads, 1);
+  int seed = static_cast<int>(edit_.seed & 0x7FFFFFFF);
+  ImGui::SetNextItemWidth(field);
+  if (ImGui::InputInt((std::string(tr("seed")) + "###seed").c_str(), &seed, 1, 10)) {
+    edit_.seed = static_cast<uint64_t>(std::max(0, seed));
+    apply("seed");
+  }
+  ImGui::SetNextItemWidth(field);
+  int shown = edit_.sentence + 1;
+  if (ImGui::SliderInt((std::string(tr("sentence shown")) + "###sentence").c_str(), &shown, 1,
+                       std::max(1, static_cast<int>(scene_.params().sentences.size())))) {
+    edit_.sentence = shown - 1;
+    apply("sentence");
+  }
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("%s", tr("Weights are seeded, not trained: they show the mechanism, not a trained model's attention."));
+  ImGui::PopStyleColor();
+}
+
+std::string MasksView::step_text(const ViewContext&) const {
+  const MasksModel& m = scene_.model();
+  const MasksParams& p = scene_.params();
+  char buf[300];
+  std::snprintf(buf, sizeof buf, "B = %zu, L = %d, d_k = %d / %d = %d  ·  %s: %s  ·  %s %s, %s %s", m.batch.tokens.size(), m.batch.L,
+                p.d_model, p.heads, m.batch.d_k, tr("bug"), tr(MasksScene::bug_title(p.bug)), tr("max |row sum − 1|"),
+                fmt(m.run.damage.max_row_sum_dev, 3).c_str(), tr("weight on hidden keys"), fmt(m.run.damage.max_hidden_mass, 3).c_str());
+  return buf;
+}
+
+void MasksView::stage(ViewContext& ctx) {
+  sync();
+  switch (static_cast<MasksStage>(scene_.timeline.stage())) {
+    case MasksStage::Batch: batch_stage(); break;
+    case MasksStage::Masks: matrices(ctx, false); break;
+    case MasksStage::Weights: matrices(ctx, true); break;
+    case MasksStage::Damage:
+    default: damage_stage(ctx); break;
+  }
+}
+
+// The B × L token grid: real tokens blue, [PAD] grey; the shown sentence outlined.
+void MasksView::batch_stage() {
+  const PaddedBatch& b = scene_.model().batch;
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float fs = ImGui::GetFontSize();
+  const int B = static_cast<int>(b.tokens.size()), L = b.L;
+  float cell_w = fs * 3.f;
+  for (const auto& row : b.tokens)
+    for (const auto& t : row) cell_w = std::max(cell_w, ImGui::CalcTextSize(t.c_str()).x + fs * 0.8f);
+  const float label_w = fs * 3.f;
+  cell_w = std::min(cell_w, std::max(fs * 2.f, (avail.x - label_w - fs * 6.f) / std::max(1, L)));
+  const float cell_h = std::min(fs * 2.f, (avail.y - fs * 3.f) / std::max(1, B));
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 o = ImGui::GetCursorScreenPos();
+  for (int j = 0; j < L; ++j) {
+    const std::string h = std::to_string(j + 1);
+    dl->AddText(ImVec2(o.x + label_w + j * cell_w + cell_w * 0.5f - ImGui::CalcTextSize(h.c_str()).x * 0.5f, o.y),
+                ImGui::GetColorU32(ImGuiCol_TextDisabled), h.c_str());
+  }
+  const float y0 = o.y + fs * 1.4f;
+  for (int i = 0; i < B; ++i) {
+    const float y = y0 + i * cell_h;
+    const std::string lab = "#" + std::to_string(i + 1);
+    dl->AddText(ImVec2(o.x, y + (cell_h - fs) * 0.5f), ImGui::GetColorU32(ImGuiCol_Text), lab.c_str());
+    for (int j = 0; j < L; ++j) {
+      const bool pad = b.key_is_pad[static_cast<size_t>(i)][static_cast<size_t>(j)] != 0;
+      const ImVec2 p0(o.x + label_w + j * cell_w + 1, y + 1), p1(o.x + label_w + (j + 1) * cell_w - 1, y + cell_h - 1);
+      dl->AddRectFilled(p0, p1, pad ? kPadColor : kTokenColor, 3.f);
+      const std::string& t = b.tokens[static_cast<size_t>(i)][static_cast<size_t>(j)];
+      dl->PushClipRect(p0, p1, true);
+      dl->AddText(ImVec2(p0.x + fs * 0.3f, p0.y + (cell_h - 2 - fs) * 0.5f),
+                  ImGui::GetColorU32(pad ? ImGuiCol_TextDisabled : ImGuiCol_Text), t.c_str());
+      dl->PopClipRect();
+    }
+    char len[48];
+    std::snprintf(len, sizeof len, "%d / %d", b.lengths[static_cast<size_t>(i)], L);
+    dl->AddText(ImVec2(o.x + label_w + L * cell_w + fs * 0.6f, y + (cell_h - fs) * 0.5f), ImGui::GetColorU32(ImGuiCol_TextDisabled), len);
+    if (i == scene_.params().sentence)
+      dl->AddRect(ImVec2(o.x + label_w - 2, y), ImVec2(o.x + label_w + L * cell_w + 2, y + cell_h), IM_COL32(230, 120, 0, 255), 4.f, 0, 2.f);
+  }
+  ImGui::Dummy(ImVec2(label_w + L * cell_w + fs * 6.f, fs * 1.4f + B * cell_h + fs * 0.5f));
+}
+
+// Stage 2: the mask of the shown sentence. Stage 3: its weights, correct and with the bug, with row sums.
+void MasksView::matrices(ViewContext& ctx, bool weights) {
+  const MasksModel& m = scene_.model();
+  const size_t s = static_cast<size_t>(scene_.params().sentence);
+  if (s >= m.run.correct.size()) return;
+  const std::vector<std::string>& toks = m.batch.tokens[s];
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float fs = ImGui::GetFontSize();
+  const auto hover = [&](const MatrixViewResult& r, MasksItem item) {
+    if (r.hover_i >= 0 && r.hover_j >= 0) {
+      ctx.hover_what = static_cast<int>(item);
+      ctx.hover_i = r.hover_i;
+      ctx.hover_j = r.hover_j;
+    }
+  };
+  MatrixView v;
+  v.row_labels = &toks;
+  v.col_labels = &toks;
+  v.scale = ColorScale::Sequential;
+  v.lo = 0.f;
+  v.hi = 1.f;
+  if (!weights) {
+    v.m = &m.run.correct[s].hidden;
+    v.key = {this, 0, scene_.generation()};
+    v.title = std::string(tr("mask: 1 = hidden")) + "   (" + std::to_string(toks.size()) + " × " + std::to_string(toks.size()) + ")";
+    v.decimals = 0;
+    hover(matrix_view(v, ImVec2(std::min(avail.x, fs * 40.f), avail.y - fs * 2.f)), MasksItem::Hidden);
+    return;
+  }
+  const float w = (avail.x - fs) * 0.5f, h = avail.y - fs * 3.5f;
+  const auto sums = [&](const Mat& a) {
+    std::string t = std::string(tr("row sum")) + ": ";
+    for (int i = 0; i < a.rows(); ++i) {
+      if (m.batch.key_is_pad[s][static_cast<size_t>(i)]) continue;  // padding query rows are thrown away
+      double r = 0;
+      for (int j = 0; j < a.cols(); ++j) r += a(i, j);
+      t += fmt(r, 2) + " ";
+    }
+    return t;
+  };
+  ImGui::BeginGroup();
+  v.m = &m.run.correct[s].weights;
+  v.key = {this, 1, scene_.generation()};
+  v.title = tr("weights A (correct)");
+  hover(matrix_view(v, ImVec2(w, h)), MasksItem::Correct);
+  ImGui::TextDisabled("%s", sums(m.run.correct[s].weights).c_str());
+  ImGui::EndGroup();
+  ImGui::SameLine(0, fs);
+  ImGui::BeginGroup();
+  v.m = &m.run.variant[s].weights;
+  v.key = {this, 2, scene_.generation()};
+  v.title = std::string(tr("weights A (with the bug)")) + ": " + tr(MasksScene::bug_title(scene_.params().bug));
+  hover(matrix_view(v, ImVec2(w, h)), MasksItem::Variant);
+  const double dev = m.run.per_sentence[s].max_row_sum_dev;
+  if (dev > 1e-4) ImGui::PushStyleColor(ImGuiCol_Text, kBad);
+  else ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextUnformatted(sums(m.run.variant[s].weights).c_str());
+  ImGui::PopStyleColor();
+  ImGui::EndGroup();
+}
+
+// Every variant on the same batch: one row each, the chosen one highlighted; a click chooses it.
+void MasksView::damage_stage(ViewContext& ctx) {
+  const MasksModel& m = scene_.model();
+  const float fs = ImGui::GetFontSize();
+  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
+  const char* cols[] = {N_("bug"), N_("max |row sum − 1|"), N_("weight on hidden keys"), N_("future leak"), N_("padding leak"),
+                        N_("entropy change"), N_("max |ΔO|"), N_("empty rows")};
+  if (ImGui::BeginTable("damage", 8, flags)) {
+    for (const char* c : cols) ImGui::TableSetupColumn(tr(c));
+    ImGui::TableHeadersRow();
+    for (const MaskLabRun& r : m.bugs) {
+      ImGui::TableNextRow();
+      const bool chosen = r.bug == scene_.params().bug;
+      if (chosen) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg0, IM_COL32(255, 236, 210, 255));
+      ImGui::TableNextColumn();
+      if (ImGui::Selectable((std::string(tr(MasksScene::bug_title(r.bug))) + "###row_" + mask_bug_name(r.bug)).c_str(), chosen,
+                            ImGuiSelectableFlags_SpanAllColumns)) {
+        edit_.bug = r.bug;
+        (void)report_result(ctx.st, "bug", scene_.apply(edit_));
+      }
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(MasksScene::bug_effect(r.bug)));
+      const MaskDamage& d = r.damage;
+      const double vals[] = {d.max_row_sum_dev, d.max_hidden_mass, d.future_leak, d.pad_leak, r.entropy_change, d.max_output_diff};
+      for (double x : vals) {
+        ImGui::TableNextColumn();
+        const bool bad = std::abs(x) > 1e-4;
+        if (bad) ImGui::PushStyleColor(ImGuiCol_Text, kBad);
+        ImGui::TextUnformatted(bad ? fmt(x, 3).c_str() : "0");
+        if (bad) ImGui::PopStyleColor();
+      }
+      ImGui::TableNextColumn();
+      ImGui::Text("%d", d.empty_rows);
+    }
+    ImGui::EndTable();
+  }
+  ImGui::Spacing();
+  ImGui::PushTextWrapPos(0.f);
+  ImGui::TextDisabled("%s", tr("leak: how much the output of a row changes when a token it must not see is replaced"));
+  ImGui::TextDisabled("%s", tr(MasksScene::bug_effect(scene_.params().bug)));
+  if (!scene_.params().causal) ImGui::TextDisabled("%s: %s", tr("causal mask"), tr("needs the causal mask"));
+  ImGui::PopTextWrapPos();
+  (void)fs;
+}
+
+}  // namespace ap
