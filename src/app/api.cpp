@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "app/json_fields.h"
+#include "app/quiz.h"
 
 namespace ap {
 
@@ -11,9 +12,13 @@ using nlohmann::json;
 namespace {
 
 // Fields every document may hold, whatever the scene.
-bool is_common(const std::string& k) { return k == "scene" || k == "lang" || k == "step" || k == "playing" || k == "speed"; }
+bool is_common(const std::string& k) {
+  return k == "scene" || k == "lang" || k == "step" || k == "playing" || k == "speed" || k == "answer";
+}
 // What getState reports about the page: accepted back and ignored (they describe the page, not the view).
-bool is_page_report(const std::string& k) { return k == "errors" || k == "frames" || k == "view" || k == "hover"; }
+bool is_page_report(const std::string& k) {
+  return k == "errors" || k == "frames" || k == "view" || k == "hover" || k == "quiz";
+}
 
 std::string known_scenes(const PlaygroundState& st) {
   std::string s;
@@ -51,6 +56,7 @@ json state_document(const PlaygroundState& st, bool with_results, bool with_matr
     j["errors"] = error_texts(st);
     j["frames"] = st.frames_drawn;
     j["hover"] = hover_text(st);
+    j["quiz"] = quiz_report(st);  // the learner's answers to "Check yourself" (progress, not a view)
     j["view"] = {{"width", st.view_width}, {"height", st.view_height}, {"dpr", st.view_dpr}};
   }
   return j;
@@ -84,6 +90,8 @@ Status apply_document(PlaygroundState& st, const json& in, bool dry_run) {
   double speed = 1;
   const bool has_speed = in.contains("speed");
   if (has_speed) AP_TRY(read_number(in["speed"], "speed", 0.1, 16, &speed));
+  const auto answer = in.find("answer");  // "Check yourself": {id, option} for the target scene
+  if (answer != in.end()) AP_TRY(check_answer(st, target->id(), *answer));
   // 3. The scene's own fields: validated and built, nothing installed yet.
   json own = json::object();
   for (auto it = in.begin(); it != in.end(); ++it)
@@ -102,6 +110,8 @@ Status apply_document(PlaygroundState& st, const json& in, bool dry_run) {
     else t.set_stage_at(static_cast<int>(step), static_cast<double>(sub));
   }
   if (has_playing && playing != t.playing()) t.toggle_play();
+  if (answer != in.end())
+    AP_TRY(answer_question(st, target->id(), (*answer)["id"].get<std::string>(), (*answer)["option"].get<int>()));
   return Status::Ok();
 }
 

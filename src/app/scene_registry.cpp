@@ -1,5 +1,6 @@
 #include "scene_registry.h"
 
+#include "app/quiz.h"
 #include "app/scenes/cost_scene.h"
 #include "app/scenes/masks_scene.h"
 #include "app/scenes/scaling_scene.h"
@@ -13,6 +14,9 @@ std::vector<std::unique_ptr<Scene>> make_scenes() {
   v.push_back(std::make_unique<ScalingScene>());
   v.push_back(std::make_unique<MasksScene>());
   v.push_back(std::make_unique<CostScene>());
+  size_t quiz_count = 0;
+  const TrPair* quiz = quiz_translations(&quiz_count);  // (not in one call: argument order is unspecified)
+  add_translations(quiz, quiz_count);
   for (const auto& s : v) {
     size_t count = 0;
     if (const TrPair* t = s->translations(&count)) add_translations(t, count);

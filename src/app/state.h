@@ -2,6 +2,7 @@
 // parameters, model and timeline), which one is shown, and the messages on screen.
 // No ImGui, SDL or GL here: the native tests drive this exactly as the UI and the page API do.
 #pragma once
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -32,6 +33,7 @@ struct PlaygroundState {
   int frames_drawn = 0;
   int view_width = 0, view_height = 0;  // logical size of the canvas, as last drawn
   float view_dpr = 1.f;
+  std::map<std::string, int> quiz_answers;  // "Check yourself": "scene/question" -> picked option (app/quiz.h)
 
   PlaygroundState();  // every scene at its default, the first one shown
   PlaygroundState(const PlaygroundState&) = delete;

@@ -7,10 +7,47 @@
 
 #include "app/api.h"
 #include "app/i18n.h"
+#include "app/quiz.h"
 #include "ui/ui_state.h"
 #include "widgets/section.h"
 
 namespace ap {
+
+// "Check yourself" (app/quiz.h): the scene's questions, closed until opened; an answer is explained once
+// the learner has picked one.
+void quiz_section(PlaygroundState& st) {
+  const std::string sid = st.scene().id();
+  const auto& questions = quiz_for(sid);
+  if (questions.empty()) return;
+  ImGui::Spacing();
+  if (!ImGui::CollapsingHeader((std::string(tr("Check yourself")) + "###quiz").c_str())) return;
+  for (const QuizQuestion& q : questions) {
+    ImGui::PushID(q.id);
+    ImGui::Spacing();
+    ImGui::TextWrapped("%s", tr(q.question));
+    const int pick = quiz_pick(st, sid, q.id);
+    for (int k = 0; k < static_cast<int>(q.options.size()); ++k) {
+      ImGui::PushID(k);
+      ImGui::PushTextWrapPos(0.f);
+      if (ImGui::RadioButton("##opt", pick == k)) (void)report_result(st, "quiz", answer_question(st, sid, q.id, k));
+      ImGui::SameLine();
+      ImGui::TextWrapped("%s", tr(q.options[static_cast<size_t>(k)]));
+      ImGui::PopTextWrapPos();
+      ImGui::PopID();
+    }
+    if (pick >= 0) {
+      const bool right = pick == q.correct;
+      ImGui::PushStyleColor(ImGuiCol_Text, right ? ImVec4(0.10f, 0.50f, 0.20f, 1.f) : ImVec4(0.70f, 0.20f, 0.10f, 1.f));
+      ImGui::TextUnformatted(tr(right ? "Right." : "Not quite."));
+      ImGui::PopStyleColor();
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+      ImGui::TextWrapped("%s", tr(q.explanation));
+      ImGui::PopStyleColor();
+      if (ImGui::SmallButton(tr("Try again"))) (void)answer_question(st, sid, q.id, -1);
+    }
+    ImGui::PopID();
+  }
+}
 
 void controls_panel(PlaygroundState& st, UiState& ui, ViewContext& ctx) {
   Scene& sc = st.scene();
@@ -33,6 +70,7 @@ void controls_panel(PlaygroundState& st, UiState& ui, ViewContext& ctx) {
 
   ImGui::PushID(sc.id());
   ui.view(st).controls(ctx);
+  quiz_section(st);
   ImGui::PopID();
 
   section_heading(tr("Display"));
