@@ -117,16 +117,6 @@ json damage_json(const MaskDamage& d) {
           {"future_leak", d.future_leak}, {"empty_rows", d.empty_rows}};
 }
 
-json mat_json(const Mat& m) {
-  json rows = json::array();
-  for (int i = 0; i < m.rows(); ++i) {
-    json r = json::array();
-    for (int j = 0; j < m.cols(); ++j) r.push_back(static_cast<double>(m(i, j)));
-    rows.push_back(r);
-  }
-  return rows;
-}
-
 // The results of a model as getState reports them (and as setState checks them when they come back).
 json results_json(const MasksParams& p, const MasksModel& m, bool with_matrices) {
   const PaddedBatch& b = m.batch;
@@ -145,9 +135,9 @@ json results_json(const MasksParams& p, const MasksModel& m, bool with_matrices)
   r["bugs"] = bugs;
   if (with_matrices) {
     const size_t s = static_cast<size_t>(p.sentence);
-    r["hidden"] = mat_json(m.run.correct[s].hidden);
-    r["weights_correct"] = mat_json(m.run.correct[s].weights);
-    r["weights_bug"] = mat_json(m.run.variant[s].weights);
+    r["hidden"] = matrix_json(m.run.correct[s].hidden);
+    r["weights_correct"] = matrix_json(m.run.correct[s].weights);
+    r["weights_bug"] = matrix_json(m.run.variant[s].weights);
   }
   return r;
 }
