@@ -29,6 +29,13 @@ struct StageInfo {
   const char* idea;     // N_(one line on the idea, from the lecture notes)
 };
 
+// The scene's entry in the lesson map (ui/lesson_map.cpp): what the learner should try and notice there.
+struct LessonInfo {
+  const char* formula;  // math text: the scene's one formula ("e_tj = v_aᵀ tanh(W_a s_{t−1} + U_a h_j)")
+  const char* try_this; // N_(one or two sentences: which control to change)
+  const char* notice;   // N_(one or two sentences: what the learner should see, from the lecture notes)
+};
+
 struct PresetInfo {
   const char* id;     // ?preset=cats
   const char* title;  // N_()
@@ -61,6 +68,7 @@ class Scene {
   virtual const char* id() const = 0;     // "sdpa"
   virtual const char* title() const = 0;  // N_("Scaled dot-product attention")
   virtual const std::vector<StageInfo>& stages() const = 0;
+  virtual LessonInfo lesson() const = 0;
   virtual const std::vector<PresetInfo>& presets() const = 0;
   // The scene's own interface strings and error templates in Chinese (static storage).
   virtual const TrPair* translations(size_t* count) const = 0;

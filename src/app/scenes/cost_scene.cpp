@@ -17,6 +17,10 @@ using nlohmann::json;
 namespace {
 
 const TrPair kStrings[] = {
+    {"Run the sweep over n and compare the measured times of attention and of an RNN; then start the parallel workers.",
+     "在 n 上运行扫描，比较注意力和 RNN 的实测时间；然后启动并行 worker。"},
+    {"Attention costs O(n²·d) but has O(1) sequential steps, so it spreads over workers; an RNN costs O(n·d²) in n dependent steps.",
+     "注意力的代价是 O(n²·d)，但顺序步数是 O(1)，因此能分给多个 worker；RNN 的代价是 O(n·d²)，要走 n 个相互依赖的步骤。"},
     {"Cost: attention vs RNN", "代价：注意力 vs RNN"},
     {"The complexity table", "复杂度表"},
     {"Counts as n grows", "随 n 增长的计数"},
@@ -268,6 +272,11 @@ CostScene::CostScene() : clock_(real_clock_ms) {
 }
 
 const char* CostScene::title() const { return N_("Cost: attention vs RNN"); }
+LessonInfo CostScene::lesson() const {
+  return {"self-attention O(n²·d), O(1), O(1)   vs   RNN O(n·d²), O(n), O(n)",
+          N_("Run the sweep over n and compare the measured times of attention and of an RNN; then start the parallel workers."),
+          N_("Attention costs O(n²·d) but has O(1) sequential steps, so it spreads over workers; an RNN costs O(n·d²) in n dependent steps.")};
+}
 
 const std::vector<StageInfo>& CostScene::stages() const {
   static const std::vector<StageInfo> kStages = {

@@ -104,6 +104,7 @@ class CostScene final : public Scene {
 
   const char* id() const override { return "cost"; }
   const char* title() const override;
+  LessonInfo lesson() const override;
   const std::vector<StageInfo>& stages() const override;
   const std::vector<PresetInfo>& presets() const override;
   const TrPair* translations(size_t* count) const override;

@@ -16,6 +16,10 @@ using nlohmann::json;
 namespace {
 
 const TrPair kStrings[] = {
+    {"Pick a bug from the list (mask after softmax, wrong axis, ÷√d_model …) and compare its weights and row sums with the correct ones.",
+     "从列表中选一个 bug（softmax 之后加掩码、轴用错、除以 √d_model……），把它的权重和行和与正确的对比。"},
+    {"−∞ before softmax hides a key exactly and keeps every row a distribution; each bug breaks one of these, measurably.",
+     "在 softmax 之前加 −∞ 能精确遮住一个 key，并让每行仍是一个分布；每个 bug 都会可测地破坏其中一点。"},
     {"Masks and a bug lab", "掩码与 bug 实验室"},
     {"A padded batch", "补齐后的批次"},
     {"Padding and causal masks", "填充掩码与因果掩码"},
@@ -211,6 +215,11 @@ MasksScene::MasksScene() {
 }
 
 const char* MasksScene::title() const { return N_("Masks and a bug lab"); }
+LessonInfo MasksScene::lesson() const {
+  return {"A = softmax(QKᵀ/√dₖ + M),   Mᵢⱼ ∈ {0, −∞}",
+          N_("Pick a bug from the list (mask after softmax, wrong axis, ÷√d_model …) and compare its weights and row sums with the correct ones."),
+          N_("−∞ before softmax hides a key exactly and keeps every row a distribution; each bug breaks one of these, measurably.")};
+}
 
 const std::vector<StageInfo>& MasksScene::stages() const {
   static const std::vector<StageInfo> kStages = {

@@ -46,6 +46,7 @@ class MasksScene final : public Scene {
 
   const char* id() const override { return "masks"; }
   const char* title() const override;
+  LessonInfo lesson() const override;
   const std::vector<StageInfo>& stages() const override;
   const std::vector<PresetInfo>& presets() const override;
   const TrPair* translations(size_t* count) const override;

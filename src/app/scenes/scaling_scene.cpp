@@ -15,6 +15,10 @@ using nlohmann::json;
 namespace {
 
 const TrPair kStrings[] = {
+    {"Raise d_k with and without the division by √d_k and watch the spread of the scores and the largest weight.",
+     "分别在除以和不除以 √d_k 的情况下增大 d_k，观察分数的分布范围和最大权重。"},
+    {"Without scaling the variance of q·k grows as d_k and softmax turns one-hot; ÷√d_k keeps the variance near 1.",
+     "不缩放时 q·k 的方差随 d_k 增大，softmax 变成 one-hot；除以 √d_k 让方差保持在 1 附近。"},
     {"Why divide by √d_k", "为什么要除以 √d_k"},
     {"Dot products q·k", "点积 q·k"},
     {"Their spread grows with dₖ", "点积的方差随 d_k 增大"},
@@ -115,6 +119,11 @@ ScalingScene::ScalingScene() {
 }
 
 const char* ScalingScene::title() const { return N_("Why divide by √d_k"); }
+LessonInfo ScalingScene::lesson() const {
+  return {"Var(q·k) = dₖ,   Var(q·k/√dₖ) = 1",
+          N_("Raise d_k with and without the division by √d_k and watch the spread of the scores and the largest weight."),
+          N_("Without scaling the variance of q·k grows as d_k and softmax turns one-hot; ÷√d_k keeps the variance near 1.")};
+}
 
 const std::vector<StageInfo>& ScalingScene::stages() const {
   static const std::vector<StageInfo> kStages = {

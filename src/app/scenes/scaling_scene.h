@@ -21,6 +21,7 @@ class ScalingScene final : public Scene {
 
   const char* id() const override { return "scaling"; }
   const char* title() const override;
+  LessonInfo lesson() const override;
   const std::vector<StageInfo>& stages() const override;
   const std::vector<PresetInfo>& presets() const override;
   const TrPair* translations(size_t* count) const override;

@@ -5,6 +5,7 @@
 #include "app/cell_text.h"
 #include "app/json_fields.h"
 #include "app/presets.h"
+#include "app/scene_presets.h"
 #include "core/tokenizer.h"
 
 namespace ap {
@@ -129,6 +130,11 @@ SdpaScene::SdpaScene() {
 }
 
 const char* SdpaScene::title() const { return N_("Scaled dot-product attention"); }
+LessonInfo SdpaScene::lesson() const {
+  return {"Attention(Q, K, V) = softmax(QKᵀ/√dₖ)·V",
+          N_("Type a sentence and step through the timeline: click a row of the scores to follow one query through scale, softmax and the weighted sum."),
+          N_("Each output row is a weighted average of the V rows; the weights of a row are non-negative and sum to 1.")};
+}
 const std::vector<StageInfo>& SdpaScene::stages() const { return stage_table(); }
 
 const std::vector<PresetInfo>& SdpaScene::presets() const {
@@ -140,11 +146,18 @@ const std::vector<PresetInfo>& SdpaScene::presets() const {
   return kInfo;
 }
 
-// The SDPA scene's strings were the whole interface before scenes existed: they live in the shared table.
-const TrPair* SdpaScene::translations(size_t* count) const {
-  *count = 0;
-  return nullptr;
-}
+namespace {
+const TrPair kLessonStrings[] = {
+    {"Type a sentence and step through the timeline: click a row of the scores to follow one query through scale, softmax and the weighted sum.",
+     "输入一句话，沿时间轴一步步走：点击分数矩阵的一行，跟着一个 query 经过缩放、softmax 和加权求和。"},
+    {"Each output row is a weighted average of the V rows; the weights of a row are non-negative and sum to 1.",
+     "输出的每一行都是 V 各行的加权平均；一行中的权重非负且和为 1。"},
+};
+}  // namespace
+
+// The SDPA scene's strings were the whole interface before scenes existed: they live in the shared table,
+// apart from its lesson-map entry.
+const TrPair* SdpaScene::translations(size_t* count) const { return translation_table(kLessonStrings, count); }
 
 std::vector<int> sdpa_substeps(int n, int m) {
   n = std::max(1, n);
