@@ -35,6 +35,7 @@ web_build() {
   cp web/index.html web/style.css web/playground.js web/kernel_worker.js dist/
   cp build/wasm/attention_playground.js build/wasm/attention_playground.wasm dist/
   cp build/wasm/kernel_worker_wasm.js build/wasm/kernel_worker_wasm.wasm dist/
+  cp build/wasm/gen/cjk_common.otf dist/  # Chinese beyond the interface's own, fetched only when needed
   printf 'dist/: %s\n' "$(du -sh dist | cut -f1)"
 }
 

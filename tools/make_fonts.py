@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Subsets Debian's Noto fonts to the glyphs the playground draws, and embeds them as C++ arrays.
 
-usage: make_fonts.py --chars CHARS.txt SOURCE_FILE...   collect the CJK characters of the sources; CHARS.txt is
+usage: make_fonts.py --common OUT.otf                    the larger Chinese subset the page loads on demand
+       make_fonts.py --chars CHARS.txt SOURCE_FILE...   collect the CJK characters of the sources; CHARS.txt is
                                                         rewritten only when that set changes
        make_fonts.py OUT.cpp CHARS.txt                  subset the fonts and embed them
 
@@ -116,7 +117,28 @@ def check_glyphs(root):
         sys.exit(1)
     print(f"every character in the interface's strings has a glyph ({len(files)} files)")
 
+# --common OUT.otf: the Chinese a learner may type, loaded by the page only when text arrives with characters
+# the interface's own subset lacks (src/ui/font_loader.cpp): every character of GB2312 (6,763 hanzi, the
+# full-width forms and punctuation), about 1.5 MB, never part of the first visit.
+def gb2312_chars():
+    out = set()
+    for hi in range(0xA1, 0xF8):
+        for lo in range(0xA1, 0xFF):
+            try:
+                out.add(ord(bytes([hi, lo]).decode("gb2312")))
+            except UnicodeDecodeError:
+                pass
+    return out
+
+def write_common(out_path):
+    data, present = subset_font(CJK, gb2312_chars() | CJK_PUNCT, 2)
+    with open(out_path, "wb") as f:
+        f.write(data)
+
 def main():
+    if sys.argv[1] == "--common":
+        write_common(sys.argv[2])
+        return
     if sys.argv[1] == "--check":
         check_glyphs(sys.argv[2])
         return

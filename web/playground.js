@@ -62,6 +62,29 @@
       watchVisibility();
     },
     paused: function () { loopPaused = true; },
+    wake: function () { wake(); },  // something arrived outside the event loop (a file fetched on demand)
+    // A file beside the page, loaded on demand (the larger Chinese font): its bytes go to the wasm heap and
+    // _ap_asset_arrived (src/platform/platform.cpp) takes them, or an error text.
+    fetchAsset: function (slot, name) {
+      function fail(e) {
+        var s = String((e && e.message) || e || 'failed');
+        var n = Module.lengthBytesUTF8(s) + 1, p = Module._malloc(n);
+        Module.stringToUTF8(s, p, n);
+        Module._ap_asset_arrived(slot, 0, 0, p);
+        Module._free(p);
+        wake();
+      }
+      fetch(name).then(function (r) {
+        if (!r.ok) throw new Error(name + ': HTTP ' + r.status);
+        return r.arrayBuffer();
+      }).then(function (buf) {
+        var p = Module._malloc(buf.byteLength);
+        if (!p) { fail(name + ': not enough memory for ' + buf.byteLength + ' bytes'); return; }
+        Module.HEAPU8.set(new Uint8Array(buf), p);
+        Module._ap_asset_arrived(slot, p, buf.byteLength, 0);
+        wake();
+      }).catch(fail);
+    },
     announce: function (text) { document.getElementById('live').textContent = text; },
     setLang: function (code) { document.documentElement.lang = code === 'zh' ? 'zh-CN' : 'en'; },
     // Touch screens: the canvas cannot raise the on-screen keyboard, the browser's prompt can.

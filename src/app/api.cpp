@@ -17,7 +17,7 @@ bool is_common(const std::string& k) {
 }
 // What getState reports about the page: accepted back and ignored (they describe the page, not the view).
 bool is_page_report(const std::string& k) {
-  return k == "errors" || k == "frames" || k == "view" || k == "hover" || k == "quiz";
+  return k == "errors" || k == "frames" || k == "view" || k == "hover" || k == "quiz" || k == "fonts";
 }
 
 std::string known_scenes(const PlaygroundState& st) {
@@ -58,6 +58,9 @@ json state_document(const PlaygroundState& st, bool with_results, bool with_matr
     j["hover"] = hover_text(st);
     j["quiz"] = quiz_report(st);  // the learner's answers to "Check yourself" (progress, not a view)
     j["view"] = {{"width", st.view_width}, {"height", st.view_height}, {"dpr", st.view_dpr}};
+    const auto& f = st.fonts;  // Chinese beyond the interface's own (ui/font_loader.cpp)
+    j["fonts"] = {{"extra_requested", f.extra_requested}, {"extra_loaded", f.extra_loaded}, {"extra_glyphs", f.extra_glyphs},
+                  {"rebuilds", f.rebuilds}, {"last_rebuild_ms", f.last_rebuild_ms}, {"missing", f.missing}, {"error", f.error}};
   }
   return j;
 }

@@ -33,7 +33,18 @@ struct PlaygroundState {
   int frames_drawn = 0;
   int view_width = 0, view_height = 0;  // logical size of the canvas, as last drawn
   float view_dpr = 1.f;
-  std::map<std::string, int> quiz_answers;  // "Check yourself": "scene/question" -> picked option (app/quiz.h)
+  std::map<std::string, int> quiz_answers;
+  // Chinese typed or pasted beyond the interface's own characters (ui/font_loader.cpp fills this in; getState
+  // reports it as "fonts").
+  struct FontReport {
+    bool extra_requested = false;  // the larger Chinese font (GB2312) was asked for
+    bool extra_loaded = false;
+    int extra_glyphs = 0;          // characters added to the atlas from it
+    int rebuilds = 0;
+    double last_rebuild_ms = 0;    // the last atlas rebuild, in milliseconds
+    std::string missing;           // characters on screen still without a glyph (not in GB2312, or not loaded yet)
+    std::string error;             // the font could not be loaded
+  } fonts;  // "Check yourself": "scene/question" -> picked option (app/quiz.h)
 
   PlaygroundState();  // every scene at its default, the first one shown
   PlaygroundState(const PlaygroundState&) = delete;

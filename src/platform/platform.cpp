@@ -234,6 +234,9 @@ bool key_pressed(Key k, bool repeat) {
     case Key::R: sc = SDL_SCANCODE_R; break;
     case Key::M: sc = SDL_SCANCODE_M; break;
     case Key::S: sc = SDL_SCANCODE_S; break;
+    case Key::N: sc = SDL_SCANCODE_N; break;
+    case Key::P: sc = SDL_SCANCODE_P; break;
+    case Key::G: sc = SDL_SCANCODE_G; break;
     case Key::Plus: return ImGui::IsKeyPressed(SDL_SCANCODE_EQUALS, repeat) || ImGui::IsKeyPressed(SDL_SCANCODE_KP_PLUS, repeat);
     case Key::Minus: return ImGui::IsKeyPressed(SDL_SCANCODE_MINUS, repeat) || ImGui::IsKeyPressed(SDL_SCANCODE_KP_MINUS, repeat);
     case Key::Slash: sc = SDL_SCANCODE_SLASH; break;
@@ -289,7 +292,83 @@ bool platform_prefers_chinese() {
     return String(l).toLowerCase().indexOf('zh') === 0 ? 1 : 0;
   }) != 0;
 }
+#endif
+
+// ---- files loaded on demand ----
+namespace {
+struct Asset {
+  AssetState state = AssetState::None;
+  std::vector<unsigned char> bytes;
+  std::string error;
+};
+std::vector<std::pair<std::string, Asset>> g_assets;  // a handful at most: looked up by name
+Asset* find_asset(const std::string& name) {
+  for (auto& [n, a] : g_assets)
+    if (n == name) return &a;
+  return nullptr;
+}
+}  // namespace
+
+#ifdef __EMSCRIPTEN__
+}  // namespace ap
+// Called by the fetch started in platform_fetch_asset: the file's bytes (malloc'ed by JavaScript, freed here)
+// or an error text.
+extern "C" EMSCRIPTEN_KEEPALIVE void ap_asset_arrived(int slot, unsigned char* data, int size, const char* error) {
+  using namespace ap;
+  if (slot < 0 || slot >= static_cast<int>(g_assets.size())) { std::free(data); return; }
+  Asset& a = g_assets[static_cast<size_t>(slot)].second;
+  if (error) {
+    a.state = AssetState::Failed;
+    a.error = error;
+  } else {
+    a.state = AssetState::Ready;
+    a.bytes.assign(data, data + size);
+  }
+  std::free(data);
+  platform_request_frames(2);
+}
+namespace ap {
+
+void platform_fetch_asset(const char* name) {
+  if (find_asset(name)) return;
+  g_assets.push_back({name, Asset{AssetState::Pending, {}, {}}});
+  const int slot = static_cast<int>(g_assets.size()) - 1;
+  // web/playground.js fetches it and calls ap_asset_arrived (then wakes the page).
+  EM_ASM({ if (window.apBridge) window.apBridge.fetchAsset($0, UTF8ToString($1)); }, slot, name);
+}
 #else
+void platform_fetch_asset(const char* name) {
+  if (find_asset(name)) return;
+  Asset a;
+  const std::string path = std::string(AP_ASSET_DIR) + "/" + name;
+  if (FILE* f = std::fopen(path.c_str(), "rb")) {
+    unsigned char buf[65536];
+    size_t got;
+    while ((got = std::fread(buf, 1, sizeof buf, f)) > 0) a.bytes.insert(a.bytes.end(), buf, buf + got);
+    std::fclose(f);
+    a.state = AssetState::Ready;
+  } else {
+    a.state = AssetState::Failed;
+    a.error = path + ": cannot be read";
+  }
+  g_assets.push_back({name, std::move(a)});
+}
+#endif
+
+AssetState platform_asset(const char* name, std::vector<unsigned char>* bytes, std::string* error) {
+  Asset* a = find_asset(name);
+  if (!a) return AssetState::None;
+  const AssetState s = a->state;
+  if (s == AssetState::Ready) {
+    *bytes = std::move(a->bytes);
+    a->bytes = {};
+    a->state = AssetState::None;  // handed over
+  }
+  if (s == AssetState::Failed) *error = a->error;
+  return s;
+}
+
+#ifndef __EMSCRIPTEN__
 bool platform_prefers_chinese() {
   const char* l = std::getenv("LANG");
   return l && (l[0] == 'z' || l[0] == 'Z') && (l[1] == 'h' || l[1] == 'H');

@@ -4,6 +4,7 @@
 // One frame function serves both builds: the native loop and emscripten_set_main_loop call it.
 #pragma once
 #include <string>
+#include <vector>
 
 namespace ap {
 
@@ -33,9 +34,19 @@ void platform_rebuild_font_texture();
 
 // Keys for shortcuts beyond Dear ImGui 1.86's named keys (its backend indexes keys by SDL scancode).
 enum class Key { Space, Left, Right, Up, Down, PageUp, PageDown, Home, End, Escape, Tab, F1, L, C, R, M, S, Plus, Minus,
-                 Slash, BracketLeft, BracketRight };
+                 Slash, BracketLeft, BracketRight, N, P, G };
 bool key_pressed(Key k, bool repeat = false);
 bool digit_pressed(int d);  // the 1..9 row or keypad
+
+// Files that ship beside the page and are loaded only when needed (the larger Chinese font). The web build
+// fetches `name` from the page's folder, asynchronously (a later frame sees it; the page is woken when it
+// arrives); the native build reads it from the build's gen/ folder at once.
+enum class AssetState { None, Pending, Ready, Failed };
+// Starts loading `name` unless already started.
+void platform_fetch_asset(const char* name);
+// Where `name` stands. Ready: `bytes` receives the file's contents (moved: Ready is reported once, then None).
+// Failed: `error` says why.
+AssetState platform_asset(const char* name, std::vector<unsigned char>* bytes, std::string* error);
 
 // ---- browser glue (no-ops natively) ----
 std::string platform_url_query();              // location.search, e.g. "?lang=zh"

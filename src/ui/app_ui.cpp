@@ -44,7 +44,9 @@ void apply_style(float zoom) {
 void handle_keys(PlaygroundState& st, UiState& ui, ViewContext& ctx, bool scene_focused) {
   ImGuiIO& io = ImGui::GetIO();
   if (io.WantTextInput || ImGui::IsAnyItemActive() || ui.view(st).holds_keyboard()) return;
-  if (key_pressed(Key::Escape)) { ui.show_help = false; ui.focus_scene = true; return; }
+  if (key_pressed(Key::Escape)) { ui.show_help = false; ui.show_lessons = false; ui.focus_scene = true; return; }
+  // The lesson map holds the focus while it is open: G closes it again.
+  if (ui.show_lessons && key_pressed(Key::G)) { ui.show_lessons = false; ui.focus_scene = true; return; }
   // Another window has the keyboard (Tab moved into the controls): its keys are ImGui's navigation, even on
   // the first arrow press, before the navigation highlight shows.
   if (!scene_focused) return;
@@ -73,6 +75,10 @@ void handle_keys(PlaygroundState& st, UiState& ui, ViewContext& ctx, bool scene_
     const size_t next = (static_cast<size_t>(st.current) + 1) % st.scenes.size();
     switch_scene(st, st.scenes[next]->id());
   }
+  // The lesson path: N / P next / previous scene (at its first stage), G the lesson map.
+  if (key_pressed(Key::N)) step_lesson(st, 1);
+  if (key_pressed(Key::P)) step_lesson(st, -1);
+  if (key_pressed(Key::G)) ui.show_lessons = true;
   if (key_pressed(Key::Plus)) st.ui_scale = std::min(2.5f, st.ui_scale + 0.1f);
   if (key_pressed(Key::Minus)) st.ui_scale = std::max(0.6f, st.ui_scale - 0.1f);
   if (scene_focused && key_pressed(Key::Tab) && st.show_controls) ImGui::SetWindowFocus("controls");
@@ -99,8 +105,8 @@ bool ui_prepare_fonts(PlaygroundState& st, UiState& ui, const FrameInfo& f) {
   // Rasterise at most at 3× (a 2× screen with 1.5× text): beyond that the atlas would outgrow the
   // 4096-texel textures of some phones; ImGui then scales the glyphs up a little instead.
   const float scale = std::min(f.dpr * zoom, 3.f);
-  if (scale == ui.font_scale && zoom == ui.font_zoom) return false;
-  build_fonts(&ui.fonts, scale, zoom);
+  if (scale == ui.font_scale && zoom == ui.font_zoom && !fonts_rebuild_pending(ui)) return false;
+  fonts_rebuild(st, ui, scale, zoom);
   apply_style(zoom);
   ui.font_scale = scale;
   ui.font_zoom = zoom;
@@ -132,6 +138,7 @@ void ui_frame(PlaygroundState& st, UiState& ui, const FrameInfo& f) {
   // A scene with work spread over frames (a measurement sweep) gets a slice of this frame.
   if (st.scene().wants_time()) st.scene().run_slice(12.0);
   for (auto& scene : st.scenes) scene->poll();
+  fonts_follow_text(st, ui);
 
   const float W = static_cast<float>(f.width), H = static_cast<float>(f.height);
   ui.compact = W < 760.f;
@@ -182,6 +189,7 @@ void ui_frame(PlaygroundState& st, UiState& ui, const FrameInfo& f) {
     ui.focus_scene = true;
   if (ui.focus_scene) { ImGui::SetWindowFocus("scene"); ui.focus_scene = false; }
   hover_panel(st, ctx);
+  if (ui.show_lessons) lesson_map(st, ui);
   if (ui.show_help) help_panel(st, ui);
   announce(st, ui);
   if (++st.frames_drawn == 2) platform_frame_drawn();  // the first frame is on screen by now

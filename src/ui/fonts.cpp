@@ -5,7 +5,7 @@
 namespace ap {
 
 namespace {
-ImFont* add_merged(ImFontAtlas* atlas, float px, bool with_cjk) {
+ImFont* add_merged(ImFontAtlas* atlas, float px, bool with_cjk, const ExtraFont& extra) {
   ImFontConfig cfg;
   cfg.FontDataOwnedByAtlas = false;  // the bytes are static arrays in the binary
   cfg.OversampleH = 2;
@@ -21,17 +21,25 @@ ImFont* add_merged(ImFontAtlas* atlas, float px, bool with_cjk) {
   add(fonts::math, true);
   add(fonts::symbols, true);
   if (with_cjk) add(fonts::cjk, true);
+  // Typed Chinese beyond the interface's own: only the characters asked for, so the atlas stays small and
+  // rebuilding it stays quick.
+  if (with_cjk && extra.bytes && extra.ranges && extra.ranges->size() > 1) {
+    ImFontConfig c = cfg;
+    c.MergeMode = true;
+    atlas->AddFontFromMemoryTTF(const_cast<unsigned char*>(extra.bytes->data()), static_cast<int>(extra.bytes->size()), px, &c,
+                                extra.ranges->data());
+  }
   return font;
 }
 }  // namespace
 
-void build_fonts(UiFonts* out, float pixel_scale, float zoom) {
+void build_fonts(UiFonts* out, float pixel_scale, float zoom, const ExtraFont& extra) {
   ImGuiIO& io = ImGui::GetIO();
   io.Fonts->Clear();
   const float s = pixel_scale;
-  out->body = add_merged(io.Fonts, 16.f * s, true);
-  out->small = add_merged(io.Fonts, 13.f * s, true);
-  out->formula = add_merged(io.Fonts, 22.f * s, false);  // math only: keeps the atlas small
+  out->body = add_merged(io.Fonts, 16.f * s, true, extra);
+  out->small = add_merged(io.Fonts, 13.f * s, true, extra);
+  out->formula = add_merged(io.Fonts, 22.f * s, false, extra);  // math only: keeps the atlas small
   io.Fonts->Build();
   io.FontGlobalScale = zoom / pixel_scale;
   io.FontDefault = out->body;

@@ -2,6 +2,8 @@
 #pragma once
 #include <imgui.h>
 
+#include <vector>
+
 namespace ap {
 
 struct UiFonts {
@@ -13,6 +15,12 @@ struct UiFonts {
 // Rasterises at `pixel_scale` = device pixel ratio × UI zoom, so text is sharp on high-DPI screens; sets
 // io.FontGlobalScale so that sizes stay in logical pixels. Call outside a frame, then recreate the GL
 // font texture (platform_rebuild_font_texture).
-void build_fonts(UiFonts* fonts, float pixel_scale, float zoom);
+// `extra`: the larger Chinese font loaded on demand (font_loader.cpp), merged into the body and small fonts
+// for the code points in `extra_ranges` (ImGui ranges, 0-terminated; both must outlive the atlas); or null.
+struct ExtraFont {
+  const std::vector<unsigned char>* bytes = nullptr;
+  const std::vector<ImWchar>* ranges = nullptr;
+};
+void build_fonts(UiFonts* fonts, float pixel_scale, float zoom, const ExtraFont& extra = {});
 
 }  // namespace ap

@@ -24,6 +24,8 @@ void help_panel(PlaygroundState& st, UiState& ui) {
       {"Home  End", N_("first stage / last stage")},
       {stages, N_("jump to a stage")},
       {"R", N_("restart the animation")},
+      {"N  P", N_("next / previous lesson (scene)")},
+      {"G", N_("lesson map")},
       {"S", N_("next scene")},
       {"L", N_("English / 中文")},
       {"C", N_("show / hide the controls")},

@@ -2,6 +2,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <string>
 
 #include "app/i18n.h"
@@ -38,6 +39,23 @@ void top_bar(PlaygroundState& st, UiState& ui, float height) {
     ImGui::TextDisabled("·");
     ImGui::SameLine();
   }
+  // The lesson path: previous / next scene and the lesson map around the scene switcher.
+  const int n_scenes = static_cast<int>(st.scenes.size());
+  ImGui::BeginDisabled(st.current == 0);
+  if (ImGui::ArrowButton("prev_lesson", ImGuiDir_Left)) step_lesson(st, -1);
+  ImGui::EndDisabled();
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s (P)", tr("Previous lesson"));
+  ImGui::SameLine(0, 2);
+  char pos[32];
+  std::snprintf(pos, sizeof pos, "%d/%d###lesson_map", st.current + 1, n_scenes);
+  if (ImGui::Button(pos)) ui.show_lessons = !ui.show_lessons;
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s (G)", tr("Lesson map"));
+  ImGui::SameLine(0, 2);
+  ImGui::BeginDisabled(st.current + 1 >= n_scenes);
+  if (ImGui::ArrowButton("next_lesson", ImGuiDir_Right)) step_lesson(st, 1);
+  ImGui::EndDisabled();
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s (N)", tr("Next lesson"));
+  ImGui::SameLine();
   // The scene switcher: every registered scene, by its title.
   const float right_w = ImGui::CalcTextSize("中文").x + ImGui::CalcTextSize("EN").x + ImGui::CalcTextSize("A−A+?").x +
                         ImGui::GetStyle().FramePadding.x * 10 + ImGui::GetStyle().ItemSpacing.x * 5;

@@ -1,7 +1,9 @@
 // The shell of the interface: what it remembers that is not part of any scene (that lives in
 // PlaygroundState) and the panels around the scene's view, one per file.
 #pragma once
+#include <cstdint>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -12,14 +14,25 @@
 
 namespace ap {
 
+// Chinese beyond the interface's own characters (font_loader.cpp).
+struct FontFollow {
+  std::string seen;                      // what the text was last looked at for (scene, generation, messages)
+  std::set<uint32_t> wanted;             // characters asked for from the larger font
+  std::vector<unsigned char> extra_bytes;  // the larger font, once loaded (the atlas points into it)
+  std::vector<ImWchar> ranges;           // `wanted` as ImGui ranges (the atlas points into it)
+  bool rebuild = false;                  // rebuild the atlas before the next frame
+};
+
 struct UiState {
   UiFonts fonts;
+  FontFollow font_follow;
   float font_scale = 0.f;         // dpr × zoom the atlas was built for
   float font_zoom = 0.f;
   std::vector<std::unique_ptr<SceneView>> views;  // one per scene, same order as st.scenes
   float zoom_slider = 1.f;        // the text-size slider while it is dragged (applied on release)
   bool zoom_dragging = false;
   bool show_help = false;
+  bool show_lessons = false;     // the lesson map (G)
   bool focus_scene = true;        // give the scene keyboard focus on the next frame
   bool compact = false;           // narrow screen (phone): controls become an overlay
   std::string announced;          // last text sent to the ARIA live region
@@ -46,5 +59,13 @@ void formula_panel(UiState& ui, ViewContext& ctx);
 void timeline_panel(PlaygroundState& st, UiState& ui);
 void help_panel(PlaygroundState& st, UiState& ui);
 void hover_panel(PlaygroundState& st, const ViewContext& ctx);
+void lesson_map(PlaygroundState& st, UiState& ui);
+// Typed Chinese (font_loader.cpp): looks at the text on screen, loads the larger font when a character lacks
+// a glyph, and asks for an atlas rebuild (done by fonts_rebuild before the next frame).
+void fonts_follow_text(PlaygroundState& st, UiState& ui);
+bool fonts_rebuild_pending(const UiState& ui);
+void fonts_rebuild(PlaygroundState& st, UiState& ui, float scale, float zoom);
+// Previous (-1) / next (+1) scene on the lesson path, opened at its first stage; nothing past either end.
+void step_lesson(PlaygroundState& st, int delta);
 
 }  // namespace ap

@@ -1,0 +1,148 @@
+// Chinese that the learner types or pastes, beyond the characters of the interface's own strings.
+//
+// The first visit carries only the glyphs the sources use (a few hundred hanzi, make_fonts.py). When text
+// arrives with a Chinese character the atlas lacks (a sentence typed or pasted, a link, the page API, an
+// error message quoting it), the larger subset (GB2312: 6,763 hanzi and the full-width forms, ~1.3 MB
+// gzipped) is fetched once, and the atlas is rebuilt with just the characters asked for so far: it stays
+// small, and a rebuild stays quick (its time is reported as getState().fonts.last_rebuild_ms).
+//
+// Text is looked at when it can have changed: a new model in the current scene, another scene, a new
+// message. The scene's parameters (write_params) hold every string it draws that did not come from the
+// sources.
+#include <imgui.h>
+
+#include <algorithm>
+#include <chrono>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "app/api.h"
+#include "ui/ui_state.h"
+
+namespace ap {
+
+namespace {
+
+constexpr const char* kCommonFont = "cjk_common.otf";
+
+// The ranges tools/make_fonts.py treats as Chinese (CJK ideographs, punctuation, full-width forms).
+bool is_cjk(uint32_t cp) {
+  return (cp >= 0x2E80 && cp <= 0x9FFF) || (cp >= 0xF900 && cp <= 0xFAFF) || (cp >= 0xFF00 && cp <= 0xFFEF) ||
+         (cp >= 0x3000 && cp <= 0x303F);
+}
+
+// Decodes UTF-8 leniently (invalid bytes are skipped: the text was validated where it entered).
+void cjk_code_points(const std::string& s, std::set<uint32_t>* out) {
+  for (size_t i = 0; i < s.size();) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    uint32_t cp;
+    size_t len;
+    if (c < 0x80) { ++i; continue; }
+    if ((c >> 5) == 6) { cp = c & 0x1F; len = 2; }
+    else if ((c >> 4) == 14) { cp = c & 0x0F; len = 3; }
+    else if ((c >> 3) == 30) { cp = c & 0x07; len = 4; }
+    else { ++i; continue; }
+    if (i + len > s.size()) break;
+    for (size_t k = 1; k < len; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
+    i += len;
+    if (cp <= 0xFFFF && is_cjk(cp)) out->insert(cp);  // ImWchar is 16-bit in this build
+  }
+}
+
+std::string utf8_of(uint32_t cp) {
+  std::string s;
+  if (cp < 0x800) { s += static_cast<char>(0xC0 | (cp >> 6)); }
+  else { s += static_cast<char>(0xE0 | (cp >> 12)); s += static_cast<char>(0x80 | ((cp >> 6) & 0x3F)); }
+  s += static_cast<char>(0x80 | (cp & 0x3F));
+  return s;
+}
+
+// What the current view may draw that did not come from the sources.
+std::string text_on_screen(const PlaygroundState& st) {
+  nlohmann::json doc = nlohmann::json::object();
+  st.scene().write_params(doc);
+  std::string s = doc.dump();  // UTF-8 kept as is (not \u-escaped)
+  for (const std::string& e : error_texts(st)) s += e;
+  return s;
+}
+
+// The characters of `wanted` missing from the body font, as UTF-8.
+std::string missing_from(const ImFont* font, const std::set<uint32_t>& wanted) {
+  std::string out;
+  for (uint32_t cp : wanted)
+    if (!font || !font->FindGlyphNoFallback(static_cast<ImWchar>(cp))) out += utf8_of(cp);
+  return out;
+}
+
+}  // namespace
+
+void fonts_follow_text(PlaygroundState& st, UiState& ui) {
+  FontFollow& ff = ui.font_follow;
+  // 1. The larger font arrived (or failed): the characters waiting for it go into the atlas.
+  if (st.fonts.extra_requested && !st.fonts.extra_loaded && st.fonts.error.empty()) {
+    std::string error;
+    const AssetState a = platform_asset(kCommonFont, &ff.extra_bytes, &error);
+    if (a == AssetState::Ready) {
+      st.fonts.extra_loaded = true;
+      ff.rebuild = true;
+    } else if (a == AssetState::Failed) {
+      st.fonts.error = error;
+      report(st, "fonts", Status::Error("the larger Chinese font could not be loaded, so some characters show as '?': {0}", {error}));
+    }
+  }
+  // 2. Look at the text only when it can have changed.
+  const std::string key = std::string(st.scene().id()) + "/" + std::to_string(st.scene().generation()) + "/" +
+                          std::to_string(st.errors.size()) + "/" + (st.errors.empty() ? "" : st.errors.back().key);
+  if (key == ff.seen && !ff.rebuild) return;
+  ff.seen = key;
+  std::set<uint32_t> cps;
+  cjk_code_points(text_on_screen(st), &cps);
+  std::set<uint32_t> lacking;
+  for (uint32_t cp : cps)
+    if (!ui.fonts.body || !ui.fonts.body->FindGlyphNoFallback(static_cast<ImWchar>(cp))) lacking.insert(cp);
+  for (uint32_t cp : lacking) {
+    if (ff.wanted.insert(cp).second && st.fonts.extra_loaded) ff.rebuild = true;
+  }
+  if (!lacking.empty() && !st.fonts.extra_requested) {
+    st.fonts.extra_requested = true;
+    platform_fetch_asset(kCommonFont);
+    // Natively the file is read at once: pick it up now rather than a frame later.
+    std::string error;
+    if (platform_asset(kCommonFont, &ff.extra_bytes, &error) == AssetState::Ready) {
+      st.fonts.extra_loaded = true;
+      ff.rebuild = true;
+    }
+  }
+  st.fonts.missing = missing_from(ui.fonts.body, cps);
+  if (ff.rebuild) platform_request_frames(2);
+}
+
+bool fonts_rebuild_pending(const UiState& ui) { return ui.font_follow.rebuild; }
+
+void fonts_rebuild(PlaygroundState& st, UiState& ui, float scale, float zoom) {
+  FontFollow& ff = ui.font_follow;
+  const auto t0 = std::chrono::steady_clock::now();
+  ff.ranges.clear();
+  if (st.fonts.extra_loaded) {
+    for (uint32_t cp : ff.wanted) {  // sorted: neighbours join one range
+      if (!ff.ranges.empty() && ff.ranges.back() + 1 == cp) ff.ranges.back() = static_cast<ImWchar>(cp);
+      else { ff.ranges.push_back(static_cast<ImWchar>(cp)); ff.ranges.push_back(static_cast<ImWchar>(cp)); }
+    }
+  }
+  ff.ranges.push_back(0);
+  build_fonts(&ui.fonts, scale, zoom, ExtraFont{st.fonts.extra_loaded ? &ff.extra_bytes : nullptr, &ff.ranges});
+  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  if (ff.rebuild) {  // a rebuild for typed Chinese (not the first build, nor a zoom change)
+    ++st.fonts.rebuilds;
+    st.fonts.last_rebuild_ms = ms;
+  }
+  ff.rebuild = false;
+  int glyphs = 0;
+  for (uint32_t cp : ff.wanted)
+    if (ui.fonts.body->FindGlyphNoFallback(static_cast<ImWchar>(cp))) ++glyphs;
+  st.fonts.extra_glyphs = st.fonts.extra_loaded ? glyphs : 0;
+  ff.seen.clear();  // look at the text again with the new atlas (updates `missing`)
+}
+
+}  // namespace ap
