@@ -47,6 +47,21 @@
     }
   }
 
+  function legacyCopy(text) {
+    var ta = document.createElement('textarea');
+    ta.value = text;
+    ta.setAttribute('readonly', '');
+    ta.style.position = 'fixed';
+    ta.style.left = '-9999px';
+    document.body.appendChild(ta);
+    ta.select();
+    var ok = false;
+    try { ok = document.execCommand('copy'); } catch (e) { ok = false; }
+    document.body.removeChild(ta);
+    canvas.focus({ preventScroll: true });
+    return ok;
+  }
+
   // Functions the C++ side calls (src/platform/platform.cpp).
   var firstFrame = false;
   window.apBridge = {
@@ -63,6 +78,25 @@
     },
     paused: function () { loopPaused = true; },
     wake: function () { wake(); },  // something arrived outside the event loop (a file fetched on demand)
+    // The view as a link, kept in the address bar as the learner works (no history entry, no reload).
+    replaceUrl: function (query) {
+      try { history.replaceState(history.state, '', location.pathname + (query ? '?' + query : '') + location.hash); }
+      catch (e) { /* file:// pages may refuse; the link is still in the Share dialog */ }
+    },
+    pageUrl: function () { return location.href.split('#')[0].split('?')[0]; },
+    // Step and scene changes, for a host page whose text follows the playground (scrollytelling).
+    postEvent: function (json) {
+      if (window.parent === window) return;
+      try { window.parent.postMessage(Object.assign({ playground: 'event' }, JSON.parse(json)), '*'); } catch (e) { /* none */ }
+    },
+    // The system clipboard; the Clipboard API needs a secure context, the old way works in more places.
+    copyText: function (text) {
+      if (navigator.clipboard && window.isSecureContext) {
+        navigator.clipboard.writeText(text).catch(function () { legacyCopy(text); });
+        return true;
+      }
+      return legacyCopy(text);
+    },
     // A file beside the page, loaded on demand (the larger Chinese font): its bytes go to the wasm heap and
     // _ap_asset_arrived (src/platform/platform.cpp) takes them, or an error text.
     fetchAsset: function (slot, name) {

@@ -26,6 +26,14 @@ struct PlaygroundState {
   std::vector<Message> errors;
   bool embed = false;         // compact layout for iframes (?embed=1)
   bool show_controls = true;
+  // Panels an embed hides (?hide=topbar,controls,formula,timeline): an instructor shows only what the text
+  // needs. kHidablePanels lists the names.
+  std::vector<std::string> hidden;
+  bool is_hidden(const char* panel) const {
+    for (const auto& h : hidden)
+      if (h == panel) return true;
+    return false;
+  }
   float ui_scale = 1.0f;      // user zoom on top of the device pixel ratio
   // The item under the mouse (Scene::explain's what, i, j; what = -1: none). Its text is made when it is
   // read (hover_text), so it can never describe a cell of a model that has since been replaced.
@@ -46,7 +54,8 @@ struct PlaygroundState {
     std::string error;             // the font could not be loaded
   } fonts;  // "Check yourself": "scene/question" -> picked option (app/quiz.h)
 
-  PlaygroundState();  // every scene at its default, the first one shown
+  PlaygroundState();  // every scene at its default, kDefaultScene shown
+  static constexpr const char* kDefaultScene = "sdpa";
   PlaygroundState(const PlaygroundState&) = delete;
   PlaygroundState& operator=(const PlaygroundState&) = delete;
 

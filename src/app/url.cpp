@@ -1,5 +1,7 @@
 #include "url.h"
 
+#include <algorithm>
+
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -55,7 +57,26 @@ bool unbase64url(const std::string& s, std::string* out) {
 void put_u16(std::string* b, uint32_t v) { *b += char(v & 0xFF); *b += char((v >> 8) & 0xFF); }
 
 // Parameters that are the page's, or common to every scene.
-bool is_layout_param(const std::string& k) { return k == "embed" || k == "controls"; }
+bool is_layout_param(const std::string& k) { return k == "embed" || k == "controls" || k == "hide"; }
+
+// ?hide=controls,timeline: every name must be a panel; the whole list is refused otherwise.
+Status parse_hidden(const std::string& val, std::vector<std::string>* out) {
+  std::vector<std::string> names;
+  size_t start = 0;
+  while (start <= val.size()) {
+    size_t comma = val.find(',', start);
+    if (comma == std::string::npos) comma = val.size();
+    const std::string name = val.substr(start, comma - start);
+    start = comma + 1;
+    if (name.empty()) continue;
+    bool known = false;
+    for (const char* p : kHidablePanels) known = known || name == p;
+    if (!known) return Status::Error("hide: {0} is not a panel (topbar, controls, formula, timeline)", {utf8_prefix(name, 40)});
+    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  }
+  *out = std::move(names);
+  return Status::Ok();
+}
 
 // Converts one URL parameter into a document field (name and value). Explains what is wrong otherwise.
 Status param_to_field(const PlaygroundState& st, const Scene& target, const std::string& key, const std::string& val,
@@ -207,6 +228,14 @@ void apply_url_query(PlaygroundState& st, const std::string& query) {
     if (!utf8_valid(key) || !utf8_valid(val)) { problems.push_back(format_template("{0}: not UTF-8 text", {url_encode(utf8_prefix(pair, 80))})); continue; }
     if (key == "embed") { st.embed = val != "0"; st.show_controls = !st.embed; continue; }
     if (key == "controls") { st.show_controls = val != "0"; continue; }
+    if (key == "hide") {
+      std::vector<std::string> hidden;
+      const Status h = parse_hidden(val, &hidden);
+      if (!h) { problems.push_back("hide=" + utf8_prefix(val, 80) + ": " + localize(h)); continue; }
+      st.hidden = hidden;
+      if (st.is_hidden("controls")) st.show_controls = false;
+      continue;
+    }
     if (key == "scene") params.insert(params.begin(), {key, val});
     else params.push_back({key, val});
   }
@@ -253,6 +282,19 @@ void apply_url_query(PlaygroundState& st, const std::string& query) {
     t.args = {msg};
     report(st, "url", t);
   }
+}
+
+const char* const kHidablePanels[4] = {"topbar", "controls", "formula", "timeline"};
+
+std::string layout_query(const PlaygroundState& st) {
+  std::string q;
+  if (st.embed) q += "embed=1";
+  if (!st.hidden.empty()) {
+    std::string names;
+    for (const auto& h : st.hidden) names += (names.empty() ? "" : ",") + h;
+    q += std::string(q.empty() ? "" : "&") + "hide=" + url_encode(names);
+  }
+  return q;
 }
 
 std::string state_to_query(const PlaygroundState& st) {

@@ -23,6 +23,11 @@ void apply_url_query(PlaygroundState& st, const std::string& query);
 
 // The query (without '?') that restores the current view: scene, language, parameters, step.
 std::string state_to_query(const PlaygroundState& st);
+// The page's layout as a query ("embed=1&hide=controls,timeline", or ""): kept in the address bar with the
+// view, so that an embed reloads as it was embedded.
+std::string layout_query(const PlaygroundState& st);
+// The panels ?hide= may name, comma-separated.
+extern const char* const kHidablePanels[4];  // "topbar", "controls", "formula", "timeline"
 
 std::string url_encode(const std::string& s);           // RFC 3986 unreserved characters kept
 std::string url_decode(const std::string& s, bool* ok);  // '+' is a space; false on a bad % escape

@@ -368,6 +368,35 @@ AssetState platform_asset(const char* name, std::vector<unsigned char>* bytes, s
   return s;
 }
 
+#ifdef __EMSCRIPTEN__
+void platform_replace_url(const std::string& query) {
+  EM_ASM({ if (window.apBridge) window.apBridge.replaceUrl(UTF8ToString($0)); }, query.c_str());
+}
+std::string platform_page_url() {
+  char* s = reinterpret_cast<char*>(EM_ASM_INT({
+    var u = window.apBridge ? window.apBridge.pageUrl() : '';
+    var n = lengthBytesUTF8(u) + 1;
+    var p = _malloc(n);
+    stringToUTF8(u, p, n);
+    return p;
+  }));
+  std::string out = s ? s : "";
+  free(s);
+  return out;
+}
+void platform_post_event(const std::string& json) {
+  EM_ASM({ if (window.apBridge) window.apBridge.postEvent(UTF8ToString($0)); }, json.c_str());
+}
+bool platform_copy_text(const std::string& text) {
+  return EM_ASM_INT({ return window.apBridge && window.apBridge.copyText(UTF8ToString($0)) ? 1 : 0; }, text.c_str()) != 0;
+}
+#else
+void platform_replace_url(const std::string&) {}
+std::string platform_page_url() { return {}; }
+void platform_post_event(const std::string&) {}
+bool platform_copy_text(const std::string& text) { return SDL_SetClipboardText(text.c_str()) == 0; }
+#endif
+
 #ifndef __EMSCRIPTEN__
 bool platform_prefers_chinese() {
   const char* l = std::getenv("LANG");

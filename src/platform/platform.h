@@ -54,6 +54,14 @@ bool platform_prefers_chinese();               // the browser's first language (
 void platform_frame_drawn();                   // first call resolves window.playground.ready
 void platform_announce(const std::string& s);  // text for the ARIA live region (screen readers)
 void platform_set_document_lang(const char* code);
+// The address bar shows `query` (history.replaceState: no new history entry, no reload).
+void platform_replace_url(const std::string& query);
+// The page's address without its query and fragment ("https://host/path/index.html"; native: "").
+std::string platform_page_url();
+// Posts a JSON event to the host page when embedded in an iframe ({playground: "event", ...}).
+void platform_post_event(const std::string& json);
+// Puts `text` on the system clipboard; false when the browser refused (it may ask the learner instead).
+bool platform_copy_text(const std::string& text);
 // Phones and tablets: a text field inside the canvas raises no on-screen keyboard, so text is asked for
 // with the browser's own prompt. platform_is_touch() is true on such devices (coarse pointer).
 bool platform_is_touch();

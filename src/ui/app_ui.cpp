@@ -144,8 +144,8 @@ void ui_frame(PlaygroundState& st, UiState& ui, const FrameInfo& f) {
   ui.compact = W < 760.f;
   if (st.frames_drawn == 0 && ui.compact) st.show_controls = false;  // phones start with the animation
   const float fs = ImGui::GetFontSize();
-  const float top_h = fs + 20.f;
-  top_bar(st, ui, top_h);
+  const float top_h = st.is_hidden("topbar") ? 0.f : fs + 20.f;
+  if (top_h > 0) top_bar(st, ui, top_h);
 
   ViewContext ctx{st, {ui.fonts.body, ui.fonts.formula, ui.fonts.small}, ui.compact, W, H};
   SceneView& view = ui.view(st);
@@ -165,14 +165,15 @@ void ui_frame(PlaygroundState& st, UiState& ui, const FrameInfo& f) {
   messages_panel(st);
   ImGui::PushID(st.scene().id());
   if (const float fh = view.flow_height(ctx); fh > 0) view.flow(ctx, fh);
-  formula_panel(ui, ctx);
-  const float timeline_h = ImGui::GetFrameHeightWithSpacing() * (ui.compact ? 3.f : 2.f) +
+  if (!st.is_hidden("formula")) formula_panel(ui, ctx);
+  const bool show_timeline = !st.is_hidden("timeline");
+  const float timeline_h = !show_timeline ? 0.f : ImGui::GetFrameHeightWithSpacing() * (ui.compact ? 3.f : 2.f) +
                            ImGui::GetStyle().ItemSpacing.y * 2.f + ImGui::GetStyle().WindowPadding.y;
   ImGui::BeginChild("stage", ImVec2(0, -timeline_h), false, ImGuiWindowFlags_NoNavInputs);
   view.stage(ctx);
   ImGui::EndChild();
   ImGui::PopID();
-  timeline_panel(st, ui);
+  if (show_timeline) timeline_panel(st, ui);
   ImGui::End();
 
   if (controls) {
@@ -190,6 +191,8 @@ void ui_frame(PlaygroundState& st, UiState& ui, const FrameInfo& f) {
   if (ui.focus_scene) { ImGui::SetWindowFocus("scene"); ui.focus_scene = false; }
   hover_panel(st, ctx);
   if (ui.show_lessons) lesson_map(st, ui);
+  if (ui.show_share) share_dialog(st, ui);
+  page_sync(st, ui);
   if (ui.show_help) help_panel(st, ui);
   announce(st, ui);
   if (++st.frames_drawn == 2) platform_frame_drawn();  // the first frame is on screen by now

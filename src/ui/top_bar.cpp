@@ -58,7 +58,8 @@ void top_bar(PlaygroundState& st, UiState& ui, float height) {
   ImGui::SameLine();
   // The scene switcher: every registered scene, by its title.
   const float right_w = ImGui::CalcTextSize("中文").x + ImGui::CalcTextSize("EN").x + ImGui::CalcTextSize("A−A+?").x +
-                        ImGui::GetStyle().FramePadding.x * 10 + ImGui::GetStyle().ItemSpacing.x * 5;
+                        ImGui::CalcTextSize(tr("Share")).x + ImGui::GetStyle().FramePadding.x * 12 +
+                        ImGui::GetStyle().ItemSpacing.x * 6;
   const float combo_w = std::clamp(ImGui::GetWindowWidth() - ImGui::GetCursorPosX() - right_w - 24.f, 40.f,
                                    ImGui::GetFontSize() * 18.f);
   ImGui::SetNextItemWidth(combo_w);
@@ -70,8 +71,11 @@ void top_bar(PlaygroundState& st, UiState& ui, float height) {
     ImGui::EndCombo();
   }
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s (S)", tr("Scene"));
-  // Right side: language, zoom, help.
+  // Right side: share, language, zoom, help.
   ImGui::SameLine(std::max(ImGui::GetCursorPosX() + 8.f, ImGui::GetWindowWidth() - right_w - 8.f));
+  if (ImGui::Button(lid(tr("Share"), "share").c_str())) ui.show_share = !ui.show_share;
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("Link to this view (scene, parameters, language, step):"));
+  ImGui::SameLine();
   const auto lang_button = [&](const char* label, Lang l) {
     const bool on = lang() == l;
     if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.93f, 0.55f, 0.16f, 1.f));

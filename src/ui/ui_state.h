@@ -33,6 +33,12 @@ struct UiState {
   bool zoom_dragging = false;
   bool show_help = false;
   bool show_lessons = false;     // the lesson map (G)
+  bool show_share = false;       // the link and embed dialog
+  std::string synced_view;       // the view last written to the address bar and told to the host page
+  std::string synced_step;       // the scene and stage last told to the host page
+  std::string share_note;        // "Copied" after a copy
+  bool share_hide[4] = {false, true, false, false};  // the embed snippet's hide= (url.h kHidablePanels order)
+  int share_size = 0;            // the embed snippet's size preset
   bool focus_scene = true;        // give the scene keyboard focus on the next frame
   bool compact = false;           // narrow screen (phone): controls become an overlay
   std::string announced;          // last text sent to the ARIA live region
@@ -63,6 +69,10 @@ void lesson_map(PlaygroundState& st, UiState& ui);
 // Typed Chinese (font_loader.cpp): looks at the text on screen, loads the larger font when a character lacks
 // a glyph, and asks for an atlas rebuild (done by fonts_rebuild before the next frame).
 void fonts_follow_text(PlaygroundState& st, UiState& ui);
+// The link and embed dialog (share_dialog.cpp), and keeping the address bar and the host page in step with
+// the view (page_sync.cpp).
+void share_dialog(PlaygroundState& st, UiState& ui);
+void page_sync(PlaygroundState& st, UiState& ui);
 bool fonts_rebuild_pending(const UiState& ui);
 void fonts_rebuild(PlaygroundState& st, UiState& ui, float scale, float zoom);
 // Previous (-1) / next (+1) scene on the lesson path, opened at its first stage; nothing past either end.
