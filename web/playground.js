@@ -62,6 +62,79 @@
     return ok;
   }
 
+  // ---- text fields: a real HTML input over the canvas field being edited ----
+  // Input methods (pinyin composition), paste, phones' on-screen keyboards and screen readers need a real
+  // element; the canvas has none. The C++ side tells where each field is (textField); a click or tap on one
+  // opens the overlay inside the pointer event (a phone raises its keyboard only then), Tab opens it from C++.
+  var fields = {}, input = null;
+  function sendText() {
+    if (!input || input.composing) return;
+    var text = input.el.value;
+    var size = Module.lengthBytesUTF8(text);
+    var ptr = Module._malloc(size + 1);
+    if (!ptr) return;
+    Module.stringToUTF8(text, ptr, size + 1);
+    Module._ap_text_input(input.fieldId, ptr);
+    Module._free(ptr);
+    if (fields[input.fieldId]) fields[input.fieldId].text = text;
+    wake();
+  }
+  function placeInput() {
+    var f = fields[input.fieldId];
+    if (!f) return;
+    var st = input.el.style;
+    st.left = f.x + 'px'; st.top = f.y + 'px'; st.width = f.w + 'px'; st.height = f.h + 'px';
+    st.fontSize = f.font + 'px';
+  }
+  function closeInput(refocus) {
+    if (!input) return;
+    var old = input;
+    input = null;
+    old.el.remove();
+    Module._ap_text_overlay(old.fieldId, 0);
+    if (refocus) canvas.focus({ preventScroll: true });
+    wake();
+  }
+  function openInput(id) {
+    var f = fields[id];
+    if (!f) return;
+    if (input && input.fieldId === id) { input.el.focus(); return; }
+    if (input) closeInput(false);
+    var el = document.createElement(f.multiline ? 'textarea' : 'input');
+    el.className = 'ap-input';
+    el.value = f.text;
+    el.setAttribute('aria-label', f.name || '');
+    el.spellcheck = false;
+    input = { el: el, fieldId: id, composing: false };
+    placeInput();
+    document.body.appendChild(el);
+    el.addEventListener('compositionstart', function () { if (input) input.composing = true; });
+    el.addEventListener('compositionend', function () { if (input) { input.composing = false; sendText(); } });
+    el.addEventListener('input', function (e) { if (!e.isComposing) sendText(); });
+    el.addEventListener('keydown', function (e) {
+      if (e.key === 'Escape' || (e.key === 'Enter' && !f.multiline && !e.isComposing)) { e.preventDefault(); closeInput(true); }
+    });
+    el.addEventListener('blur', function () { if (input && input.el === el) closeInput(false); });
+    el.focus({ preventScroll: true });
+    var end = el.value.length;
+    try { el.setSelectionRange(end, end); } catch (e) { /* some inputs refuse */ }
+    Module._ap_text_overlay(id, 1);
+  }
+  function fieldAt(x, y) {
+    for (var id in fields) {
+      var f = fields[id];
+      if (x >= f.x && x < f.x + f.w && y >= f.y && y < f.y + f.h) return Number(id);
+    }
+    return null;
+  }
+  canvas.addEventListener('pointerdown', function (e) {
+    var r = canvas.getBoundingClientRect();
+    var id = fieldAt(e.clientX - r.left, e.clientY - r.top);
+    if (id === null) return;
+    e.preventDefault();  // the canvas would take the focus back
+    openInput(id);
+  });
+
   // Functions the C++ side calls (src/platform/platform.cpp).
   var firstFrame = false;
   window.apBridge = {
@@ -78,6 +151,13 @@
     },
     paused: function () { loopPaused = true; },
     wake: function () { wake(); },  // something arrived outside the event loop (a file fetched on demand)
+    // Text fields (src/platform/text_field.cpp): where each is and what it holds; the overlay edits them.
+    textField: function (id, x, y, w, h, font, multiline, text, name) {
+      fields[id] = { x: x, y: y, w: w, h: h, font: font, multiline: multiline, text: text, name: name };
+      if (input && input.fieldId === id) placeInput();
+    },
+    dropField: function (id) { delete fields[id]; if (input && input.fieldId === id) closeInput(false); },
+    openInput: function (id) { openInput(id); },
     // The view as a link, kept in the address bar as the learner works (no history entry, no reload).
     replaceUrl: function (query) {
       try { history.replaceState(history.state, '', location.pathname + (query ? '?' + query : '') + location.hash); }

@@ -7,6 +7,7 @@
 
 #include "app/api.h"
 #include "app/i18n.h"
+#include "platform/text_field.h"
 #include "ui/ui_state.h"
 #include "widgets/heatmap.h"
 
@@ -43,7 +44,7 @@ void apply_style(float zoom) {
 // (Tab moves into the controls, Escape comes back). The scene's own keys come after the shell's.
 void handle_keys(PlaygroundState& st, UiState& ui, ViewContext& ctx, bool scene_focused) {
   ImGuiIO& io = ImGui::GetIO();
-  if (io.WantTextInput || ImGui::IsAnyItemActive() || ui.view(st).holds_keyboard()) return;
+  if (io.WantTextInput || ImGui::IsAnyItemActive() || ui.view(st).holds_keyboard() || text_overlay_open()) return;
   if (key_pressed(Key::Escape)) { ui.show_help = false; ui.show_lessons = false; ui.focus_scene = true; return; }
   // The lesson map holds the focus while it is open: G closes it again.
   if (ui.show_lessons && key_pressed(Key::G)) { ui.show_lessons = false; ui.focus_scene = true; return; }
@@ -195,6 +196,7 @@ void ui_frame(PlaygroundState& st, UiState& ui, const FrameInfo& f) {
   page_sync(st, ui);
   if (ui.show_help) help_panel(st, ui);
   announce(st, ui);
+  text_fields_end_frame();
   if (++st.frames_drawn == 2) platform_frame_drawn();  // the first frame is on screen by now
 }
 

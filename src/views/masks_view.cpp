@@ -14,6 +14,7 @@
 
 #include "core/number_text.h"
 #include "platform/platform.h"
+#include "platform/text_field.h"
 #include "widgets/matrix_view.h"
 
 namespace ap {
@@ -70,22 +71,15 @@ void MasksView::controls(ViewContext& ctx) {
   ImGui::TextUnformatted(tr("sentences"));
   ImGui::SameLine();
   ImGui::TextDisabled("(%s)", tr("one sentence per line"));
-  text_.reserve(4096);
-  char buf[4096];
-  std::snprintf(buf, sizeof buf, "%s", text_.c_str());
-  if (ImGui::InputTextMultiline("##sentences", buf, sizeof buf, ImVec2(-1, fs * 5.5f))) {
-    text_ = buf;
+  TextFieldOptions o;
+  o.multiline = true;
+  o.height = fs * 5.5f;
+  o.max_bytes = 4095;
+  o.accessible_name = tr("one sentence per line");
+  if (text_field("##sentences", &text_, o)) {
     edit_.sentences = split_lines(text_);
     edit_.sentence = std::min<int>(edit_.sentence, static_cast<int>(edit_.sentences.size()) - 1);
     apply("sentences");
-  }
-  std::string typed;
-  if (ImGui::IsItemActivated() && platform_is_touch()) {
-    ImGui::ClearActiveID();
-    if (platform_prompt(tr("one sentence per line"), text_, &typed)) {
-      edit_.sentences = split_lines(typed);
-      apply("sentences");
-    }
   }
   if (ImGui::Checkbox((std::string(tr("causal mask")) + "###causal").c_str(), &edit_.causal)) {
     if (!edit_.causal && mask_bug_needs_causal(edit_.bug)) edit_.bug = MaskBug::None;

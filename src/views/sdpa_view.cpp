@@ -15,6 +15,7 @@
 #include "app/scenes/sdpa_scene.h"
 #include "core/tokenizer.h"
 #include "platform/platform.h"
+#include "platform/text_field.h"
 #include "views/sdpa_view.h"
 #include "widgets/heatmap.h"
 #include "widgets/math_text.h"
@@ -137,7 +138,7 @@ void SdpaView::sync(PlaygroundState& st) {
     cell_popup_ = false;
     close_popup_ = true;
   }
-  if (generation_seen_ == scene_.generation() && !text_buf_.empty()) return;
+  if (generation_seen_ == scene_.generation() && text_synced_) return;
   (void)st;
   generation_seen_ = scene_.generation();
   Kt_ = m.K.transpose();
@@ -152,9 +153,8 @@ void SdpaView::sync(PlaygroundState& st) {
   range_scores_ = max_abs(m.trace.scores);
   range_x_ = m.X.size() ? max_abs(m.X) : 1.f;
   edit_ = m.params;
-  text_buf_.assign(limits::kMaxTextBytes + 2, '\0');
-  std::copy(m.params.text.begin(), m.params.text.begin() + std::min(m.params.text.size(), size_t(limits::kMaxTextBytes)),
-            text_buf_.begin());
+  text_ = m.params.text;
+  text_synced_ = true;
 }
 
 HeatmapKey SdpaView::key(int item, long long version) const {
@@ -183,20 +183,13 @@ void SdpaView::controls(ViewContext& ctx) {
   if (source == 0) {
     ImGui::TextWrapped("%s", tr("Sentence (one token per word, punctuation mark or Chinese character)"));
     ImGui::SetNextItemWidth(-1);
-    if (ImGui::InputText("##text", text_buf_.data(), text_buf_.size())) {
+    TextFieldOptions o;
+    o.max_bytes = limits::kMaxTextBytes + 1;  // one byte over the limit: refused with a message, not cut silently
+    o.accessible_name = tr("Sentence");
+    if (text_field("##text", &text_, o)) {
       SdpaParams p = model.params;
-      p.text = text_buf_.data();
-      if (p.text.size() > limits::kMaxTextBytes) p.text.resize(limits::kMaxTextBytes + 1);  // refused with a message
+      p.text = text_;
       (void)apply(p, "text");
-    }
-    std::string typed;
-    if (ImGui::IsItemActivated() && platform_is_touch()) {
-      ImGui::ClearActiveID();  // no keyboard would come up for the canvas field: ask the browser instead
-      if (platform_prompt(tr("Sentence"), model.params.text, &typed)) {
-        SdpaParams p = model.params;
-        p.text = typed;
-        (void)apply(p, "text");
-      }
     }
     ImGui::TextDisabled("%s: %d   (%s %d)", tr("tokens"), model.trace.n, tr("limit"), limits::kMaxTokens);
     token_chips(model.query_tokens, 48);

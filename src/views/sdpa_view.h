@@ -51,7 +51,8 @@ class SdpaView final : public SceneView {
   // outputs share Q, K, V's range (each output row is a convex mix of value rows).
   float range_qkv_ = 1.f, range_scores_ = 1.f, range_x_ = 1.f;
   SdpaParams edit_;               // what the controls show (may hold a value the model refused)
-  std::vector<char> text_buf_;    // the sentence being edited
+  std::string text_;              // the sentence being edited (kept when the model refuses it)
+  bool text_synced_ = false;
   // Cell editing (Q, K, V): which cell, and the text typed so far.
   bool cell_popup_ = false, close_popup_ = false;
   MatrixId edit_id_ = MatrixId::Q;
