@@ -151,6 +151,19 @@
     },
     paused: function () { loopPaused = true; },
     wake: function () { wake(); },  // something arrived outside the event loop (a file fetched on demand)
+    // Full screen needs a user gesture: the request waits for the next key or pointer release.
+    toggleFullscreen: function () {
+      var run = function () {
+        window.removeEventListener('keyup', run, true);
+        window.removeEventListener('pointerup', run, true);
+        try {
+          if (document.fullscreenElement) document.exitFullscreen();
+          else if (document.documentElement.requestFullscreen) document.documentElement.requestFullscreen().catch(function () {});
+        } catch (e) { /* not allowed here (an iframe without allow="fullscreen") */ }
+      };
+      window.addEventListener('keyup', run, true);
+      window.addEventListener('pointerup', run, true);
+    },
     // Text fields (src/platform/text_field.cpp): where each is and what it holds; the overlay edits them.
     textField: function (id, x, y, w, h, font, multiline, text, name) {
       fields[id] = { x: x, y: y, w: w, h: h, font: font, multiline: multiline, text: text, name: name };

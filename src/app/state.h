@@ -34,7 +34,10 @@ struct PlaygroundState {
       if (h == panel) return true;
     return false;
   }
-  float ui_scale = 1.0f;      // user zoom on top of the device pixel ratio
+  float ui_scale = 1.0f;      // user zoom on top of the device pixel ratio, kMinUiScale … kMaxUiScale
+  static constexpr float kMinUiScale = 0.6f, kMaxUiScale = 3.0f;
+  float ui_scale_before_presenter = 1.0f;
+  bool presenter = false;     // lecture mode (T, ?present=1): high contrast, large type, the pointer highlighted
   // The item under the mouse (Scene::explain's what, i, j; what = -1: none). Its text is made when it is
   // read (hover_text), so it can never describe a cell of a model that has since been replaced.
   int hover_what = -1, hover_i = -1, hover_j = -1;

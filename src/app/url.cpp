@@ -57,7 +57,7 @@ bool unbase64url(const std::string& s, std::string* out) {
 void put_u16(std::string* b, uint32_t v) { *b += char(v & 0xFF); *b += char((v >> 8) & 0xFF); }
 
 // Parameters that are the page's, or common to every scene.
-bool is_layout_param(const std::string& k) { return k == "embed" || k == "controls" || k == "hide"; }
+bool is_layout_param(const std::string& k) { return k == "embed" || k == "controls" || k == "hide" || k == "present"; }
 
 // ?hide=controls,timeline: every name must be a panel; the whole list is refused otherwise.
 Status parse_hidden(const std::string& val, std::vector<std::string>* out) {
@@ -228,6 +228,11 @@ void apply_url_query(PlaygroundState& st, const std::string& query) {
     if (!utf8_valid(key) || !utf8_valid(val)) { problems.push_back(format_template("{0}: not UTF-8 text", {url_encode(utf8_prefix(pair, 80))})); continue; }
     if (key == "embed") { st.embed = val != "0"; st.show_controls = !st.embed; continue; }
     if (key == "controls") { st.show_controls = val != "0"; continue; }
+    if (key == "present") {  // lecture mode (the presenter theme and large type)
+      st.presenter = val != "0";
+      if (st.presenter) st.ui_scale = std::max(st.ui_scale, 1.6f);
+      continue;
+    }
     if (key == "hide") {
       std::vector<std::string> hidden;
       const Status h = parse_hidden(val, &hidden);
@@ -289,6 +294,7 @@ const char* const kHidablePanels[4] = {"topbar", "controls", "formula", "timelin
 std::string layout_query(const PlaygroundState& st) {
   std::string q;
   if (st.embed) q += "embed=1";
+  if (st.presenter) q += std::string(q.empty() ? "" : "&") + "present=1";
   if (!st.hidden.empty()) {
     std::string names;
     for (const auto& h : st.hidden) names += (names.empty() ? "" : ",") + h;

@@ -237,6 +237,8 @@ bool key_pressed(Key k, bool repeat) {
     case Key::N: sc = SDL_SCANCODE_N; break;
     case Key::P: sc = SDL_SCANCODE_P; break;
     case Key::G: sc = SDL_SCANCODE_G; break;
+    case Key::T: sc = SDL_SCANCODE_T; break;
+    case Key::F: sc = SDL_SCANCODE_F; break;
     case Key::Plus: return ImGui::IsKeyPressed(SDL_SCANCODE_EQUALS, repeat) || ImGui::IsKeyPressed(SDL_SCANCODE_KP_PLUS, repeat);
     case Key::Minus: return ImGui::IsKeyPressed(SDL_SCANCODE_MINUS, repeat) || ImGui::IsKeyPressed(SDL_SCANCODE_KP_MINUS, repeat);
     case Key::Slash: sc = SDL_SCANCODE_SLASH; break;
@@ -390,7 +392,16 @@ void platform_post_event(const std::string& json) {
 bool platform_copy_text(const std::string& text) {
   return EM_ASM_INT({ return window.apBridge && window.apBridge.copyText(UTF8ToString($0)) ? 1 : 0; }, text.c_str()) != 0;
 }
+void platform_toggle_fullscreen() {
+  // The browser allows full screen only inside an input event: the page does it at the next one (the key's
+  // release, the button's mouse-up).
+  EM_ASM({ if (window.apBridge) window.apBridge.toggleFullscreen(); });
+}
 #else
+void platform_toggle_fullscreen() {
+  const bool full = (SDL_GetWindowFlags(g_window) & SDL_WINDOW_FULLSCREEN_DESKTOP) != 0;
+  SDL_SetWindowFullscreen(g_window, full ? 0 : SDL_WINDOW_FULLSCREEN_DESKTOP);
+}
 void platform_replace_url(const std::string&) {}
 std::string platform_page_url() { return {}; }
 void platform_post_event(const std::string&) {}

@@ -34,7 +34,7 @@ void platform_rebuild_font_texture();
 
 // Keys for shortcuts beyond Dear ImGui 1.86's named keys (its backend indexes keys by SDL scancode).
 enum class Key { Space, Left, Right, Up, Down, PageUp, PageDown, Home, End, Escape, Tab, F1, L, C, R, M, S, Plus, Minus,
-                 Slash, BracketLeft, BracketRight, N, P, G };
+                 Slash, BracketLeft, BracketRight, N, P, G, T, F };
 bool key_pressed(Key k, bool repeat = false);
 bool digit_pressed(int d);  // the 1..9 row or keypad
 
@@ -56,6 +56,8 @@ void platform_announce(const std::string& s);  // text for the ARIA live region 
 void platform_set_document_lang(const char* code);
 // The address bar shows `query` (history.replaceState: no new history entry, no reload).
 void platform_replace_url(const std::string& query);
+// Full screen on or off (web: the page's own element, done inside the next input event, as browsers require).
+void platform_toggle_fullscreen();
 // The page's address without its query and fragment ("https://host/path/index.html"; native: "").
 std::string platform_page_url();
 // Posts a JSON event to the host page when embedded in an iframe ({playground: "event", ...}).

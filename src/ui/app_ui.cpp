@@ -15,7 +15,7 @@ namespace ap {
 
 namespace {
 
-void apply_style(float zoom) {
+void apply_style(float zoom, bool presenter) {
   ImGuiStyle& s = ImGui::GetStyle();
   s = ImGuiStyle();
   ImGui::StyleColorsLight(&s);
@@ -36,6 +36,17 @@ void apply_style(float zoom) {
   s.Colors[ImGuiCol_FrameBgHovered] = ImVec4(0.82f, 0.86f, 0.94f, 1.f);
   s.Colors[ImGuiCol_CheckMark] = ImVec4(0.20f, 0.40f, 0.85f, 1.f);
   s.Colors[ImGuiCol_NavHighlight] = ImVec4(0.95f, 0.55f, 0.05f, 1.f);  // visible keyboard focus
+  if (presenter) {
+    // A projector washes out light greys: pure black text, darker secondary text, borders that show.
+    s.Colors[ImGuiCol_WindowBg] = ImVec4(1, 1, 1, 1);
+    s.Colors[ImGuiCol_Text] = ImVec4(0, 0, 0, 1);
+    s.Colors[ImGuiCol_TextDisabled] = ImVec4(0.22f, 0.22f, 0.26f, 1.f);
+    s.Colors[ImGuiCol_Border] = ImVec4(0.15f, 0.15f, 0.2f, 0.9f);
+    s.Colors[ImGuiCol_Button] = ImVec4(0.78f, 0.83f, 0.95f, 1.f);
+    s.Colors[ImGuiCol_FrameBg] = ImVec4(0.84f, 0.86f, 0.91f, 1.f);
+    s.FrameBorderSize = 1.f;
+    s.ChildBorderSize = 1.5f;
+  }
   s.ScaleAllSizes(zoom);
 }
 
@@ -80,8 +91,11 @@ void handle_keys(PlaygroundState& st, UiState& ui, ViewContext& ctx, bool scene_
   if (key_pressed(Key::N)) step_lesson(st, 1);
   if (key_pressed(Key::P)) step_lesson(st, -1);
   if (key_pressed(Key::G)) ui.show_lessons = true;
-  if (key_pressed(Key::Plus)) st.ui_scale = std::min(2.5f, st.ui_scale + 0.1f);
-  if (key_pressed(Key::Minus)) st.ui_scale = std::max(0.6f, st.ui_scale - 0.1f);
+  // Lecture mode: T presenter theme, F full screen.
+  if (key_pressed(Key::T)) set_presenter(st, !st.presenter);
+  if (key_pressed(Key::F)) platform_toggle_fullscreen();
+  if (key_pressed(Key::Plus)) st.ui_scale = std::min(PlaygroundState::kMaxUiScale, st.ui_scale + 0.1f);
+  if (key_pressed(Key::Minus)) st.ui_scale = std::max(PlaygroundState::kMinUiScale, st.ui_scale - 0.1f);
   if (scene_focused && key_pressed(Key::Tab) && st.show_controls) ImGui::SetWindowFocus("controls");
   ctx.keys_free = true;
   ui.view(st).keys(ctx);
@@ -99,23 +113,46 @@ void announce(PlaygroundState& st, UiState& ui) {
   }
 }
 
+// Presenter mode: a soft yellow disc under the mouse, so that a room sees what the lecturer points at.
+void pointer_highlight() {
+  const ImVec2 m = ImGui::GetIO().MousePos;
+  if (!ImGui::IsMousePosValid(&m)) return;
+  const float r = ImGui::GetFontSize() * 1.4f;
+  ImDrawList* dl = ImGui::GetForegroundDrawList();
+  dl->AddCircleFilled(m, r, IM_COL32(255, 214, 0, 70), 32);
+  dl->AddCircle(m, r, IM_COL32(230, 150, 0, 160), 32, 2.f);
+}
+
 }  // namespace
+
+void set_presenter(PlaygroundState& st, bool on) {
+  if (on == st.presenter) return;
+  st.presenter = on;
+  // Large type for a room; back to the learner's own size afterwards.
+  if (on) {
+    st.ui_scale_before_presenter = st.ui_scale;
+    st.ui_scale = std::max(st.ui_scale, 1.6f);
+  } else {
+    st.ui_scale = st.ui_scale_before_presenter;
+  }
+}
 
 bool ui_prepare_fonts(PlaygroundState& st, UiState& ui, const FrameInfo& f) {
   const float zoom = st.ui_scale;
   // Rasterise at most at 3× (a 2× screen with 1.5× text): beyond that the atlas would outgrow the
   // 4096-texel textures of some phones; ImGui then scales the glyphs up a little instead.
   const float scale = std::min(f.dpr * zoom, 3.f);
-  if (scale == ui.font_scale && zoom == ui.font_zoom && !fonts_rebuild_pending(ui)) return false;
+  if (scale == ui.font_scale && zoom == ui.font_zoom && !fonts_rebuild_pending(ui) && ui.style_presenter == st.presenter) return false;
   fonts_rebuild(st, ui, scale, zoom);
-  apply_style(zoom);
+  apply_style(zoom, st.presenter);
+  ui.style_presenter = st.presenter;
   ui.font_scale = scale;
   ui.font_zoom = zoom;
   return true;
 }
 
 bool ui_busy(const PlaygroundState& st, const UiState& ui) {
-  return st.frames_drawn < 3 || st.timeline().playing() || st.scene().wants_time() || ui.zoom_dragging ||
+  return ui.style_presenter != st.presenter || st.frames_drawn < 3 || st.timeline().playing() || st.scene().wants_time() || ui.zoom_dragging ||
          ui.font_scale != std::min(ui.frame.dpr * st.ui_scale, 3.f) || ui.font_zoom != st.ui_scale;
 }
 
@@ -191,6 +228,7 @@ void ui_frame(PlaygroundState& st, UiState& ui, const FrameInfo& f) {
     ui.focus_scene = true;
   if (ui.focus_scene) { ImGui::SetWindowFocus("scene"); ui.focus_scene = false; }
   hover_panel(st, ctx);
+  if (st.presenter) pointer_highlight();
   if (ui.show_lessons) lesson_map(st, ui);
   if (ui.show_share) share_dialog(st, ui);
   page_sync(st, ui);

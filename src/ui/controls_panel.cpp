@@ -76,9 +76,15 @@ void controls_panel(PlaygroundState& st, UiState& ui, ViewContext& ctx) {
   section_heading(tr("Display"));
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9.f);
   if (!ui.zoom_dragging) ui.zoom_slider = st.ui_scale;
-  ImGui::SliderFloat((std::string(tr("text size")) + "###text_size").c_str(), &ui.zoom_slider, 0.6f, 2.5f, "%.1f×");
+  ImGui::SliderFloat((std::string(tr("text size")) + "###text_size").c_str(), &ui.zoom_slider, PlaygroundState::kMinUiScale,
+                     PlaygroundState::kMaxUiScale, "%.1f×");
   ui.zoom_dragging = ImGui::IsItemActive();
   if (ImGui::IsItemDeactivatedAfterEdit()) st.ui_scale = ui.zoom_slider;  // rebuild the fonts once, on release
+  bool presenter = st.presenter;
+  if (ImGui::Checkbox((std::string(tr("Presenter mode (T)")) + "###presenter").c_str(), &presenter)) set_presenter(st, presenter);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("High contrast, large type, the pointer highlighted: for a projector."));
+  ImGui::SameLine();
+  if (ImGui::Button((std::string(tr("Full screen (F)")) + "###fullscreen").c_str())) platform_toggle_fullscreen();
   ImGui::Spacing();
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   ImGui::TextWrapped("%s", tr("Keys: Space play · ←/→ stage · Shift+←/→ one cell · Home/End · F1 help"));

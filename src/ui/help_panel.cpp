@@ -30,6 +30,8 @@ void help_panel(PlaygroundState& st, UiState& ui) {
       {"L", N_("English / 中文")},
       {"C", N_("show / hide the controls")},
       {"+  −", N_("larger / smaller text")},
+      {"T", N_("presenter mode (high contrast, large type, pointer highlight)")},
+      {"F", N_("full screen")},
       {"Tab", N_("move into the controls (arrows, Space, Enter)")},
       {"Esc", N_("back to the animation")},
       {"F1  ?", N_("this help")},

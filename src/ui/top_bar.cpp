@@ -86,10 +86,10 @@ void top_bar(PlaygroundState& st, UiState& ui, float height) {
   ImGui::SameLine(0, 2);
   lang_button("中文", Lang::Zh);
   ImGui::SameLine();
-  if (ImGui::Button("A−")) st.ui_scale = std::max(0.6f, st.ui_scale - 0.1f);
+  if (ImGui::Button("A−")) st.ui_scale = std::max(PlaygroundState::kMinUiScale, st.ui_scale - 0.1f);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s (−)", tr("Smaller text"));
   ImGui::SameLine(0, 2);
-  if (ImGui::Button("A+")) st.ui_scale = std::min(2.5f, st.ui_scale + 0.1f);
+  if (ImGui::Button("A+")) st.ui_scale = std::min(PlaygroundState::kMaxUiScale, st.ui_scale + 0.1f);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s (+)", tr("Larger text (projector)"));
   ImGui::SameLine();
   if (ImGui::Button("?")) ui.show_help = !ui.show_help;

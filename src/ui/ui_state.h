@@ -28,6 +28,7 @@ struct UiState {
   FontFollow font_follow;
   float font_scale = 0.f;         // dpr × zoom the atlas was built for
   float font_zoom = 0.f;
+  bool style_presenter = false;   // the style was built for presenter mode
   std::vector<std::unique_ptr<SceneView>> views;  // one per scene, same order as st.scenes
   float zoom_slider = 1.f;        // the text-size slider while it is dragged (applied on release)
   bool zoom_dragging = false;
@@ -53,6 +54,8 @@ void ui_frame(PlaygroundState& st, UiState& ui, const FrameInfo& f);
 // Before ImGui::NewFrame: rebuilds fonts when the pixel ratio or zoom changed; true if it did.
 bool ui_prepare_fonts(PlaygroundState& st, UiState& ui, const FrameInfo& f);
 void ui_shutdown(UiState& ui);
+// Lecture mode on or off (T, the Display section, ?present=1): the presenter theme and large type.
+void set_presenter(PlaygroundState& st, bool on);
 // True while something on screen moves by itself (an animation, a measurement running, a font rebuild
 // pending): the platform keeps drawing frames. Otherwise it draws only on input.
 bool ui_busy(const PlaygroundState& st, const UiState& ui);
