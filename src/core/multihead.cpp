@@ -1,5 +1,7 @@
 #include "multihead.h"
 
+#include <cmath>
+
 #include "embedding.h"
 
 namespace ap {
@@ -57,6 +59,70 @@ Status multi_head_attention(const Mat& Xq, const Mat& Xkv, const MultiHeadWeight
   t.output.noalias() = t.concat * w.Wo;
   *out = std::move(t);
   return Status::Ok();
+}
+
+MultiHeadParamCount count_multihead_params(const MultiHeadWeights& w) {
+  MultiHeadParamCount c;
+  c.heads = w.heads;
+  c.d_head = w.d_head;
+  const auto entries = [](const std::vector<Mat>& v) {
+    long long s = 0;
+    for (const Mat& m : v) s += static_cast<long long>(m.rows()) * m.cols();
+    return s;
+  };
+  c.wq = entries(w.Wq);
+  c.wk = entries(w.Wk);
+  c.wv = entries(w.Wv);
+  c.wo = static_cast<long long>(w.Wo.rows()) * w.Wo.cols();
+  return c;
+}
+
+Status multihead_param_table(int d_model, uint64_t seed, std::vector<MultiHeadParamCount>* out) {
+  AP_TRY(check_size(d_model, "d_model", limits::kMaxModelDim));
+  std::vector<MultiHeadParamCount> rows;
+  for (int h = 1; h <= limits::kMaxHeads; ++h) {
+    if (d_model % h != 0) continue;
+    MultiHeadWeights w;  // built for real, so the count is of matrices that exist
+    AP_TRY(make_multihead_weights(d_model, h, seed, &w));
+    rows.push_back(count_multihead_params(w));
+  }
+  *out = std::move(rows);
+  return Status::Ok();
+}
+
+std::vector<HeadFocus> head_focus(const MultiHeadTrace& t) {
+  std::vector<HeadFocus> out;
+  for (const AttentionTrace& a : t.heads) {
+    const Mat& A = a.weights();
+    HeadFocus f;
+    int rows_seen = 0;
+    for (int i = 0; i < A.rows(); ++i) {
+      const bool hidden = i < static_cast<int>(a.softmax.fully_masked.size()) && a.softmax.fully_masked[static_cast<size_t>(i)];
+      if (hidden || A.cols() == 0) {
+        f.top_key.push_back(-1);
+        continue;
+      }
+      // 1) the row's entropy and its largest weight
+      double entropy = 0;
+      int top = 0;
+      for (int j = 0; j < A.cols(); ++j) {
+        const double p = A(i, j);
+        if (p > 0) entropy -= p * std::log(p);
+        if (A(i, j) > A(i, top)) top = j;
+      }
+      f.top_key.push_back(top);
+      f.mean_entropy += entropy;
+      f.mean_max_weight += A(i, top);
+      ++rows_seen;
+    }
+    // 2) averaged over the rows that see a key
+    if (rows_seen > 0) {
+      f.mean_entropy /= rows_seen;
+      f.mean_max_weight /= rows_seen;
+    }
+    out.push_back(std::move(f));
+  }
+  return out;
 }
 
 }  // namespace ap

@@ -29,4 +29,30 @@ struct MultiHeadTrace {
 Status multi_head_attention(const Mat& Xq, const Mat& Xkv, const MultiHeadWeights& w, const MaskSpec& mask,
                             MultiHeadTrace* out);
 
+// ---- what the multi-head scene measures (app/scenes/multihead_scene.h) ----------------------------------------
+
+// The parameters of a layer, counted entry by entry from its actual matrices (no biases):
+//   W_i^Q, W_i^K, W_i^V: h matrices of d_model × d_k each;  W^O: (h·d_k) × d_model.
+// With d_k = d_model / h each of the four groups holds d_model² entries: 4·d_model² whatever h is.
+struct MultiHeadParamCount {
+  int heads = 0, d_head = 0;
+  long long wq = 0, wk = 0, wv = 0, wo = 0;  // Σ_i rows·cols of W_i^Q (…), and rows·cols of W^O
+  long long total() const { return wq + wk + wv + wo; }
+};
+MultiHeadParamCount count_multihead_params(const MultiHeadWeights& w);
+
+// One row per head count h in 1 … kMaxHeads that divides d_model: that layer's weights are built (same seed)
+// and counted. Fails as make_multihead_weights does for d_model; on error `out` is untouched.
+Status multihead_param_table(int d_model, uint64_t seed, std::vector<MultiHeadParamCount>* out);
+
+// How each head spreads its weights A (n × m), over the rows that see at least one key:
+//   mean_entropy     mean of −Σ_j A_ij ln A_ij  (nats: ln m when uniform, 0 when one-hot)
+//   mean_max_weight  mean of max_j A_ij
+//   top_key[i]       argmax_j A_ij (the first on a tie; −1 for a row with every key hidden)
+struct HeadFocus {
+  double mean_entropy = 0, mean_max_weight = 0;
+  std::vector<int> top_key;
+};
+std::vector<HeadFocus> head_focus(const MultiHeadTrace& t);
+
 }  // namespace ap

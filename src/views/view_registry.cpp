@@ -1,18 +1,28 @@
 // Which view draws which scene. Adding a scene: one line here (and one in src/app/scene_registry.cpp).
+#include "views/bahdanau_view.h"
+#include "views/bottleneck_view.h"
 #include "views/cost_view.h"
+#include "views/luong_view.h"
 #include "views/masks_view.h"
+#include "views/multihead_view.h"
 #include "views/scaling_view.h"
 #include "views/sdpa_view.h"
+#include "views/self_view.h"
 #include "views/view.h"
 
 namespace ap {
 
 namespace {
 std::unique_ptr<SceneView> view_for(Scene& s) {
+  if (auto* sc = dynamic_cast<BottleneckScene*>(&s)) return std::make_unique<BottleneckView>(*sc);
   if (auto* sc = dynamic_cast<SdpaScene*>(&s)) return std::make_unique<SdpaView>(*sc);
+  if (auto* sc = dynamic_cast<SelfScene*>(&s)) return std::make_unique<SelfView>(*sc);
   if (auto* sc = dynamic_cast<ScalingScene*>(&s)) return std::make_unique<ScalingView>(*sc);
   if (auto* sc = dynamic_cast<CostScene*>(&s)) return std::make_unique<CostView>(*sc);
   if (auto* sc = dynamic_cast<MasksScene*>(&s)) return std::make_unique<MasksView>(*sc);
+  if (auto* sc = dynamic_cast<LuongScene*>(&s)) return std::make_unique<LuongView>(*sc);
+  if (auto* sc = dynamic_cast<MultiheadScene*>(&s)) return std::make_unique<MultiheadView>(*sc);
+  if (auto* sc = dynamic_cast<BahdanauScene*>(&s)) return std::make_unique<BahdanauView>(*sc);
   return nullptr;
 }
 }  // namespace

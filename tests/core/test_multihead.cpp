@@ -272,5 +272,107 @@ TEST(CoreMultiHeadValidation, IncompleteOrInconsistentWeightsAreRefused) {
   expect_refused(X, X, w, MaskSpec{}, "inf in W^K");
 }
 
+
+// ---- the parameter count and each head's focus (what the multi-head scene shows) -------------------------------
+
+// Naive count: one by one over every entry of every matrix.
+long long count_entries(const MultiHeadWeights& w) {
+  long long n = 0;
+  for (const std::vector<Mat>* group : {&w.Wq, &w.Wk, &w.Wv})
+    for (const Mat& m : *group)
+      for (int i = 0; i < m.rows(); ++i)
+        for (int j = 0; j < m.cols(); ++j) ++n;
+  for (int i = 0; i < w.Wo.rows(); ++i)
+    for (int j = 0; j < w.Wo.cols(); ++j) ++n;
+  return n;
+}
+
+TEST(CoreMultiHeadParams, CountedFromTheMatricesIsFourDModelSquaredForEveryH) {
+  for (const int d : {10, 16, 96}) {
+    std::vector<MultiHeadParamCount> table;
+    ASSERT_TRUE(multihead_param_table(d, 42, &table).ok) << d;
+    std::vector<int> heads, want;
+    for (int h = 1; h <= limits::kMaxHeads; ++h)
+      if (d % h == 0) want.push_back(h);
+    for (const MultiHeadParamCount& c : table) {
+      heads.push_back(c.heads);
+      const MultiHeadWeights w = make(d, c.heads, 42);
+      EXPECT_EQ(c.total(), count_entries(w)) << d << "/" << c.heads;
+      EXPECT_EQ(c.total(), 4LL * d * d) << d << "/" << c.heads;
+      EXPECT_EQ(c.wq, 1LL * d * d);
+      EXPECT_EQ(c.wo, 1LL * d * d);
+      EXPECT_EQ(c.d_head * c.heads, d);
+    }
+    EXPECT_EQ(heads, want) << "every divisor of " << d << " up to kMaxHeads, each computed";
+  }
+  std::vector<MultiHeadParamCount> untouched(1);
+  EXPECT_FALSE(multihead_param_table(0, 1, &untouched).ok);
+  EXPECT_EQ(untouched.size(), 1u);
+}
+
+TEST(CoreMultiHeadParams, TheCountReadsTheMatricesNotAFormula) {
+  MultiHeadWeights w = make(16, 4);
+  w.Wv.pop_back();                             // a head without W^V
+  w.Wo = projection_weights(12, 16, 1, 'O');   // and a narrower W^O
+  const MultiHeadParamCount c = count_multihead_params(w);
+  EXPECT_EQ(c.wv, 3 * 16 * 4);
+  EXPECT_EQ(c.wo, 12 * 16);
+  EXPECT_EQ(c.total(), count_entries(w));
+  EXPECT_NE(c.total(), 4 * 16 * 16);
+}
+
+TEST(CoreMultiHeadFocus, EntropyMaxWeightAndTopKeyMatchNaiveLoops) {
+  const MultiHeadWeights w = make(32, 4, 11);
+  const Mat X = ref::random_mat(9, 32, 5, -2, 2);
+  for (MaskKind kind : {MaskKind::None, MaskKind::Causal, MaskKind::Padding}) {
+    MultiHeadTrace t;
+    ASSERT_TRUE(multi_head_attention(X, X, w, mask_of(kind, 9), &t).ok);
+    const std::vector<HeadFocus> f = head_focus(t);
+    ASSERT_EQ(f.size(), 4u);
+    double worst = 0;
+    for (int h = 0; h < 4; ++h) {
+      const ref::DMat A = ref::from_mat(t.heads[h].weights());
+      double ent = 0, mx = 0;
+      for (int i = 0; i < A.rows; ++i) {
+        double e = 0, best = -1;
+        int top = -1;
+        for (int j = 0; j < A.cols; ++j) {
+          if (A(i, j) > 0) e -= A(i, j) * std::log(A(i, j));
+          if (A(i, j) > best) { best = A(i, j); top = j; }
+        }
+        ent += e;
+        mx += best;
+        EXPECT_EQ(f[h].top_key[i], top) << mask_name(kind) << " head " << h << " row " << i;
+      }
+      worst = std::max({worst, std::abs(f[h].mean_entropy - ent / A.rows), std::abs(f[h].mean_max_weight - mx / A.rows)});
+      EXPECT_GE(f[h].mean_entropy, 0.0);
+      EXPECT_LE(f[h].mean_entropy, std::log(9.0) + 1e-9);
+    }
+    EXPECT_LE(ref::report(std::string("head focus ") + mask_name(kind), worst), 1e-9);
+  }
+}
+
+TEST(CoreMultiHeadFocus, UniformRowsHaveEntropyLnMAndHiddenRowsAreSkipped) {
+  // Zero inputs give equal scores: every weight is 1/m, the entropy ln m, the largest weight 1/m.
+  const MultiHeadWeights w = make(8, 2);
+  MultiHeadTrace t;
+  ASSERT_TRUE(multi_head_attention(Mat::Zero(5, 8), Mat::Zero(5, 8), w, MaskSpec{}, &t).ok);
+  for (const HeadFocus& f : head_focus(t)) {
+    EXPECT_NEAR(f.mean_entropy, std::log(5.0), 1e-6);
+    EXPECT_NEAR(f.mean_max_weight, 0.2, 1e-6);
+  }
+  // Every key padding: every row is hidden, flagged −1, and the means stay 0 (no NaN).
+  MaskSpec all_pad;
+  all_pad.kind = MaskKind::Padding;
+  all_pad.key_is_pad.assign(5, 1);
+  const Mat X = ref::random_mat(5, 8, 3);
+  ASSERT_TRUE(multi_head_attention(X, X, w, all_pad, &t).ok);
+  for (const HeadFocus& f : head_focus(t)) {
+    EXPECT_EQ(f.top_key, std::vector<int>(5, -1));
+    EXPECT_EQ(f.mean_entropy, 0.0);
+    EXPECT_EQ(f.mean_max_weight, 0.0);
+  }
+}
+
 }  // namespace
 }  // namespace ap

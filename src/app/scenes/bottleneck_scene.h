@@ -1,0 +1,80 @@
+// Scene "The Seq2Seq bottleneck" (id "bottleneck"): an RNN encoder reads a sentence token by token and hands
+// the decoder ONE vector c (its last state). How much of each source token can still be read back from c,
+// and how much from the states h_j an attention decoder reads? A ridge probe over many random sentences
+// measures it (core/seq2seq.h), at the sentence's length and as the sentence grows.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/scene.h"
+#include "core/seq2seq.h"
+
+namespace ap {
+
+enum class BottleneckStage { Read = 0, Compress, Probe, Grow, Count };
+// Scene::explain's `what`: a cell of X (i token, j feature), of H (i token, j unit), of c (j unit), a probed
+// position (i position) and a length of the curve (i index into the lengths, L = i + 1).
+enum class BottleneckItem { Source = 0, State, Context, Position, Length };
+
+struct BottleneckParams {
+  std::string text = "Le chat noir est assis sur le tapis rouge dans le salon";
+  int d_in = 8;       // token embedding width
+  int d_h = 32;       // encoder width: the size of c
+  double gain = 0.9;  // recurrent gain g of W_h
+  uint64_t seed = 7;
+  // the probe's own sizes (core ProbeConfig)
+  int vocab = 64;
+  int l_max = 16;
+  int n_train = 768;
+  int n_test = 256;
+  double lambda = 1e-3;
+  bool operator==(const BottleneckParams& o) const {
+    return text == o.text && d_in == o.d_in && d_h == o.d_h && gain == o.gain && seed == o.seed && vocab == o.vocab &&
+           l_max == o.l_max && n_train == o.n_train && n_test == o.n_test && lambda == o.lambda;
+  }
+};
+
+struct BottleneckModel {
+  std::vector<std::string> tokens;  // n tokens of the sentence
+  Mat X;                            // n × d_in   seeded embeddings of the tokens (untrained)
+  RnnTrace trace;                   // the encoder over X: trace.H n × d_h, trace.last = c
+  BottleneckProbe probe;            // L = 1 … l_max on random sentences, the same encoder
+  int n() const { return static_cast<int>(tokens.size()); }
+  const ProbeLength& at_sentence() const { return probe.lengths[static_cast<size_t>(n() - 1)]; }  // L = n
+};
+
+// The probe's configuration for these parameters (l_min = 1: the curve starts where c = h_1).
+ProbeConfig bottleneck_probe_config(const BottleneckParams& p);
+// A linear read-out of d_h numbers explains at most d_h of the L·d_in unit variances: min(1, d_h / (L·d_in)).
+double bottleneck_bound(int d_h, int d_in, int L);
+Status compute_bottleneck(const BottleneckParams& p, BottleneckModel* out);
+
+class BottleneckScene final : public Scene {
+ public:
+  BottleneckScene();
+
+  const char* id() const override { return "bottleneck"; }
+  const char* title() const override;
+  LessonInfo lesson() const override;
+  const std::vector<StageInfo>& stages() const override;
+  const std::vector<PresetInfo>& presets() const override;
+  const TrPair* translations(size_t* count) const override;
+  void write_params(nlohmann::json& doc) const override;
+  void write_results(nlohmann::json& doc, bool with_matrices) const override;
+  Status prepare(const nlohmann::json& doc, std::unique_ptr<SceneChange>* change) const override;
+  void commit(std::unique_ptr<SceneChange> change) override;
+  const std::vector<UrlParam>& url_params() const override;
+  std::vector<int> substeps() const override;
+  std::string explain(int what, int i, int j) const override;
+
+  const BottleneckParams& params() const { return params_; }
+  const BottleneckModel& model() const { return model_; }
+  Status apply(const BottleneckParams& p);
+
+ private:
+  BottleneckParams params_;
+  BottleneckModel model_;
+};
+
+}  // namespace ap

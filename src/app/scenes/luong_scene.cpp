@@ -1,0 +1,497 @@
+#include "luong_scene.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+
+#include "app/json_fields.h"
+#include "app/scene_presets.h"
+#include "core/embedding.h"
+#include "core/number_text.h"
+#include "core/tokenizer.h"
+
+namespace ap {
+
+using nlohmann::json;
+
+namespace {
+
+const TrPair kStrings[] = {
+    {"Luong: multiplicative attention", "Luong：乘性注意力"},
+    {"Encoder states h_j and decoder states s_t", "编码器状态 h_j 与解码器状态 s_t"},
+    {"One decoder step: three scores", "解码器的一步：三种评分"},
+    {"Three alignment matrices", "三个对齐矩阵"},
+    {"Luong vs Bahdanau", "Luong 与 Bahdanau 对比"},
+    {"A unidirectional RNN reads the source left to right (Luong's encoder); the decoder computes its current state s_t FIRST, from s_t-1 and the previous target word y_t-1, before it attends.",
+     "单向 RNN 从左到右读源句（Luong 的编码器）；解码器先算出当前状态 s_t（由 s_t-1 和上一个目标词 y_t-1 得到），然后才做注意力。"},
+    {"The same s_t meets the same h_j three ways: dot s_t^T h_j (no parameters), general s_t^T W_a h_j, concat v_a^T tanh(W_a [s_t; h_j]); softmax turns each row of scores into attention weights α_t.",
+     "同一个 s_t 以三种方式与同一组 h_j 相遇：dot s_t^T h_j（无参数）、general s_t^T W_a h_j、concat v_a^T tanh(W_a [s_t; h_j])；softmax 把每行分数变成注意力权重 α_t。"},
+    {"One row per decoder step t, one column per source word j: each score function gives its own alignment (对齐), each row sums to 1. The weights are untrained, so the patterns are not a translation's.",
+     "每个解码步 t 一行，每个源词 j 一列：每种评分函数给出自己的对齐矩阵，每行之和为 1。权重未经训练，所以这些模式不是真实翻译的对齐。"},
+    {"The notes' three differences: Luong attends with the current state s_t (Bahdanau with s_t-1), reads a unidirectional encoder (Bahdanau a bidirectional one), and its dot score is simpler and cheaper.",
+     "讲义列出的三点区别：Luong 用当前状态 s_t 做注意力（Bahdanau 用 s_t-1），用单向编码器（Bahdanau 用双向），点积评分更简洁高效。"},
+    {"Step through the decoder (stage 2) and compare the three bars of each source word; then set d_s to 24 and see why the dot score disappears.",
+     "逐步播放解码器（第 2 阶段），比较每个源词的三种权重条；再把 d_s 设为 24，看看点积评分为什么消失。"},
+    {"The three scores read the same s_t and the same h_j yet weigh the source differently; dot needs no parameters but requires d_s = d_enc.",
+     "三种评分读的是同一个 s_t 和同一组 h_j，却给源句分配了不同的权重；dot 不需要参数，但要求 d_s = d_enc。"},
+    // presets
+    {"The notes' sentence, all three scores", "讲义中的句子，三种评分"},
+    {"Step through the decoder: the three scores read the same s_t and the same h_j, and still weigh the source differently.",
+     "逐步播放解码器：三种评分读的是同一个 s_t 和同一组 h_j，分配给源句的权重却各不相同。"},
+    {"d_s = 24, d_h = 16: no dot score", "d_s = 24，d_h = 16：没有点积评分"},
+    {"A 24-unit decoder and a 16-unit encoder: s_t^T h_j is undefined, so only general (whose W_a is 24 × 16) and concat remain.",
+     "解码器 24 维、编码器 16 维：s_t^T h_j 没有定义，只剩 general（其 W_a 为 24 × 16）和 concat。"},
+    {"Wider states: the dot score grows", "更宽的状态：点积分数变大"},
+    {"With 64 units the dot score adds 64 products: its scores spread wider than with 16 and its weights are sharper (the reason the Transformer divides by √d_k).",
+     "64 维时点积是 64 个乘积之和：分数比 16 维时分布更宽，权重更尖锐（这正是 Transformer 要除以 √d_k 的原因）。"},
+    {"The notes' longer pair", "讲义中更长的句对"},
+    {"12 source words: every decoder step still reads all of the encoder states, not one compressed vector (the 信息瓶颈 of plain Seq2Seq).",
+     "12 个源词：每个解码步仍然读取全部编码器状态，而不是一个压缩向量（普通 Seq2Seq 的信息瓶颈）。"},
+    // controls and drawing
+    {"source sentence (encoder input)", "源句（编码器输入）"},
+    {"target sentence (teacher forcing)", "目标句（教师强制）"},
+    {"Teacher forcing: step t reads the reference word y_t-1 (<s> at t = 1), not a guess: the decoder has no output layer.",
+     "教师强制：第 t 步读入参考译文的词 y_t-1（t = 1 时为 <s>），而不是自己的猜测：这个解码器没有输出层。"},
+    {"Weights are seeded, not trained: they show how the scores compute, not a trained translation's alignment.",
+     "权重由随机种子生成，没有训练：展示的是评分如何计算，而不是训练后翻译模型的对齐。"},
+    {"score shown", "突出显示的评分"},
+    {"all three", "全部三种"},
+    {"dot", "dot（点积）"},
+    {"general", "general（一般）"},
+    {"concat", "concat（拼接）"},
+    {"embedding width d_emb", "嵌入宽度 d_emb"},
+    {"encoder width d_h", "编码器宽度 d_h"},
+    {"decoder width d_s", "解码器宽度 d_s"},
+    {"concat width d_a", "concat 隐层宽度 d_a"},
+    {"encoder gain g", "编码器增益 g"},
+    {"source tokens", "源词数"},
+    {"target steps", "目标步数"},
+    {"encoder states h_j (unidirectional RNN)", "编码器状态 h_j（单向 RNN）"},
+    {"decoder states s_t (computed first)", "解码器状态 s_t（先计算）"},
+    {"s_t depends only on s_t-1 and y_t-1, not on the attention: all three scores use the very same s_t.",
+     "s_t 只依赖 s_t-1 和 y_t-1，不依赖注意力：三种评分用的是完全相同的 s_t。"},
+    {"reads", "读入"},
+    {"emits", "输出"},
+    {"score e_tj", "分数 e_tj"},
+    {"weight α_tj", "权重 α_tj"},
+    {"peak", "峰值"},
+    {"not defined for these sizes", "在这些尺寸下没有定义"},
+    {"dot needs d_s = d_enc: s_t has {0} numbers, h_j has {1}, so s_t^T h_j is undefined. general's W_a ({0} × {1}) bridges the sizes; concat works for any sizes.",
+     "dot 要求 d_s = d_enc：s_t 有 {0} 个数，h_j 有 {1} 个，所以 s_t^T h_j 没有定义。general 的 W_a（{0} × {1}）可以连接两种尺寸；concat 对任何尺寸都可用。"},
+    {"rows: decoder steps t (the word being emitted); columns: source words j; each row sums to 1",
+     "行：解码步 t（正在输出的词）；列：源词 j；每行之和为 1"},
+    {"the notes' three differences", "讲义中的三点区别"},
+    {"Bahdanau (additive, 2014)", "Bahdanau（加性，2014）"},
+    {"Luong (multiplicative, 2015)", "Luong（乘性，2015）"},
+    {"in this scene", "本场景中"},
+    {"1. which decoder state scores", "1. 用哪个解码器状态打分"},
+    {"s_t-1, the previous state; s_t is updated after attending", "s_t-1，前一步的状态；注意力之后才更新 s_t"},
+    {"s_t, the current state, computed before attending", "s_t，当前状态，在注意力之前算出"},
+    {"2. encoder", "2. 编码器"},
+    {"bidirectional RNN: h_j = [forward h_j; backward h_j]", "双向 RNN：h_j = [前向 h_j; 后向 h_j]"},
+    {"unidirectional RNN: h_j sees only x_1 … x_j", "单向 RNN：h_j 只看到 x_1 … x_j"},
+    {"3. score function", "3. 评分函数"},
+    {"additive: v_a^T tanh(W_a s_t-1 + U_a h_j)", "加性：v_a^T tanh(W_a s_t-1 + U_a h_j)"},
+    {"dot s_t^T h_j (simplest), general, concat", "dot s_t^T h_j（最简单）、general、concat"},
+    {"after attending", "注意力之后"},
+    {"s_t = f(s_t-1, y_t-1, c_t)", "s_t = f(s_t-1, y_t-1, c_t)"},
+    {"h~_t = tanh(W_c [c_t; s_t]) predicts y_t", "h~_t = tanh(W_c [c_t; s_t]) 用来预测 y_t"},
+    {"parameters of each score function (these sizes)", "每种评分函数的参数（当前尺寸）"},
+    {"score", "评分"},
+    {"parameters", "参数"},
+    {"numbers", "参数个数"},
+    {"needs", "要求"},
+    {"defined here", "此处可用"},
+    {"teacher forcing: y_t-1 → y_t", "教师强制：y_t-1 → y_t"},
+    {"largest weight", "最大权重"},
+    {"bidirectional", "双向"},
+    {"s_1 … s_{0}: computed in stage 1, before any score", "s_1 … s_{0}：在第 1 阶段、任何评分之前算出"},
+    {"d_s = d_enc", "d_s = d_enc"},
+    {"any sizes", "任意尺寸"},
+    {"additive (Bahdanau)", "加性（Bahdanau）"},
+    {"shared by the three scores: the decoder and the attentional state", "三种评分共用：解码器与注意力状态"},
+    {"yes", "是"},
+    {"no", "否"},
+    {"encoder", "编码器"},
+    {"decoder", "解码器"},
+    {"source word", "源词"},
+    {"read", "读入"},
+    {"will emit", "将输出"},
+    // errors
+    {"score must be one of all, dot, general, concat; got {0}", "score 必须是 all、dot、general、concat 之一；收到的是 {0}"},
+    {"the {0} sentence has no tokens: type at least one word", "{0} 句子中没有 token：请至少输入一个词"},
+    {"the {0} sentence has {1} tokens; the limit is {2}", "{0} 句子有 {1} 个 token，上限为 {2}"},
+};
+
+constexpr const char* kStart = "<s>";  // the decoder's input at step 1
+
+using Preset = ScenePreset<LuongParams>;
+
+const std::vector<Preset>& preset_table() {
+  static const std::vector<Preset> kPresets = [] {
+    std::vector<Preset> v;
+    LuongParams p;
+    v.push_back({{"notes", N_("The notes' sentence, all three scores"),
+                  N_("Step through the decoder: the three scores read the same s_t and the same h_j, and still weigh the source differently.")},
+                 p});
+    p.d_s = 24;
+    v.push_back({{"dot-needs-equal-sizes", N_("d_s = 24, d_h = 16: no dot score"),
+                  N_("A 24-unit decoder and a 16-unit encoder: s_t^T h_j is undefined, so only general (whose W_a is 24 × 16) and concat remain.")},
+                 p});
+    p = LuongParams{};
+    p.d_h = p.d_s = 64;
+    p.score = "dot";
+    v.push_back({{"wide-states", N_("Wider states: the dot score grows"),
+                  N_("With 64 units the dot score adds 64 products: its scores spread wider than with 16 and its weights are sharper (the reason the Transformer divides by √d_k).")},
+                 p});
+    p = LuongParams{};
+    p.source = "Le chat noir est assis sur le tapis rouge dans le salon";
+    p.target = "The black cat is sitting on the red carpet in the living room";
+    v.push_back({{"long-sentence", N_("The notes' longer pair"),
+                  N_("12 source words: every decoder step still reads all of the encoder states, not one compressed vector (the 信息瓶颈 of plain Seq2Seq).")},
+                 p});
+    return v;
+  }();
+  return kPresets;
+}
+
+struct LuongChange final : SceneChange {
+  LuongParams params;
+  LuongModel model;
+};
+
+const LuongScore kAllScores[] = {LuongScore::Dot, LuongScore::General, LuongScore::Concat};
+
+bool valid_score_choice(const std::string& s) {
+  LuongScore k;
+  return s == "all" || parse_luong_score_name(s, &k);
+}
+
+// A sentence → its tokens, with the sentence named in the message ("source" / "target").
+Status sentence_tokens(const std::string& text, const char* which, std::vector<std::string>* out) {
+  std::vector<std::string> t;
+  const Status s = tokenize(text, limits::kMaxTokens, &t);
+  if (!s.ok && s.code && std::strstr(s.code, "has no tokens")) return Status::Error("the {0} sentence has no tokens: type at least one word", {which});
+  AP_TRY(s);
+  if (static_cast<int>(t.size()) > luong_limits::kMaxTokens)
+    return Status::Error("the {0} sentence has {1} tokens; the limit is {2}",
+                         {which, arg(static_cast<long long>(t.size())), arg(luong_limits::kMaxTokens)});
+  *out = std::move(t);
+  return Status::Ok();
+}
+
+Status check_size_param(int v, const char* name) {
+  if (v < 1 || v > luong_limits::kMaxSize)
+    return Status::Error("{0} must be between 1 and {1}, got {2}", {name, arg(luong_limits::kMaxSize), arg(v)});
+  return Status::Ok();
+}
+
+json shapes_json(const std::vector<ParamShape>& v) {
+  json a = json::array();
+  for (const ParamShape& s : v) a.push_back({{"name", s.name}, {"rows", s.rows}, {"cols", s.cols}});
+  return a;
+}
+
+long long count_of(const std::vector<ParamShape>& v, const char* part) {
+  long long n = 0;
+  for (const ParamShape& s : v)
+    if (s.name.find(part) != std::string::npos) n += static_cast<long long>(s.rows) * s.cols;
+  return n;
+}
+
+// The results of a model as getState reports them (and as setState checks them when they come back).
+json results_json(const LuongModel& m, bool with_matrices) {
+  json r;
+  r["n"] = m.run.n;
+  r["T"] = m.run.T;
+  r["d_enc"] = m.weights.d_enc;
+  r["source_tokens"] = m.source_tokens;
+  r["target_tokens"] = m.target_tokens;
+  r["decoder_inputs"] = m.input_tokens;
+  json avail = json::array();
+  for (LuongScore k : m.available) avail.push_back(luong_score_name(k));
+  r["available"] = avail;
+  r["param_shapes"] = shapes_json(m.run.params);
+  r["bahdanau_param_shapes"] = shapes_json(m.bahdanau_params);
+  const ScoreParamCounts c = score_param_counts(m);
+  r["score_params"] = {{"dot", c.dot}, {"general", c.general}, {"concat", c.concat}, {"additive", c.additive}};
+  // Where each step puts its largest weight: argmax_j α_tj, per score function.
+  json peaks = json::object();
+  for (const LuongScoreRun& sr : m.run.runs) {
+    json p = json::array();
+    for (int t = 0; t < sr.alignment.rows(); ++t) {
+      Eigen::Index j = 0;
+      sr.alignment.row(t).maxCoeff(&j);
+      p.push_back(static_cast<int>(j));
+    }
+    peaks[luong_score_name(sr.kind)] = p;
+  }
+  r["peaks"] = peaks;
+  if (with_matrices) {
+    r["H"] = matrix_json(m.encoder.H);
+    r["states"] = matrix_json(m.run.states);
+    json scores = json::object(), align = json::object();
+    for (const LuongScoreRun& sr : m.run.runs) {
+      scores[luong_score_name(sr.kind)] = matrix_json(sr.scores);
+      align[luong_score_name(sr.kind)] = matrix_json(sr.alignment);
+    }
+    r["scores"] = scores;
+    r["alignments"] = align;
+  }
+  return r;
+}
+
+std::string quoted(const std::vector<std::string>& toks, int i) {
+  if (i < 0 || i >= static_cast<int>(toks.size())) return "";
+  return "\xE2\x80\x9C" + toks[static_cast<size_t>(i)] + "\xE2\x80\x9D";  // “…”
+}
+
+// "a×b + c×d + … (k terms) = e": the first products of a dot product, and its total.
+std::string terms_text(const Vec& a, const Vec& b, double total) {
+  std::string s;
+  const int d = static_cast<int>(a.size()), shown = std::min(d, 3);
+  const auto factor = [](double v) { return v < 0 ? "(" + fmt(v, 2) + ")" : fmt(v, 2); };
+  for (int k = 0; k < shown; ++k) s += (k ? " + " : "") + factor(a(k)) + "×" + factor(b(k));
+  if (d > shown) s += " + …";
+  char tail[96];
+  std::snprintf(tail, sizeof tail, " (%d %s) = %s", d, tr("terms"), fmt(total, 4).c_str());
+  return s + tail;
+}
+
+}  // namespace
+
+const LuongScoreRun* LuongModel::find(LuongScore k) const {
+  for (const LuongScoreRun& r : run.runs)
+    if (r.kind == k) return &r;
+  return nullptr;
+}
+
+ScoreParamCounts score_param_counts(const LuongModel& m) {
+  ScoreParamCounts c;
+  c.dot = 0;  // s_tᵀ h_j: nothing to learn
+  c.general = count_of(m.run.params, "(general)");
+  c.concat = count_of(m.run.params, "(concat)");
+  for (const ParamShape& s : m.bahdanau_params)
+    if (s.name == "W_a" || s.name == "U_a" || s.name == "v_a") c.additive += static_cast<long long>(s.rows) * s.cols;
+  return c;
+}
+
+const char* LuongScene::score_title(LuongScore k) {
+  switch (k) {
+    case LuongScore::General: return N_("general");
+    case LuongScore::Concat: return N_("concat");
+    default: return N_("dot");
+  }
+}
+
+const char* LuongScene::score_formula(LuongScore k) {
+  switch (k) {
+    case LuongScore::General: return "eₜⱼ = sₜᵀ Wₐ hⱼ";
+    case LuongScore::Concat: return "eₜⱼ = vₐᵀ tanh(Wₐ [sₜ; hⱼ])";
+    default: return "eₜⱼ = sₜᵀ hⱼ";
+  }
+}
+
+// Sentences → tokens → seeded embeddings; encoder states; decoder states first, then every score function
+// defined for these sizes (core/seq2seq.h). The highlighted score must be one of them: dot with d_s != d_h is
+// refused by the core with its explanation.
+Status compute_luong(const LuongParams& p, LuongModel* out) {
+  if (!valid_score_choice(p.score)) return Status::Error("score must be one of all, dot, general, concat; got {0}", {quote_json(p.score)});
+  AP_TRY(check_size_param(p.d_emb, "d_emb"));
+  AP_TRY(check_size_param(p.d_h, "d_h"));
+  AP_TRY(check_size_param(p.d_s, "d_s"));
+  AP_TRY(check_size_param(p.d_a, "d_a"));
+  LuongModel m;
+  AP_TRY(sentence_tokens(p.source, "source", &m.source_tokens));
+  AP_TRY(sentence_tokens(p.target, "target", &m.target_tokens));
+  // 1) teacher forcing: step t reads y_t-1, the reference word before it ("<s>" at t = 1)
+  m.input_tokens.push_back(kStart);
+  for (size_t t = 0; t + 1 < m.target_tokens.size(); ++t) m.input_tokens.push_back(m.target_tokens[t]);
+  // 2) seeded embeddings; the target language has its own table (seed + 1): its words are other words
+  AP_TRY(embed_tokens(m.source_tokens, p.d_emb, p.seed, false, &m.X));
+  AP_TRY(embed_tokens(m.input_tokens, p.d_emb, p.seed + 1, false, &m.Y_prev));
+  // 3) encoder: one RNN, left to right (Luong's is unidirectional): H is n × d_h, so d_enc = d_h
+  AP_TRY(make_rnn_weights(p.d_emb, p.d_h, p.gain, p.seed, 0, &m.encoder_weights));
+  AP_TRY(rnn_encode(m.X, m.encoder_weights, false, &m.encoder));
+  // 4) decoder states first, then each score function on the same H and s_t
+  AP_TRY(make_luong_weights(p.d_h, p.d_emb, p.d_s, p.d_a, p.seed, &m.weights));
+  m.available = luong_available_scores(p.d_s, p.d_h);
+  std::vector<LuongScore> kinds = m.available;
+  LuongScore chosen;
+  if (parse_luong_score_name(p.score, &chosen) && std::find(kinds.begin(), kinds.end(), chosen) == kinds.end())
+    kinds.insert(kinds.begin(), chosen);  // not defined for these sizes: the core says why
+  AP_TRY(luong_decode(m.encoder.H, m.Y_prev, m.weights, kinds, &m.run));
+  // 5) for the comparison: Bahdanau's parameters at the same sizes, with its bidirectional encoder
+  BahdanauWeights bw;
+  AP_TRY(make_bahdanau_weights(2 * p.d_h, p.d_emb, p.d_s, p.d_a, p.seed, &bw));
+  m.bahdanau_params = bahdanau_param_shapes(bw);
+  *out = std::move(m);
+  return Status::Ok();
+}
+
+LuongScene::LuongScene() {
+  Status s = compute_luong(params_, &model_);  // the defaults always compute
+  (void)s;
+  first_model();
+}
+
+const char* LuongScene::title() const { return N_("Luong: multiplicative attention"); }
+
+LessonInfo LuongScene::lesson() const {
+  return {"eₜⱼ = sₜᵀhⱼ  |  sₜᵀWₐhⱼ  |  vₐᵀ tanh(Wₐ[sₜ; hⱼ])",
+          N_("Step through the decoder (stage 2) and compare the three bars of each source word; then set d_s to 24 and see why the dot score disappears."),
+          N_("The three scores read the same s_t and the same h_j yet weigh the source differently; dot needs no parameters but requires d_s = d_enc.")};
+}
+
+const std::vector<StageInfo>& LuongScene::stages() const {
+  static const std::vector<StageInfo> kStages = {
+      {"states", N_("Encoder states h_j and decoder states s_t"), "hⱼ = tanh(W^x xⱼ + W^h hⱼ₋₁ + b),   sₜ = tanh(W^s sₜ₋₁ + W^y yₜ₋₁ + b^s)",
+       N_("A unidirectional RNN reads the source left to right (Luong's encoder); the decoder computes its current state s_t FIRST, from s_t-1 and the previous target word y_t-1, before it attends.")},
+      {"step", N_("One decoder step: three scores"), "eₜⱼ = sₜᵀhⱼ  |  sₜᵀWₐhⱼ  |  vₐᵀ tanh(Wₐ[sₜ; hⱼ]),   αₜ = softmax(eₜ)",
+       N_("The same s_t meets the same h_j three ways: dot s_t^T h_j (no parameters), general s_t^T W_a h_j, concat v_a^T tanh(W_a [s_t; h_j]); softmax turns each row of scores into attention weights α_t.")},
+      {"alignments", N_("Three alignment matrices"), "αₜⱼ = exp(eₜⱼ) / Σₖ exp(eₜₖ),   cₜ = Σⱼ αₜⱼ hⱼ",
+       N_("One row per decoder step t, one column per source word j: each score function gives its own alignment (对齐), each row sums to 1. The weights are untrained, so the patterns are not a translation's.")},
+      {"compare", N_("Luong vs Bahdanau"), "Bahdanau: vₐᵀ tanh(Wₐ sₜ₋₁ + Uₐ hⱼ)     Luong: sₜᵀ hⱼ",
+       N_("The notes' three differences: Luong attends with the current state s_t (Bahdanau with s_t-1), reads a unidirectional encoder (Bahdanau a bidirectional one), and its dot score is simpler and cheaper.")},
+  };
+  return kStages;
+}
+
+const std::vector<PresetInfo>& LuongScene::presets() const { return preset_infos(preset_table()); }
+
+const TrPair* LuongScene::translations(size_t* count) const { return translation_table(kStrings, count); }
+
+// States: one sub-step per encoder row, then per decoder row. Step: one per decoder step. Alignments: one row
+// at a time.
+std::vector<int> LuongScene::substeps() const {
+  const int n = std::max(1, model_.run.n), T = std::max(1, model_.run.T);
+  return {n + T, T, T, 1};
+}
+
+int LuongScene::shown_step() const {
+  const int T = std::max(1, model_.run.T);
+  if (timeline.stage() != static_cast<int>(LuongStage::Step)) return T - 1;
+  return std::clamp(timeline.done_substeps(), 0, T - 1);
+}
+
+void LuongScene::write_params(json& doc) const {
+  doc["source"] = params_.source;
+  doc["target"] = params_.target;
+  doc["score"] = params_.score;
+  doc["d_emb"] = params_.d_emb;
+  doc["d_h"] = params_.d_h;
+  doc["d_s"] = params_.d_s;
+  doc["d_a"] = params_.d_a;
+  doc["gain"] = params_.gain;
+  doc["seed"] = params_.seed;
+}
+
+void LuongScene::write_results(json& doc, bool with_matrices) const { doc["results"] = results_json(model_, with_matrices); }
+
+const std::vector<UrlParam>& LuongScene::url_params() const {
+  static const std::vector<UrlParam> kParams = {
+      {"source", "source", UrlKind::String}, {"target", "target", UrlKind::String}, {"score", "score", UrlKind::String},
+      {"d_emb", "d_emb", UrlKind::Number},   {"d_h", "d_h", UrlKind::Number},       {"d_s", "d_s", UrlKind::Number},
+      {"d_a", "d_a", UrlKind::Number},       {"gain", "gain", UrlKind::Number},     {"seed", "seed", UrlKind::Number}};
+  return kParams;
+}
+
+Status LuongScene::prepare(const json& in, std::unique_ptr<SceneChange>* out) const {
+  if (!in.is_object()) return Status::Error("expects an object, got {0}", {quote_json(in)});
+  AP_TRY(check_known_fields(in, {"preset", "source", "target", "score", "d_emb", "d_h", "d_s", "d_a", "gain", "seed", "results"}));
+  LuongParams p = params_;
+  if (const auto it = in.find("preset"); it != in.end()) AP_TRY(find_preset_params(*it, preset_table(), &p));
+  long long v;
+  if (const auto it = in.find("source"); it != in.end()) AP_TRY(read_string(*it, "source", &p.source));
+  if (const auto it = in.find("target"); it != in.end()) AP_TRY(read_string(*it, "target", &p.target));
+  if (const auto it = in.find("score"); it != in.end()) {
+    if (!it->is_string() || !valid_score_choice(it->get<std::string>()))
+      return Status::Error("score must be one of all, dot, general, concat; got {0}", {quote_json(*it)});
+    p.score = it->get<std::string>();
+  }
+  const std::pair<const char*, int LuongParams::*> sizes[] = {
+      {"d_emb", &LuongParams::d_emb}, {"d_h", &LuongParams::d_h}, {"d_s", &LuongParams::d_s}, {"d_a", &LuongParams::d_a}};
+  for (const auto& [name, member] : sizes)
+    if (const auto it = in.find(name); it != in.end()) {
+      AP_TRY(read_int(*it, name, 1, luong_limits::kMaxSize, &v));
+      p.*member = static_cast<int>(v);
+    }
+  if (const auto it = in.find("gain"); it != in.end()) AP_TRY(read_number(*it, "gain", 0.0, s2s_limits::kMaxGain, &p.gain));
+  if (const auto it = in.find("seed"); it != in.end()) { AP_TRY(read_int(*it, "seed", 0, 9007199254740991LL, &v)); p.seed = static_cast<uint64_t>(v); }
+  auto change = std::make_unique<LuongChange>();
+  change->params = p;
+  AP_TRY(compute_luong(p, &change->model));
+  // Results come back in setState(getState()): accepted only when they are what these parameters give.
+  if (const auto it = in.find("results"); it != in.end()) {
+    const json mine = json::parse(results_json(change->model, it->is_object() && it->contains("alignments")).dump());
+    if (json::parse(it->dump()) != mine) return Status::Error("results do not match what the other fields give");
+  }
+  *out = std::move(change);
+  return Status::Ok();
+}
+
+void LuongScene::commit(std::unique_ptr<SceneChange> change) {
+  auto* c = static_cast<LuongChange*>(change.get());
+  params_ = c->params;
+  model_ = std::move(c->model);
+  model_replaced();
+}
+
+Status LuongScene::apply(const LuongParams& p) {
+  auto change = std::make_unique<LuongChange>();
+  change->params = p;
+  AP_TRY(compute_luong(p, &change->model));
+  commit(std::move(change));
+  return Status::Ok();
+}
+
+// The exact arithmetic of a hovered cell. For an alignment cell the score is redone by the core for that one
+// step (luong_attend), to show the vectors it multiplies; the softmax is spelt out from the run's scores.
+std::string LuongScene::explain(int what, int i, int j) const {
+  const LuongModel& m = model_;
+  const int n = m.run.n, T = m.run.T;
+  char buf[640];
+  if (what == static_cast<int>(LuongItem::Encoder)) {
+    if (i < 0 || i >= n || j < 0 || j >= m.encoder.d_h) return {};
+    std::snprintf(buf, sizeof buf, "%s, %s %d %s: h_%d[%d] = tanh(%s) = %s", tr("encoder"), tr("source word"), i + 1,
+                  quoted(m.source_tokens, i).c_str(), i + 1, j + 1, fmt(m.encoder.pre(i, j), 4).c_str(), fmt(m.encoder.H(i, j), 4).c_str());
+    return buf;
+  }
+  if (what == static_cast<int>(LuongItem::Decoder)) {
+    if (i < 0 || i >= T || j < 0 || j >= m.run.states.cols()) return {};
+    std::snprintf(buf, sizeof buf, "%s, %s t = %d (%s %s, %s %s): s_%d[%d] = %s", tr("decoder"), tr("step"), i + 1, tr("read"),
+                  quoted(m.input_tokens, i).c_str(), tr("will emit"), quoted(m.target_tokens, i).c_str(), i + 1, j + 1,
+                  fmt(m.run.states(i, j), 4).c_str());
+    return buf;
+  }
+  const int k = what - kLuongAlignItem;
+  if (k < 0 || k > 2 || i < 0 || i >= T || j < 0 || j >= n) return {};
+  const LuongScore kind = kAllScores[k];
+  const LuongScoreRun* sr = m.find(kind);
+  if (!sr) return {};
+  std::vector<LuongAttend> one;
+  const Vec s = m.run.states.row(i).transpose();
+  if (!luong_attend(s, m.encoder.H, m.weights, {kind}, &one).ok || one.empty()) return {};
+  const LuongAttend& a = one[0];
+  const Vec h = m.encoder.H.row(j).transpose();
+  std::string score;
+  if (kind == LuongScore::Dot) {
+    score = "e = s_" + std::to_string(i + 1) + "^T h_" + std::to_string(j + 1) + " = " + terms_text(s, h, sr->scores(i, j));
+  } else if (kind == LuongScore::General) {
+    score = "e = (W_a^T s_" + std::to_string(i + 1) + ")^T h_" + std::to_string(j + 1) + " = " + terms_text(a.query, h, sr->scores(i, j));
+  } else {
+    const Vec hid = a.hidden.row(j).transpose();
+    score = "e = v_a^T tanh(W_a [s_" + std::to_string(i + 1) + "; h_" + std::to_string(j + 1) + "]) = " +
+            terms_text(m.weights.va_concat, hid, sr->scores(i, j));
+  }
+  const double mx = sr->scores.row(i).maxCoeff();
+  double z = 0;
+  for (int c = 0; c < n; ++c) z += std::exp(static_cast<double>(sr->scores(i, c)) - mx);
+  std::snprintf(buf, sizeof buf, "%s, t = %d %s → j = %d %s\n%s\nα = exp(e − max) / Σ exp(e_k − max) = exp(%s − %s) / %s = %s",
+                tr(score_title(kind)), i + 1, quoted(m.target_tokens, i).c_str(), j + 1, quoted(m.source_tokens, j).c_str(), score.c_str(),
+                fmt(sr->scores(i, j), 4).c_str(), fmt(mx, 4).c_str(), fmt(z, 4).c_str(), fmt(sr->alignment(i, j), 4).c_str());
+  return buf;
+}
+
+}  // namespace ap

@@ -1,0 +1,101 @@
+// Scene "Luong: multiplicative attention" (id "luong"): one unidirectional RNN encoder, one decoder whose
+// state s_t is computed FIRST, and Luong et al.'s three score functions — dot, general, concat — side by side
+// on the same encoder states H and the same s_t (core/seq2seq.h). Then the notes' three differences from
+// Bahdanau (s_t vs s_t-1, unidirectional vs bidirectional encoder, the simpler score) and each score's
+// parameters. Teacher forcing: the decoder reads the reference target words. Nothing is trained.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/scene.h"
+#include "core/seq2seq.h"
+
+namespace ap {
+
+enum class LuongStage { States = 0, Step, Alignments, Compare, Count };
+
+// Scene::explain's `what`: a cell of H (i source position, j unit), of the decoder states (i step, j unit),
+// or of the alignment of one score function: kLuongAlignItem + int(LuongScore) (i step, j source position).
+enum class LuongItem { Encoder = 0, Decoder = 1 };
+constexpr int kLuongAlignItem = 10;
+
+struct LuongParams {
+  std::string source = "Le chat noir est assis sur le tapis rouge";
+  std::string target = "The black cat is sitting on the red mat";
+  std::string score = "all";  // the score function highlighted: "all", "dot", "general", "concat"
+  int d_emb = 16;             // token embedding width, source and target (d_in = d_y)
+  int d_h = 16;               // encoder width; unidirectional, so d_enc = d_h
+  int d_s = 16;               // decoder state width (dot needs d_s = d_h)
+  int d_a = 16;               // concat's hidden width
+  double gain = 0.9;          // the encoder's recurrent gain g (make_rnn_weights)
+  uint64_t seed = 42;
+  bool operator==(const LuongParams& o) const {
+    return source == o.source && target == o.target && score == o.score && d_emb == o.d_emb && d_h == o.d_h && d_s == o.d_s &&
+           d_a == o.d_a && gain == o.gain && seed == o.seed;
+  }
+};
+
+namespace luong_limits {
+constexpr int kMaxTokens = 24;  // n and T: the matrices stay legible side by side
+constexpr int kMaxSize = 128;   // d_emb, d_h, d_s, d_a
+}  // namespace luong_limits
+
+struct LuongModel {
+  std::vector<std::string> source_tokens;  // n
+  std::vector<std::string> target_tokens;  // T: y_t, the word step t should emit
+  std::vector<std::string> input_tokens;   // T: y_t-1, what step t reads ("<s>", y_1 … y_T-1)
+  Mat X;                                   // n × d_emb   source embeddings
+  Mat Y_prev;                              // T × d_emb   embeddings of input_tokens
+  RnnWeights encoder_weights;
+  RnnTrace encoder;                        // encoder.H: n × d_h, the states h_j
+  LuongWeights weights;
+  std::vector<LuongScore> available;       // luong_available_scores(d_s, d_h)
+  LuongRun run;                            // run.runs in `available` order
+  std::vector<ParamShape> bahdanau_params; // the same sizes with Bahdanau's bidirectional encoder (d_enc = 2·d_h)
+  // The run of score `k`, or nullptr when it is not defined for these sizes (dot with d_s != d_h).
+  const LuongScoreRun* find(LuongScore k) const;
+};
+
+// The learnable numbers of each score function (from luong_param_shapes): dot 0, general d_s·d_enc, concat
+// d_a·(d_s + d_enc) + d_a; and Bahdanau's additive score (W_a, U_a, v_a) for the same sizes.
+struct ScoreParamCounts {
+  long long dot = 0, general = 0, concat = 0, additive = 0;
+};
+ScoreParamCounts score_param_counts(const LuongModel& m);
+
+class LuongScene final : public Scene {
+ public:
+  LuongScene();
+
+  const char* id() const override { return "luong"; }
+  const char* title() const override;
+  LessonInfo lesson() const override;
+  const std::vector<StageInfo>& stages() const override;
+  const std::vector<PresetInfo>& presets() const override;
+  const TrPair* translations(size_t* count) const override;
+  void write_params(nlohmann::json& doc) const override;
+  void write_results(nlohmann::json& doc, bool with_matrices) const override;
+  Status prepare(const nlohmann::json& doc, std::unique_ptr<SceneChange>* change) const override;
+  void commit(std::unique_ptr<SceneChange> change) override;
+  const std::vector<UrlParam>& url_params() const override;
+  std::vector<int> substeps() const override;
+  std::string explain(int what, int i, int j) const override;
+
+  const LuongParams& params() const { return params_; }
+  const LuongModel& model() const { return model_; }
+  Status apply(const LuongParams& p);
+
+  static const char* score_title(LuongScore k);    // N_() "dot", "general", "concat"
+  static const char* score_formula(LuongScore k);  // math text: "sₜᵀhⱼ" …
+  // The decoder step shown by the step stage (0-based row of the run), following the timeline.
+  int shown_step() const;
+
+ private:
+  LuongParams params_;
+  LuongModel model_;
+};
+
+Status compute_luong(const LuongParams& p, LuongModel* out);
+
+}  // namespace ap

@@ -1,0 +1,91 @@
+// Scene "Multi-head attention" (id "multihead"): h heads, each with d_k = d_model / h, on the notes' sentence
+// "The cat sat on the mat because it was tired". Every head's weights as a heatmap, the concatenation and W^O,
+// and the parameter count read from the actual matrices: 4·d_model² (no biases) whatever h is
+// (core/multihead.h computes all of it; the scene only sets parameters and reports).
+//
+//   text ──tokenize──> n tokens ──embed──> X: n × d_model
+//   X ──·W_i^Q, ·W_i^K, ·W_i^V (d_model × d_k)──> Q_i, K_i, V_i: n × d_k       for i = 1 … h
+//   head_i = softmax(Q_i K_iᵀ / √d_k + M) · V_i                                  n × d_k
+//   Concat(head_1 … head_h): n × (h·d_k) = n × d_model ──·W^O──> output: n × d_model
+//
+// Stages: split (1 sub-step), heads (h sub-steps: one head at a time), concat (1), parameter count (1).
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/scene.h"
+#include "core/multihead.h"
+
+namespace ap {
+
+enum class MultiheadStage { Split = 0, Heads, Concat, Params, Count };
+
+// Scene::explain's `what` = item · kMultiheadItemStride + head (head 0 for the matrices that have none).
+enum class MultiheadItem { X = 0, Q, K, V, Weights, Concat, Wo, Output };
+constexpr int kMultiheadItemStride = 100;
+inline int multihead_hover_id(MultiheadItem item, int head = 0) { return static_cast<int>(item) * kMultiheadItemStride + head; }
+
+namespace multihead_limits {
+constexpr int kMaxTokens = 48;  // every head's n × n weights are drawn, side by side
+}
+
+struct MultiheadParams {
+  std::string text = "The cat sat on the mat because it was tired";
+  int d_model = 16;
+  int h = 4;  // heads; d_k = d_model / h
+  MaskKind mask = MaskKind::None;
+  uint64_t seed = 42;
+  bool operator==(const MultiheadParams& o) const {
+    return text == o.text && d_model == o.d_model && h == o.h && mask == o.mask && seed == o.seed;
+  }
+};
+
+struct MultiheadModel {
+  std::vector<std::string> tokens;            // n
+  Mat X;                                      // n × d_model: seeded embeddings + position codes
+  MultiHeadWeights weights;                   // W_i^Q, W_i^K, W_i^V (d_model × d_k), W^O (d_model × d_model)
+  MultiHeadTrace trace;                       // Q_i, K_i, V_i, every head's intermediates, concat, output
+  std::vector<HeadFocus> focus;               // per head: mean entropy, mean largest weight, top key per row
+  MultiHeadParamCount count;                  // this layer's parameters, counted from its matrices
+  std::vector<MultiHeadParamCount> table;     // every h dividing d_model (up to 16), each built and counted
+  int pad_count = 0;                          // "[PAD]" tokens (the padding mask hides them)
+  int d_k() const { return weights.d_head; }
+  int n() const { return static_cast<int>(tokens.size()); }
+};
+
+class MultiheadScene final : public Scene {
+ public:
+  MultiheadScene();
+
+  const char* id() const override { return "multihead"; }
+  const char* title() const override;
+  LessonInfo lesson() const override;
+  const std::vector<StageInfo>& stages() const override;
+  const std::vector<PresetInfo>& presets() const override;
+  const TrPair* translations(size_t* count) const override;
+  void write_params(nlohmann::json& doc) const override;
+  void write_results(nlohmann::json& doc, bool with_matrices) const override;
+  Status prepare(const nlohmann::json& doc, std::unique_ptr<SceneChange>* change) const override;
+  void commit(std::unique_ptr<SceneChange> change) override;
+  const std::vector<UrlParam>& url_params() const override;
+  std::vector<int> substeps() const override;
+  std::string explain(int what, int i, int j) const override;
+
+  const MultiheadParams& params() const { return params_; }
+  const MultiheadModel& model() const { return model_; }
+  // Builds a model from `p` and installs it, or keeps the current one and returns the error.
+  Status apply(const MultiheadParams& p);
+  // The query row the scene reports each head's choice for: "it" (or "它") when the sentence has it, else the last token.
+  int focus_query() const;
+
+ private:
+  MultiheadParams params_;
+  MultiheadModel model_;
+};
+
+// Validates `p` and builds everything, or nothing. `table` (may be null): a parameter table already built for
+// the same d_model and seed, reused instead of building every layer again.
+Status compute_multihead(const MultiheadParams& p, const std::vector<MultiHeadParamCount>* table, MultiheadModel* out);
+
+}  // namespace ap

@@ -1,0 +1,303 @@
+#include "self_scene.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "app/json_fields.h"
+#include "app/scene_presets.h"
+#include "core/number_text.h"
+
+namespace ap {
+
+using nlohmann::json;
+
+namespace {
+
+const TrPair kStrings[] = {
+    {"Self-attention", "自注意力"},
+    {"Turn on Q = K = V = X and watch the diagonal of the weights light up; then turn on cross-attention and see the weights become n × m.",
+     "打开 Q = K = V = X，看权重的对角线亮起来；再打开交叉注意力，看权重变成 n × m。"},
+    {"Without projections each token attends mostly to itself; separate W^Q and W^K remove that bias. Cross-attention connects the queries of one sentence with the keys and values of another.",
+     "没有投影时每个词主要关注它自己；不同的 W^Q 和 W^K 去掉了这种偏向。交叉注意力连接的是一个句子的 query 与另一个句子的 key 和 value。"},
+    {"X and the projections", "X 与投影"},
+    {"Scores and weights", "分数与注意力权重"},
+    {"The output", "输出"},
+    {"Why three matrices, measured", "为什么要三个矩阵：实测"},
+    {"Each token's row of X is projected three ways: a query (what it looks for), a key (what it offers to be matched), a value (what it gives).",
+     "X 中每个词的行被投影三次：query（我在找什么）、key（我能被怎样匹配）、value（我实际提供什么）。"},
+    {"Row i: how much query i takes from each key; each row sums to 1. In self-attention the diagonal is each token's weight on itself.",
+     "第 i 行：query i 从每个 key 取多少；每行之和为 1。在自注意力中，对角线是每个词给自己的权重。"},
+    {"Each output row is a weighted mix of the V rows: the context vector of that query. Q·K only distributes the weights; V is what gets summed.",
+     "每个输出行都是 V 各行的加权混合：这个 query 的上下文向量。Q·K 只负责分配权重，真正被汇总的是 V。"},
+    {"With Q = K = V = X each token is most similar to itself (x_i·x_i = |x_i|^2), so it attends mostly to itself. One shared matrix W^Q = W^K keeps that; separate W^Q and W^K remove it.",
+     "当 Q = K = V = X 时，每个词与自己最相似（x_i·x_i = |x_i|^2），所以主要关注自己。共用一个矩阵 W^Q = W^K 仍保留这种偏向；不同的 W^Q 和 W^K 才去掉它。"},
+    {"Self-attention: the notes' sentence", "自注意力：讲义中的句子"},
+    {"Q, K, V from one sentence through three seeded matrices W^Q, W^K, W^V.", "Q、K、V 来自同一个句子，经过三个随机种子生成的矩阵 W^Q、W^K、W^V。"},
+    {"Q = K = V = X: no projections", "Q = K = V = X：没有投影"},
+    {"Each token attends mostly to itself: look at the diagonal of the weights.", "每个词主要关注它自己：看权重的对角线。"},
+    {"Cross-attention: a translation", "交叉注意力：一句翻译"},
+    {"Queries from the second sentence (the decoder's side), keys and values from the first (the encoder's): the weights are n × m.",
+     "query 来自第二个句子（解码器一侧），key 和 value 来自第一个句子（编码器一侧）：权重是 n × m。"},
+    {"Cross-attention without projections", "没有投影的交叉注意力"},
+    {"Q = X2, K = V = X: a query finds its own word in the other sentence; there is no diagonal to speak of.",
+     "Q = X2，K = V = X：query 在另一个句子里找到同一个词；这里谈不上对角线。"},
+    {"Self-attention in Chinese", "中文的自注意力"},
+    {"One token per Chinese character; the same three matrices.", "每个汉字一个 token；同样的三个矩阵。"},
+    {"Q = K = V = X", "Q = K = V = X"},
+    {"W^Q = W^K (one shared matrix)", "W^Q = W^K（共用一个矩阵）"},
+    {"W^Q, W^K separate (seeded)", "W^Q、W^K 各自独立（随机种子）"},
+    {"first sentence (keys, values)", "第一个句子（key、value）"},
+    {"second sentence (queries)", "第二个句子（query）"},
+    {"cross-attention: queries from the second sentence", "交叉注意力：query 来自第二个句子"},
+    {"Q = K = V = X (no projections)", "Q = K = V = X（不做投影）"},
+    {"d_k is not used: Q = K = V = X has d_model columns", "d_k 未使用：Q = K = V = X 有 d_model 列"},
+    {"Weights are seeded, not trained: they show the mechanism, not what a trained model attends to.",
+     "权重由随机种子生成，没有训练：它们展示的是机制，而不是训练后的模型关注什么。"},
+    {"mean self-weight (diagonal of A)", "平均自身权重（A 的对角线）"},
+    {"tokens whose largest weight is their own", "最大权重落在自己身上的词"},
+    {"uniform 1/m", "均匀 1/m"},
+    {"self-weight per token", "每个词的自身权重"},
+    {"token", "词"},
+    {"weight on itself", "给自己的权重"},
+    {"Measured on the self-attention of the first sentence. Cross-attention has no diagonal: its queries come from another sentence.",
+     "在第一个句子的自注意力上测得。交叉注意力没有对角线：它的 query 来自另一个句子。"},
+    {"mean weight on the diagonal", "对角线上的平均权重"},
+    {"n queries × m keys", "n 个 query × m 个 key"},
+    {"weights A", "注意力权重 A"},
+    {"scores S/√d_k", "分数 S/√d_k"},
+    {"output O = A·V", "输出 O = A·V"},
+    {"shown above", "即上图所示"},
+    {"No projections: Q, K and V are the embeddings themselves, so d_k = d_model and each token's query is its own key.",
+     "没有投影：Q、K、V 就是嵌入本身，所以 d_k = d_model，每个词的 query 就是它自己的 key。"},
+    {"Cross-attention: the queries come from the second sentence (X2), the keys and values from the first (X); n and m may differ.",
+     "交叉注意力：query 来自第二个句子（X2），key 和 value 来自第一个句子（X）；n 与 m 可以不同。"},
+    {"Rows are the second sentence's tokens, columns the first's: no token meets itself, so there is no diagonal of self-weights.",
+     "行是第二个句子的词，列是第一个句子的词：没有哪个词遇到它自己，所以不存在自身权重的对角线。"},
+    {"{0} has no tokens: type at least one word", "{0} 没有 token：请至少输入一个词"},
+    {"{0} has {1} tokens, over the limit of {2}", "{0} 有 {1} 个 token，超过了上限 {2}"},
+    {"the query sequence has {0} columns but W^Q has {1} rows", "query 序列有 {0} 列，但 W^Q 有 {1} 行"},
+    {"the key/value sequence has {0} columns but W^K has {1} rows and W^V {2}", "key/value 序列有 {0} 列，但 W^K 有 {1} 行，W^V 有 {2} 行"},
+    {"W^Q gives {0} columns but W^K gives {1}: queries and keys must have the same d_k",
+     "W^Q 得到 {0} 列，而 W^K 得到 {1} 列：query 和 key 的 d_k 必须相同"},
+    {"self-weight needs a square weight matrix, got {0} × {1}", "自身权重需要方阵形式的权重矩阵，收到的是 {0} × {1}"},
+};
+
+using Preset = ScenePreset<SelfAttnParams>;
+
+const std::vector<Preset>& preset_table() {
+  static const std::vector<Preset> kPresets = [] {
+    std::vector<Preset> v;
+    SelfAttnParams p;
+    v.push_back({{"notes", N_("Self-attention: the notes' sentence"), N_("Q, K, V from one sentence through three seeded matrices W^Q, W^K, W^V.")}, p});
+    p.identity = true;
+    v.push_back({{"identity", N_("Q = K = V = X: no projections"), N_("Each token attends mostly to itself: look at the diagonal of the weights.")}, p});
+    p = SelfAttnParams{};
+    p.cross = true;
+    v.push_back({{"cross", N_("Cross-attention: a translation"),
+                  N_("Queries from the second sentence (the decoder's side), keys and values from the first (the encoder's): the weights are n × m.")},
+                 p});
+    p.identity = true;
+    p.text2 = "it was the animal";
+    v.push_back({{"cross-identity", N_("Cross-attention without projections"),
+                  N_("Q = X2, K = V = X: a query finds its own word in the other sentence; there is no diagonal to speak of.")},
+                 p});
+    p = SelfAttnParams{};
+    p.text = "动物没有过马路，因为它太累了";
+    v.push_back({{"chinese", N_("Self-attention in Chinese"), N_("One token per Chinese character; the same three matrices.")}, p});
+    return v;
+  }();
+  return kPresets;
+}
+
+struct SelfChange final : SceneChange {
+  SelfAttnParams params;
+  SelfAttnModel model;
+};
+
+json self_weight_json(const SelfWeight& w) {
+  return {{"mean", w.mean}, {"argmax_self", w.argmax_self}, {"diagonal", w.diagonal}};
+}
+
+// The results of a model as getState reports them (and as setState checks them when they come back).
+json results_json(const SelfAttnParams& p, const SelfAttnModel& m, bool with_matrices) {
+  json r;
+  r["n"] = m.trace.n;
+  r["m"] = m.trace.m;
+  r["d_k"] = m.d_k;
+  r["d_v"] = m.trace.d_v;
+  r["tokens"] = m.key_tokens;
+  r["query_tokens"] = m.query_tokens;
+  json sw;
+  for (int s = 0; s < static_cast<int>(QkSetting::Count); ++s) sw[qk_setting_name(static_cast<QkSetting>(s))] = self_weight_json(m.self_weight[s]);
+  sw["uniform"] = m.self_weight[0].uniform;
+  r["self_weight"] = sw;
+  // The notes' two settings, side by side: Q = K = V = X and separate seeded W^Q, W^K.
+  r["self_weight_identity"] = m.self_weight[static_cast<int>(QkSetting::Identity)].mean;
+  r["self_weight_projected"] = m.self_weight[static_cast<int>(QkSetting::Separate)].mean;
+  if (with_matrices) {
+    r["X"] = matrix_json(m.X);
+    if (p.cross) r["X2"] = matrix_json(m.X2);
+    r["Q"] = matrix_json(m.Q);
+    r["K"] = matrix_json(m.K);
+    r["V"] = matrix_json(m.V);
+    r["weights"] = matrix_json(m.trace.weights());
+    r["output"] = matrix_json(m.trace.output);
+  }
+  return r;
+}
+
+}  // namespace
+
+Status compute_self(const SelfAttnParams& p, SelfAttnModel* out) {
+  if (p.d_model < 1 || p.d_model > self_limits::kMaxDModel)
+    return Status::Error("{0} must be between 1 and {1}, got {2}", {"d_model", arg(self_limits::kMaxDModel), arg(p.d_model)});
+  SelfAttnParams q = p;
+  q.max_tokens = self_limits::kMaxTokens;
+  return build_self_attention(q, out);
+}
+
+const char* SelfScene::setting_title(QkSetting s) {
+  switch (s) {
+    case QkSetting::Identity: return N_("Q = K = V = X");
+    case QkSetting::Shared: return N_("W^Q = W^K (one shared matrix)");
+    case QkSetting::Separate: return N_("W^Q, W^K separate (seeded)");
+    case QkSetting::Count: break;
+  }
+  return "";
+}
+
+SelfScene::SelfScene() {
+  Status s = compute_self(params_, &model_);  // the defaults always compute
+  (void)s;
+  first_model();
+}
+
+const char* SelfScene::title() const { return N_("Self-attention"); }
+
+LessonInfo SelfScene::lesson() const {
+  return {"Q = XW^Q,   K = XW^K,   V = XW^V",
+          N_("Turn on Q = K = V = X and watch the diagonal of the weights light up; then turn on cross-attention and see the weights become n × m."),
+          N_("Without projections each token attends mostly to itself; separate W^Q and W^K remove that bias. Cross-attention connects the queries of one sentence with the keys and values of another.")};
+}
+
+const std::vector<StageInfo>& SelfScene::stages() const {
+  static const std::vector<StageInfo> kStages = {
+      {"qkv", N_("X and the projections"), "Q = XW^Q,   K = XW^K,   V = XW^V",
+       N_("Each token's row of X is projected three ways: a query (what it looks for), a key (what it offers to be matched), a value (what it gives).")},
+      {"weights", N_("Scores and weights"), "A = softmax(QKᵀ / √dₖ)",
+       N_("Row i: how much query i takes from each key; each row sums to 1. In self-attention the diagonal is each token's weight on itself.")},
+      {"output", N_("The output"), "O = A·V,   oᵢ = Σⱼ Aᵢⱼ vⱼ",
+       N_("Each output row is a weighted mix of the V rows: the context vector of that query. Q·K only distributes the weights; V is what gets summed.")},
+      {"self-weight", N_("Why three matrices, measured"), "mean diag(A):   Q = K = V = X   vs   Q = XW^Q,  K = XW^K",
+       N_("With Q = K = V = X each token is most similar to itself (x_i·x_i = |x_i|^2), so it attends mostly to itself. One shared matrix W^Q = W^K keeps that; separate W^Q and W^K remove it.")},
+  };
+  return kStages;
+}
+
+const std::vector<PresetInfo>& SelfScene::presets() const { return preset_infos(preset_table()); }
+
+const TrPair* SelfScene::translations(size_t* count) const { return translation_table(kStrings, count); }
+
+std::vector<int> SelfScene::substeps() const { return {1, 1, 1, 1}; }
+
+void SelfScene::write_params(json& doc) const {
+  doc["text"] = params_.text;
+  doc["text2"] = params_.text2;
+  doc["cross"] = params_.cross;
+  doc["identity"] = params_.identity;
+  doc["d_model"] = params_.d_model;
+  doc["d_k"] = params_.d_k;
+  doc["seed"] = params_.seed;
+  doc["positional"] = params_.positional;
+}
+
+void SelfScene::write_results(json& doc, bool with_matrices) const { doc["results"] = results_json(params_, model_, with_matrices); }
+
+const std::vector<UrlParam>& SelfScene::url_params() const {
+  static const std::vector<UrlParam> kParams = {{"text", "text", UrlKind::String},       {"text2", "text2", UrlKind::String},
+                                                {"cross", "cross", UrlKind::Bool},       {"identity", "identity", UrlKind::Bool},
+                                                {"d_model", "d_model", UrlKind::Number}, {"d_k", "d_k", UrlKind::Number},
+                                                {"seed", "seed", UrlKind::Number},       {"positional", "positional", UrlKind::Bool}};
+  return kParams;
+}
+
+Status SelfScene::prepare(const json& in, std::unique_ptr<SceneChange>* out) const {
+  if (!in.is_object()) return Status::Error("expects an object, got {0}", {quote_json(in)});
+  AP_TRY(check_known_fields(in, {"preset", "text", "text2", "cross", "identity", "d_model", "d_k", "seed", "positional", "results"}));
+  SelfAttnParams p = params_;
+  if (const auto it = in.find("preset"); it != in.end()) AP_TRY(find_preset_params(*it, preset_table(), &p));
+  long long v;
+  if (const auto it = in.find("text"); it != in.end()) AP_TRY(read_string(*it, "text", &p.text));
+  if (const auto it = in.find("text2"); it != in.end()) AP_TRY(read_string(*it, "text2", &p.text2));
+  if (const auto it = in.find("cross"); it != in.end()) AP_TRY(read_bool(*it, "cross", &p.cross));
+  if (const auto it = in.find("identity"); it != in.end()) AP_TRY(read_bool(*it, "identity", &p.identity));
+  if (const auto it = in.find("d_model"); it != in.end()) { AP_TRY(read_int(*it, "d_model", 1, self_limits::kMaxDModel, &v)); p.d_model = static_cast<int>(v); }
+  if (const auto it = in.find("d_k"); it != in.end()) { AP_TRY(read_int(*it, "d_k", 1, self_limits::kMaxDModel, &v)); p.d_k = static_cast<int>(v); }
+  if (const auto it = in.find("seed"); it != in.end()) { AP_TRY(read_int(*it, "seed", 0, 9007199254740991LL, &v)); p.seed = static_cast<uint64_t>(v); }
+  if (const auto it = in.find("positional"); it != in.end()) AP_TRY(read_bool(*it, "positional", &p.positional));
+  auto change = std::make_unique<SelfChange>();
+  change->params = p;
+  AP_TRY(compute_self(p, &change->model));
+  // Results come back in setState(getState()): accepted only when they are what these parameters give.
+  if (const auto it = in.find("results"); it != in.end()) {
+    const json mine = json::parse(results_json(p, change->model, it->contains("Q")).dump());
+    if (json::parse(it->dump()) != mine) return Status::Error("results do not match what the other fields give");
+  }
+  *out = std::move(change);
+  return Status::Ok();
+}
+
+void SelfScene::commit(std::unique_ptr<SceneChange> change) {
+  auto* c = static_cast<SelfChange*>(change.get());
+  params_ = c->params;
+  model_ = std::move(c->model);
+  model_replaced();
+}
+
+Status SelfScene::apply(const SelfAttnParams& p) {
+  auto change = std::make_unique<SelfChange>();
+  change->params = p;
+  AP_TRY(compute_self(p, &change->model));
+  commit(std::move(change));
+  return Status::Ok();
+}
+
+// The arithmetic behind a hovered cell, from the model's own numbers.
+std::string SelfScene::explain(int what, int i, int j) const {
+  const SelfAttnModel& m = model_;
+  const auto label = [](const std::vector<std::string>& v, int k) { return k >= 0 && k < static_cast<int>(v.size()) ? v[static_cast<size_t>(k)] : std::string(); };
+  char buf[400];
+  const auto cell = [&](const char* name, const Mat& a, const std::vector<std::string>& rows) -> std::string {
+    if (i < 0 || j < 0 || i >= a.rows() || j >= a.cols()) return {};
+    std::snprintf(buf, sizeof buf, "%s[%d][%d] = %s   (%s %d “%s”)", name, i + 1, j + 1, fmt(a(i, j), 4).c_str(), tr("token"), i + 1,
+                  label(rows, i).c_str());
+    return buf;
+  };
+  switch (static_cast<SelfItem>(what)) {
+    case SelfItem::X: return cell("X", m.X, m.key_tokens);
+    case SelfItem::X2: return cell("X2", m.X2, m.query_tokens);
+    case SelfItem::Q: return cell("Q", m.Q, m.query_tokens);
+    case SelfItem::K: return cell("K", m.K, m.key_tokens);
+    case SelfItem::V: return cell("V", m.V, m.key_tokens);
+    case SelfItem::Output: return cell("O", m.trace.output, m.query_tokens);
+    case SelfItem::Weights: {
+      const AttentionTrace& t = m.trace;
+      if (i < 0 || j < 0 || i >= t.n || j >= t.m) return {};
+      std::snprintf(buf, sizeof buf, "%s %d “%s” → %s %d “%s”\nq·k = %s,   /√%d = %s,   A = %s   (%s 1)", tr("query"), i + 1,
+                    label(m.query_tokens, i).c_str(), tr("key"), j + 1, label(m.key_tokens, j).c_str(), fmt(t.scores(i, j), 3).c_str(), t.d_k,
+                    fmt(t.scaled(i, j), 3).c_str(), fmt(t.weights()(i, j), 4).c_str(), tr("row sum"));
+      return buf;
+    }
+    case SelfItem::Measured: {
+      // i: the setting, j: the token
+      if (i < 0 || i >= static_cast<int>(QkSetting::Count) || j < 0 || j >= static_cast<int>(m.self_weight[i].diagonal.size())) return {};
+      std::snprintf(buf, sizeof buf, "%s: %s %d “%s”, A[%d][%d] = %s   (%s %s)", tr(setting_title(static_cast<QkSetting>(i))), tr("token"), j + 1,
+                    label(m.key_tokens, j).c_str(), j + 1, j + 1, fmt(m.self_weight[i].diagonal[static_cast<size_t>(j)], 4).c_str(),
+                    tr("uniform 1/m"), fmt(m.self_weight[i].uniform, 4).c_str());
+      return buf;
+    }
+  }
+  return {};
+}
+
+}  // namespace ap

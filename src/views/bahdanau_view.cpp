@@ -1,0 +1,383 @@
+// View of the scene "Bahdanau (additive) attention": the controls (source and target sentences, d_emb, d_h,
+// d_s, d_a, seed) and, stage by stage, the bidirectional encoder's states, every parameter with its shape,
+// one decoder step (s_t-1, the scores e_t and weights α_t as bars over the source words, c_t, the alignment
+// so far), and the whole alignment matrix. It draws what the scene holds (core/seq2seq.h); it computes
+// nothing but the maxima that scale its bars.
+#include "views/bahdanau_view.h"
+
+#include <imgui.h>
+#include <imgui_internal.h>  // ClearActiveID: hand a touch field to the browser prompt
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "core/number_text.h"
+#include "platform/platform.h"
+#include "platform/text_field.h"
+#include "widgets/math_text.h"
+#include "widgets/matrix_view.h"
+
+namespace ap {
+
+namespace {
+
+
+constexpr ImU32 kHighlight = IM_COL32(230, 140, 0, 255);
+
+std::string dims(long long r, long long c) { return std::to_string(r) + " × " + std::to_string(c); }
+
+// Where a hovered cell of a matrix view goes: the scene's explain(what, i, j).
+void hover_to(ViewContext& ctx, const MatrixViewResult& r, BahdanauItem item, int row_override = -1) {
+  if (r.hover_i < 0 || r.hover_j < 0) return;
+  ctx.hover_what = static_cast<int>(item);
+  ctx.hover_i = row_override >= 0 ? row_override : r.hover_i;
+  ctx.hover_j = r.hover_j;
+}
+
+std::string join_range(const std::vector<std::string>& toks, int from, int to) {
+  std::string s;
+  for (int k = from; k <= to; ++k) s += (k > from ? " " : "") + toks[static_cast<size_t>(k)];
+  return s;
+}
+
+}  // namespace
+
+BahdanauView::~BahdanauView() { heatmap_release(this); }
+
+void BahdanauView::sync() {
+  if (generation_seen_ == scene_.generation()) return;
+  generation_seen_ = scene_.generation();
+  edit_ = scene_.params();
+  external_change_ = true;
+}
+
+// A one-line sentence field; true when it changed `text`.
+bool BahdanauView::sentence_field(ViewContext& ctx, const char* label, const char* id, std::string* text) {
+  (void)ctx;
+  ImGui::TextUnformatted(tr(label));
+  ImGui::SetNextItemWidth(-1);
+  TextFieldOptions o;
+  o.max_bytes = 2047;
+  o.accessible_name = tr(label);
+  const bool changed = text_field(id, text, o);
+  return changed;
+}
+
+void BahdanauView::controls(ViewContext& ctx) {
+  sync();
+  // Each control changes one field of the scene's parameters; a refused value stays in its field with a message.
+  const auto apply = [&](const char* key, auto set) {
+    BahdanauParams p = scene_.params();
+    set(p);
+    (void)report_result(ctx.st, key, scene_.apply(p));
+    generation_seen_ = scene_.generation();
+  };
+  if (external_change_ && (ImGui::GetActiveID() == ImGui::GetID("##source") || ImGui::GetActiveID() == ImGui::GetID("##target")))
+    ImGui::ClearActiveID();
+  external_change_ = false;
+  ImGui::Spacing();
+  if (sentence_field(ctx, N_("source sentence"), "##source", &edit_.source))
+    apply("source", [&](BahdanauParams& p) { p.source = edit_.source; });
+  if (sentence_field(ctx, N_("target sentence (the reference the decoder reads)"), "##target", &edit_.target))
+    apply("target", [&](BahdanauParams& p) { p.target = edit_.target; });
+  const float field = ImGui::GetFontSize() * 7.f;
+  const auto int_field = [&](const char* name, int* v, int BahdanauParams::*member, const char* tip) {
+    ImGui::SetNextItemWidth(field);
+    if (ImGui::InputInt((std::string(name) + "###" + name).c_str(), v, 1, 4))
+      apply(name, [&](BahdanauParams& p) { p.*member = *v; });
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(tip));
+  };
+  int_field("d_emb", &edit_.d_emb, &BahdanauParams::d_emb, N_("Width of the word embeddings (source and target), 1 to 64"));
+  int_field("d_h", &edit_.d_h, &BahdanauParams::d_h, N_("Width of each encoder direction; h_j has 2·d_h numbers"));
+  int_field("d_s", &edit_.d_s, &BahdanauParams::d_s, N_("Width of the decoder state s_t"));
+  int_field("d_a", &edit_.d_a, &BahdanauParams::d_a, N_("Width of the attention's hidden layer tanh(W_a s_t-1 + U_a h_j)"));
+  int seed = static_cast<int>(edit_.seed & 0x7FFFFFFF);
+  ImGui::SetNextItemWidth(field);
+  if (ImGui::InputInt((std::string(tr("seed")) + "###seed").c_str(), &seed, 1, 10)) {
+    edit_.seed = static_cast<uint64_t>(std::max(0, seed));
+    apply("seed", [&](BahdanauParams& p) { p.seed = edit_.seed; });
+  }
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("Every weight comes from this seed"));
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("%s", tr("Teacher forcing: at step t the decoder reads the reference word y_t-1, not its own guess."));
+  ImGui::TextWrapped("%s", tr("Weights are seeded, not trained: an untrained alignment is not a translation alignment."));
+  ImGui::PopStyleColor();
+}
+
+std::string BahdanauView::step_text(const ViewContext&) const {
+  const BahdanauModel& m = scene_.model();
+  const int n = m.run.n, T = m.run.T, d_h = m.encoder.fwd.d_h;
+  char buf[600];
+  switch (static_cast<BahdanauStage>(scene_.timeline.stage())) {
+    case BahdanauStage::Encoder: {
+      const int k = scene_.current_position(), b = n - 1 - k;
+      std::snprintf(buf, sizeof buf, "→h_%d: “%s”   ·   ←h_%d: “%s”   ·   h_j = [→h_j; ←h_j]: %d + %d = %d", k + 1,
+                    join_range(m.source_tokens, 0, k).c_str(), b + 1, join_range(m.source_tokens, b, n - 1).c_str(), d_h, d_h, 2 * d_h);
+      return buf;
+    }
+    case BahdanauStage::Params: {
+      long long total = 0;
+      for (const BahdanauParamRow& p : m.params) total += static_cast<long long>(p.shape.rows) * p.shape.cols;
+      std::snprintf(buf, sizeof buf, "n = %d, T = %d, d_enc = 2·d_h = %d   ·   %lld %s", n, T, 2 * d_h, total,
+                    tr("numbers in the parameters, all seeded, none trained"));
+      return buf;
+    }
+    case BahdanauStage::Step: {
+      const int k = scene_.current_step();
+      int best = 0;
+      m.run.alignment.row(k).maxCoeff(&best);
+      std::snprintf(buf, sizeof buf, "t = %d / %d: %s y_%d = “%s” %s, %s “%s”   ·   %s α_%d,j = %s: “%s”", k + 1, T, tr("reads the reference word"), k,
+                    m.decoder_reads[static_cast<size_t>(k)].c_str(), tr("(teacher forcing)"), tr("produces"),
+                    m.target_tokens[static_cast<size_t>(k)].c_str(), tr("largest"), k + 1, fmt(m.run.alignment(k, best), 3).c_str(),
+                    m.source_tokens[static_cast<size_t>(best)].c_str());
+      return buf;
+    }
+    default:
+      std::snprintf(buf, sizeof buf, "α: T × n = %d × %d   ·   %s   ·   %s", T, n, tr("each row sums to 1"),
+                    tr("untrained: not a translation alignment"));
+      return buf;
+  }
+}
+
+void BahdanauView::stage(ViewContext& ctx) {
+  sync();
+  switch (static_cast<BahdanauStage>(scene_.timeline.stage())) {
+    case BahdanauStage::Encoder: encoder_stage(ctx); break;
+    case BahdanauStage::Params: params_stage(); break;
+    case BahdanauStage::Step: step_stage(ctx); break;
+    case BahdanauStage::Alignment:
+    default: alignment_stage(ctx); break;
+  }
+}
+
+// →H, ←H and H = [→H ←H] side by side, the rows labelled with the source words; the current sub-step's rows
+// outlined: →h_k has read up to word k, ←h_{n-1-k} from word n-1-k on.
+void BahdanauView::encoder_stage(ViewContext& ctx) {
+  const BahdanauModel& m = scene_.model();
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float fs = ImGui::GetFontSize();
+  const int n = m.run.n, d_h = m.encoder.fwd.d_h, k = scene_.current_position();
+  const float gap = fs * 1.2f, h = avail.y - fs * 3.f;
+  const float w_half = (avail.x - 2 * gap) * 0.25f;
+  MatrixView v;
+  v.row_labels = &m.source_tokens;
+  v.scale = ColorScale::Diverging;
+  v.lo = -1.f;
+  v.hi = 1.f;
+  v.decimals = 2;
+  v.m = &m.encoded.fwd.H;
+  v.key = {this, 0, scene_.generation()};
+  v.title = "→H  (" + dims(n, d_h) + ")";
+  v.hl_row = k;
+  ImGui::BeginGroup();
+  hover_to(ctx, matrix_view(v, ImVec2(w_half, h)), BahdanauItem::Forward);
+  ImGui::EndGroup();
+  ImGui::SameLine(0, gap);
+  v.m = &m.encoded.bwd.H;
+  v.key = {this, 1, scene_.generation()};
+  v.title = "←H  (" + dims(n, d_h) + ")";
+  v.hl_row = n - 1 - k;
+  ImGui::BeginGroup();
+  hover_to(ctx, matrix_view(v, ImVec2(w_half, h)), BahdanauItem::Backward);
+  ImGui::EndGroup();
+  ImGui::SameLine(0, gap);
+  v.m = &m.encoded.H;
+  v.key = {this, 2, scene_.generation()};
+  v.title = "H = [→H  ←H]  (" + dims(n, 2 * d_h) + ")";
+  v.hl_row = -1;
+  ImGui::BeginGroup();
+  hover_to(ctx, matrix_view(v, ImVec2(avail.x - 2 * (w_half + gap), h)), BahdanauItem::Joined);
+  ImGui::EndGroup();
+  ImGui::Spacing();
+  color_legend(ColorScale::Diverging, -1.f, 1.f, std::min(avail.x * 0.4f, fs * 20.f), "tanh ∈ (−1, 1)");
+}
+
+// Every parameter: its name, its shape in symbols and in numbers, how many numbers, what it does.
+void BahdanauView::params_stage() {
+  const BahdanauModel& m = scene_.model();
+  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
+  long long total = 0, group[3] = {0, 0, 0};
+  if (ImGui::BeginTable("params", 5, flags)) {
+    const char* cols[] = {N_("parameter"), N_("shape"), N_("entries"), N_("role")};
+    ImGui::TableSetupColumn(tr(cols[0]), ImGuiTableColumnFlags_WidthFixed, ImGui::GetFontSize() * 5.f);
+    ImGui::TableSetupColumn(tr(cols[1]), ImGuiTableColumnFlags_WidthFixed, ImGui::GetFontSize() * 10.f);
+    ImGui::TableSetupColumn(tr("in this model"), ImGuiTableColumnFlags_WidthFixed, ImGui::GetFontSize() * 6.f);
+    ImGui::TableSetupColumn(tr(cols[2]), ImGuiTableColumnFlags_WidthFixed, ImGui::GetFontSize() * 5.f);
+    ImGui::TableSetupColumn(tr(cols[3]), ImGuiTableColumnFlags_WidthStretch);
+    ImGui::TableHeadersRow();
+    for (size_t r = 0; r < m.params.size(); ++r) {
+      const BahdanauParamRow& p = m.params[r];
+      const long long count = static_cast<long long>(p.shape.rows) * p.shape.cols;
+      total += count;
+      const bool attention = p.shape.name == "W_a" || p.shape.name == "U_a" || p.shape.name == "v_a";
+      group[r < 6 ? 0 : attention ? 1 : 2] += count;
+      ImGui::TableNextRow();
+      if (attention) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg0, IM_COL32(255, 236, 210, 255));
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(p.shape.name.c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(p.dims);
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(dims(p.shape.rows, p.shape.cols).c_str());
+      ImGui::TableNextColumn();
+      ImGui::Text("%lld", count);
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(tr(p.role));
+    }
+    ImGui::EndTable();
+  }
+  ImGui::Spacing();
+  ImGui::Text("%s %lld  =  %s %lld + %s %lld + %s %lld", tr("in all"), total, tr("in the encoder"), group[0], tr("in the attention"), group[1],
+              tr("in the decoder"), group[2]);
+  ImGui::TextDisabled("%s", tr("The word embeddings are seeded look-ups here, not learned parameters."));
+}
+
+// One row per source word: e_tj as a bar either side of 0 and α_tj as a bar from 0, both scaled to their
+// largest magnitude over every step (so steps compare); the largest α_t outlined.
+float BahdanauView::score_bars(ViewContext& ctx, int k, ImVec2 size) {
+  const BahdanauModel& m = scene_.model();
+  const int n = m.run.n;
+  const float fs = ImGui::GetFontSize();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 o = ImGui::GetCursorScreenPos();
+  const ImU32 ink = ImGui::GetColorU32(ImGuiCol_Text), faint = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+  const float e_max = std::max(1e-6f, m.run.scores.cwiseAbs().maxCoeff());
+  const float a_max = std::max(1e-6f, m.run.alignment.maxCoeff());
+  float label_w = fs * 2.f;
+  for (const std::string& t : m.source_tokens) label_w = std::max(label_w, ImGui::CalcTextSize(t.c_str()).x + fs * 0.6f);
+  label_w = std::min(label_w, size.x * 0.22f);
+  const float num_w = fs * 3.2f;
+  const float col_w = (size.x - label_w - 2 * num_w - fs) * 0.5f;
+  const float head_h = fs * 1.5f;
+  const float row_h = std::clamp((size.y - head_h - fs * 1.4f) / std::max(1, n), 4.f, fs * 1.7f);
+  const float e_x0 = o.x + label_w, a_x0 = e_x0 + col_w + num_w + fs;
+  // headers: the two quantities in math text
+  char head[64];
+  std::snprintf(head, sizeof head, "eₜⱼ   (t = %d)", k + 1);
+  draw_math_text(dl, ImVec2(e_x0, o.y), ink, head, fs);
+  std::snprintf(head, sizeof head, "αₜⱼ = softmax(eₜ)ⱼ");
+  draw_math_text(dl, ImVec2(a_x0, o.y), ink, head, fs);
+  int best = 0;
+  m.run.alignment.row(k).maxCoeff(&best);
+  const float y0 = o.y + head_h;
+  const float e_zero = e_x0 + col_w * 0.5f;
+  double sum = 0;
+  for (int j = 0; j < n; ++j) {
+    const float y = y0 + j * row_h, ty = y + (row_h - fs) * 0.5f;
+    const std::string& tok = m.source_tokens[static_cast<size_t>(j)];
+    if (row_h >= fs * 0.9f) {
+      dl->PushClipRect(ImVec2(o.x, y), ImVec2(o.x + label_w - fs * 0.3f, y + row_h), true);
+      const float tw = ImGui::CalcTextSize(tok.c_str()).x;
+      dl->AddText(ImVec2(o.x + label_w - fs * 0.3f - tw, ty), j == best ? ink : faint, tok.c_str());
+      dl->PopClipRect();
+    }
+    const float e = m.run.scores(k, j), a = m.run.alignment(k, j);
+    sum += a;
+    const float pad = std::max(1.f, row_h * 0.15f);
+    const float ex = e_zero + (col_w * 0.5f) * e / e_max;
+    dl->AddRectFilled(ImVec2(std::min(e_zero, ex), y + pad), ImVec2(std::max(e_zero, ex), y + row_h - pad),
+                      colormap(ColorScale::Diverging, colormap_t(e, -e_max, e_max)));
+    const float ax = a_x0 + col_w * a / a_max;
+    dl->AddRectFilled(ImVec2(a_x0, y + pad), ImVec2(std::max(a_x0 + 1.f, ax), y + row_h - pad),
+                      colormap(ColorScale::Sequential, colormap_t(a, 0.f, a_max)));
+    if (j == best) dl->AddRect(ImVec2(a_x0 - 1, y + pad - 1), ImVec2(ax + 1, y + row_h - pad + 1), kHighlight, 0, 0, 2.f);
+    if (row_h >= fs * 0.9f) {
+      dl->AddText(ImVec2(e_x0 + col_w + fs * 0.3f, ty), faint, fmt(e, 2).c_str());
+      dl->AddText(ImVec2(a_x0 + col_w + fs * 0.3f, ty), j == best ? ink : faint, fmt(a, 3).c_str());
+    }
+  }
+  dl->AddLine(ImVec2(e_zero, y0), ImVec2(e_zero, y0 + n * row_h), faint);
+  const float bottom = y0 + n * row_h + fs * 0.2f;
+  const std::string total = "Σⱼ αₜⱼ = " + fmt(sum, 3);
+  draw_math_text(dl, ImVec2(a_x0, bottom), faint, total.c_str(), fs);
+  // Hover: the row under the mouse explains its score and weight.
+  ImGui::SetCursorScreenPos(ImVec2(o.x, y0));
+  ImGui::InvisibleButton("bars", ImVec2(std::max(1.f, size.x), std::max(1.f, n * row_h)));
+  if (ImGui::IsItemHovered()) {
+    const int j = std::clamp(static_cast<int>((ImGui::GetIO().MousePos.y - y0) / row_h), 0, n - 1);
+    dl->AddRect(ImVec2(o.x, y0 + j * row_h), ImVec2(o.x + size.x, y0 + (j + 1) * row_h), IM_COL32(20, 20, 20, 255));
+    ctx.hover_what = static_cast<int>(BahdanauItem::Score);
+    ctx.hover_i = k;
+    ctx.hover_j = j;
+  }
+  ImGui::SetCursorScreenPos(ImVec2(o.x, bottom + fs * 1.4f));
+  ImGui::Dummy(ImVec2(size.x, 0));
+  return bottom + fs * 1.4f;
+}
+
+// Decoder step t = k+1: the bars of e_t and α_t (left), the alignment so far (right), s_{t-1} and c_t below.
+void BahdanauView::step_stage(ViewContext& ctx) {
+  const BahdanauModel& m = scene_.model();
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float fs = ImGui::GetFontSize();
+  const int k = scene_.current_step(), n = m.run.n, T = m.run.T;
+  const long long version = static_cast<long long>(scene_.generation()) * 4096 + k;
+  const float vectors_h = fs * 5.8f;
+  const float top_h = avail.y - vectors_h;
+  const float left_w = avail.x * 0.5f;
+  const ImVec2 top = ImGui::GetCursorScreenPos();
+  const float bars_bottom = score_bars(ctx, k, ImVec2(left_w - fs, top_h));
+  // the alignment so far: rows 1 … t
+  ImGui::SetCursorScreenPos(ImVec2(top.x + left_w + fs, top.y));
+  MatrixView a;
+  a.m = &m.run.alignment;
+  a.key = {this, 3, scene_.generation()};
+  a.row_labels = &m.target_tokens;
+  a.col_labels = &m.source_tokens;
+  a.scale = ColorScale::Sequential;
+  a.lo = 0.f;
+  a.hi = std::max(1e-6f, m.run.alignment.maxCoeff());
+  a.reveal = static_cast<double>(k + 1) * n;
+  a.hl_row = k;
+  a.title = std::string(tr("alignment so far")) + "  α  (" + dims(T, n) + ")";
+  const MatrixViewResult ra = matrix_view(a, ImVec2(avail.x - left_w - fs, top_h - fs * 0.5f));
+  if (ra.hover_i >= 0 && ra.hover_i <= k) hover_to(ctx, ra, BahdanauItem::Alignment);
+  // s_{t-1} and c_t as one-row matrices, right below the taller of the two
+  const float below = std::max(bars_bottom, ra.grid_max.y + fs * 0.8f);
+  ImGui::SetCursorScreenPos(ImVec2(top.x, std::min(below, top.y + top_h)));
+  s_prev_ = m.run.queries.row(k);
+  context_ = m.run.contexts.row(k);
+  MatrixView v;
+  v.scale = ColorScale::Diverging;
+  v.lo = -1.f;
+  v.hi = 1.f;
+  v.max_cell_w = fs * 3.2f;
+  v.max_cell_h = fs * 1.6f;
+  char title[96];
+  v.m = &s_prev_;
+  v.key = {this, 4, version};
+  std::snprintf(title, sizeof title, "sₜ₋₁ = s%s  (1 × %d)", subscript(k).c_str(), static_cast<int>(s_prev_.cols()));
+  v.title = title;
+  (void)matrix_view(v, ImVec2(avail.x, fs * 2.7f));
+  v.m = &context_;
+  v.key = {this, 5, version};
+  std::snprintf(title, sizeof title, "cₜ = Σⱼ αₜⱼ hⱼ = c%s  (1 × %d)", subscript(k + 1).c_str(), static_cast<int>(context_.cols()));
+  v.title = title;
+  hover_to(ctx, matrix_view(v, ImVec2(avail.x, fs * 2.7f)), BahdanauItem::Context, k);
+}
+
+// The whole α: T × n, rows the target words (step t produces word t), columns the source words.
+void BahdanauView::alignment_stage(ViewContext& ctx) {
+  const BahdanauModel& m = scene_.model();
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float fs = ImGui::GetFontSize();
+  MatrixView a;
+  a.m = &m.run.alignment;
+  a.key = {this, 6, scene_.generation()};
+  a.row_labels = &m.target_tokens;
+  a.col_labels = &m.source_tokens;
+  a.scale = ColorScale::Sequential;
+  a.lo = 0.f;
+  a.hi = std::max(1e-6f, m.run.alignment.maxCoeff());
+  a.title = "α  (" + dims(m.run.T, m.run.n) + "):  " + tr("decoder step t (row) × source word j (column)");
+  hover_to(ctx, matrix_view(a, ImVec2(avail.x, avail.y - fs * 3.f)), BahdanauItem::Alignment);
+  ImGui::Spacing();
+  color_legend(ColorScale::Sequential, 0.f, a.hi, std::min(avail.x * 0.4f, fs * 20.f), "α");
+  ImGui::SameLine(0, fs * 2.f);
+  ImGui::TextDisabled("%s", tr("untrained: not a translation alignment"));
+}
+
+}  // namespace ap

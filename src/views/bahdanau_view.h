@@ -1,0 +1,36 @@
+// The drawing of the scene "Bahdanau (additive) attention" (see bahdanau_view.cpp).
+#pragma once
+#include <string>
+
+#include "app/scenes/bahdanau_scene.h"
+#include "views/view.h"
+
+namespace ap {
+
+class BahdanauView final : public SceneView {
+ public:
+  explicit BahdanauView(BahdanauScene& scene) : scene_(scene) {}
+  ~BahdanauView() override;
+  void controls(ViewContext& ctx) override;
+  void stage(ViewContext& ctx) override;
+  std::string step_text(const ViewContext& ctx) const override;
+
+ private:
+  void sync();
+  bool sentence_field(ViewContext& ctx, const char* label, const char* id, std::string* text);
+  void encoder_stage(ViewContext& ctx);
+  void params_stage();
+  void step_stage(ViewContext& ctx);
+  void alignment_stage(ViewContext& ctx);
+  // α_t and e_t of step k as bars, one row per source word, in a box of `size`.
+  // Returns the bottom of what it drew (screen y).
+  float score_bars(ViewContext& ctx, int k, ImVec2 size);
+
+  BahdanauScene& scene_;
+  int generation_seen_ = -1;
+  bool external_change_ = false;  // the model changed outside the controls since they last drew
+  BahdanauParams edit_;
+  Mat s_prev_, context_;  // 1 × d_s and 1 × d_enc: the current step's rows, as matrices to draw
+};
+
+}  // namespace ap

@@ -1,0 +1,393 @@
+// View of the scene "The Seq2Seq bottleneck": the controls (sentence, d_in, d_h, gain, seed and the probe's
+// sizes) and, stage by stage, the encoder reading the sentence (X and the growing H), c beside the source
+// numbers, the probe's R² per position at the sentence's length (bars), and the mean R² against the length
+// (plot). It draws what the scene holds (core/seq2seq.h); it computes nothing.
+#include "views/bottleneck_view.h"
+
+#include <imgui.h>
+#include <imgui_internal.h>  // ClearActiveID: hand a touch field to the browser prompt
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+#include "core/number_text.h"
+#include "platform/platform.h"
+#include "platform/text_field.h"
+#include "widgets/matrix_view.h"
+#include "widgets/plot.h"
+#include "widgets/section.h"
+
+namespace ap {
+
+namespace {
+
+constexpr ImU32 kFinalColor = IM_COL32(214, 96, 77, 255);    // from c: warm
+constexpr ImU32 kReaderColor = IM_COL32(67, 147, 195, 255);  // from every h_j: cool
+constexpr ImU32 kBoundColor = IM_COL32(120, 120, 130, 255);
+
+// "{0} … {1}" in the current language (arguments are numbers and tokens: never translated).
+std::string fill(const char* tmpl, std::initializer_list<std::string> args) {
+  std::string s = tr(tmpl);
+  int k = 0;
+  for (const std::string& a : args) {
+    const std::string key = "{" + std::to_string(k++) + "}";
+    for (size_t at = s.find(key); at != std::string::npos; at = s.find(key, at + a.size())) s.replace(at, key.size(), a);
+  }
+  return s;
+}
+
+void dim_wrapped(const std::string& s) {
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("%s", s.c_str());
+  ImGui::PopStyleColor();
+}
+
+void legend_entry(ImDrawList* dl, ImVec2 at, ImU32 col, const char* text, float fs) {
+  dl->AddRectFilled(ImVec2(at.x, at.y + fs * 0.2f), ImVec2(at.x + fs * 0.8f, at.y + fs * 0.9f), col, 2.f);
+  dl->AddText(ImVec2(at.x + fs * 1.1f, at.y), ImGui::GetColorU32(ImGuiCol_Text), text);
+}
+
+}  // namespace
+
+BottleneckView::~BottleneckView() { heatmap_release(this); }
+
+// A new model from outside the controls (page API, preset, link): the fields show it. A text field being
+// typed into would otherwise write its own text back over it at the next frame, so it lets go.
+void BottleneckView::sync() {
+  if (generation_seen_ == scene_.generation()) return;
+  generation_seen_ = scene_.generation();
+  edit_ = scene_.params();
+  text_ = edit_.text;
+  const Vec& c = scene_.model().trace.last;
+  c_column_ = Mat(c);  // d_h × 1: the same numbers, as a column for the matrix view
+  unit_labels_.clear();
+  for (Eigen::Index k = 0; k < c.size(); ++k) unit_labels_.push_back(std::to_string(k + 1));
+  external_change_ = true;
+}
+
+void BottleneckView::controls(ViewContext& ctx) {
+  sync();
+  const float fs = ImGui::GetFontSize();
+  // What the controls change is already in the fields: not an outside change.
+  const auto apply = [&](const char* key) {
+    (void)report_result(ctx.st, key, scene_.apply(edit_));
+    generation_seen_ = scene_.generation();
+    c_column_ = Mat(scene_.model().trace.last);
+    unit_labels_.clear();
+    for (Eigen::Index k = 0; k < c_column_.rows(); ++k) unit_labels_.push_back(std::to_string(k + 1));
+  };
+  if (external_change_ && ImGui::GetActiveID() == ImGui::GetID("##text")) ImGui::ClearActiveID();
+  external_change_ = false;
+  ImGui::Spacing();
+  ImGui::TextUnformatted(tr("sentence"));
+  ImGui::SetNextItemWidth(-1);
+  TextFieldOptions o;
+  o.max_bytes = 4095;
+  o.accessible_name = tr("sentence");
+  if (text_field("##text", &text_, o)) {
+    edit_.text = text_;
+    apply("text");
+  }
+  const float field = fs * 7.f;
+  const auto int_field = [&](const char* label, const char* id, int* v, int step) {
+    ImGui::SetNextItemWidth(field);
+    if (ImGui::InputInt((std::string(label) + "###" + id).c_str(), v, step, step)) apply(id);
+  };
+  int_field("d_in", "d_in", &edit_.d_in, 1);
+  int_field("d_h", "d_h", &edit_.d_h, 8);
+  ImGui::SetNextItemWidth(field);
+  if (ImGui::InputDouble((std::string(tr("recurrent gain g")) + "###gain").c_str(), &edit_.gain, 0.1, 0.1, "%.2f")) apply("gain");
+  int seed = static_cast<int>(edit_.seed & 0x7FFFFFFF);
+  ImGui::SetNextItemWidth(field);
+  if (ImGui::InputInt((std::string(tr("seed")) + "###seed").c_str(), &seed, 1, 10)) {
+    edit_.seed = static_cast<uint64_t>(std::max(0, seed));
+    apply("seed");
+  }
+  section_heading(tr("the probe"));
+  int_field(tr("vocabulary"), "vocab", &edit_.vocab, 16);
+  int_field("L_max", "l_max", &edit_.l_max, 1);
+  int_field(tr("training sentences"), "n_train", &edit_.n_train, 128);
+  int_field(tr("held-out sentences"), "n_test", &edit_.n_test, 64);
+  ImGui::SetNextItemWidth(field);
+  if (ImGui::InputDouble((std::string(tr("ridge λ")) + "###lambda").c_str(), &edit_.lambda, 0.001, 0.01, "%.4g")) apply("lambda");
+  const long long work = scene_.model().probe.work;
+  dim_wrapped(fill(N_("probe cost: {0} million multiply-adds (budget {1} million)"),
+                   {fmt(static_cast<double>(work) / 1e6, 1), std::to_string(probe_limits::kMaxProbeWork / 1000000)}));
+  ImGui::Spacing();
+  dim_wrapped(tr("Weights and embeddings are seeded, not trained: the encoder shows how a fixed vector limits what survives, not a translation."));
+}
+
+std::string BottleneckView::step_text(const ViewContext&) const {
+  const BottleneckModel& m = scene_.model();
+  const BottleneckParams& p = scene_.params();
+  const int n = m.n();
+  switch (static_cast<BottleneckStage>(scene_.timeline.stage())) {
+    case BottleneckStage::Read: {
+      const int done = scene_.timeline.done_substeps();
+      if (done <= 0) return tr("nothing read yet: h_0 = 0");
+      const int t = std::min(done, n);
+      std::string h = "(";
+      const int show = std::min<int>(4, static_cast<int>(m.trace.H.cols()));
+      for (int k = 0; k < show; ++k) h += (k ? ", " : "") + fmt(m.trace.H(t - 1, k), 2);
+      h += m.trace.H.cols() > show ? ", …)" : ")";
+      return fill(N_("t = {0} “{1}”: h_{0} = tanh(W_x x_{0} + W_h h_{2} + b) = {3}"),
+                  {std::to_string(t), m.tokens[static_cast<size_t>(t - 1)], std::to_string(t - 1), h});
+    }
+    case BottleneckStage::Compress:
+      return fill(N_("n = {0} tokens × d_in = {1} → d_h = {2} numbers"), {std::to_string(n), std::to_string(p.d_in), std::to_string(p.d_h)});
+    case BottleneckStage::Probe:
+    case BottleneckStage::Grow:
+    default: {
+      const ProbeLength& at = m.at_sentence();
+      return "L = " + std::to_string(at.L) + "   " +
+             fill(N_("mean R²: from c {0}, from h_j {1}, bound {2}"),
+                  {fmt(at.mean_r2_final, 3), fmt(at.mean_r2_reader, 3), fmt(bottleneck_bound(p.d_h, p.d_in, at.L), 3)});
+    }
+  }
+}
+
+void BottleneckView::stage(ViewContext& ctx) {
+  sync();
+  switch (static_cast<BottleneckStage>(scene_.timeline.stage())) {
+    case BottleneckStage::Read: read_stage(ctx); break;
+    case BottleneckStage::Compress: compress_stage(ctx); break;
+    case BottleneckStage::Probe: probe_stage(ctx); break;
+    case BottleneckStage::Grow:
+    default: grow_stage(ctx); break;
+  }
+}
+
+namespace {
+void hover_cell(ViewContext& ctx, const MatrixViewResult& r, BottleneckItem item) {
+  if (r.hover_i >= 0 && r.hover_j >= 0) {
+    ctx.hover_what = static_cast<int>(item);
+    ctx.hover_i = r.hover_i;
+    ctx.hover_j = r.hover_j;
+  }
+}
+}  // namespace
+
+// Stage 1: X (all of it) and H, revealed one row (one token) per sub-step; the row being read highlighted.
+void BottleneckView::read_stage(ViewContext& ctx) {
+  const BottleneckModel& m = scene_.model();
+  const BottleneckParams& p = scene_.params();
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float fs = ImGui::GetFontSize();
+  const int n = m.n();
+  const double sub = scene_.timeline.sub();
+  const int current = std::clamp(static_cast<int>(std::ceil(sub)) - 1, 0, n - 1);
+  const float share = std::clamp(static_cast<float>(p.d_in) / static_cast<float>(p.d_in + p.d_h), 0.22f, 0.45f);
+  const float h = avail.y - fs * 4.f;
+  const float wx = (avail.x - fs) * share, wh = avail.x - fs - wx;
+  // both fill the height: cells need not be square here, and the rows of X and H line up
+  MatrixView x;
+  x.m = &m.X;
+  x.key = {this, 0, scene_.generation()};
+  x.title = std::string(tr("the source X: n × d_in")) + "   (" + std::to_string(n) + " × " + std::to_string(p.d_in) + ")";
+  x.row_labels = &m.tokens;
+  x.lo = -2.5f;
+  x.hi = 2.5f;
+  x.hl_row = scene_.timeline.stage_complete() ? -1 : current;
+  x.square = false;
+  x.max_cell_h = fs * 2.4f;
+  ImGui::BeginGroup();
+  hover_cell(ctx, matrix_view(x, ImVec2(wx, h)), BottleneckItem::Source);
+  ImGui::EndGroup();
+  ImGui::SameLine(0, fs);
+  MatrixView hv;
+  hv.m = &m.trace.H;
+  hv.key = {this, 1, scene_.generation()};
+  hv.title = std::string(tr("encoder states H: n × d_h")) + "   (" + std::to_string(n) + " × " + std::to_string(p.d_h) + ")";
+  hv.row_labels = &m.tokens;
+  hv.lo = -1.f;
+  hv.hi = 1.f;
+  hv.reveal = sub * p.d_h;
+  hv.hl_row = scene_.timeline.stage_complete() ? -1 : current;
+  hv.square = false;
+  hv.max_cell_h = fs * 2.4f;
+  ImGui::BeginGroup();
+  const MatrixViewResult r = matrix_view(hv, ImVec2(wh, h));
+  // a cell not computed yet has nothing to explain
+  if (r.hover_i >= 0 && r.hover_i < static_cast<int>(std::ceil(sub))) hover_cell(ctx, r, BottleneckItem::State);
+  ImGui::EndGroup();
+  ImGui::TextWrapped("%s", tr("Each row of H is one state h_t: the same d_h numbers must carry every token read so far."));
+  dim_wrapped(tr("Weights and embeddings are seeded, not trained: the encoder shows how a fixed vector limits what survives, not a translation."));
+}
+
+// Stage 2: the n·d_in source numbers beside the d_h numbers of c, and the capacity this leaves.
+void BottleneckView::compress_stage(ViewContext& ctx) {
+  const BottleneckModel& m = scene_.model();
+  const BottleneckParams& p = scene_.params();
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float fs = ImGui::GetFontSize();
+  const int n = m.n(), source = n * p.d_in;
+  const float h = avail.y - fs * 0.5f;
+  const float wx = avail.x * 0.36f, wc = std::min(avail.x * 0.16f, fs * 7.f), wt = avail.x - wx - wc - 2.f * fs;
+  MatrixView x;
+  x.m = &m.X;
+  x.key = {this, 2, scene_.generation()};
+  x.title = std::string(tr("the source X: n × d_in")) + "   (" + std::to_string(source) + ")";
+  x.row_labels = &m.tokens;
+  x.lo = -2.5f;
+  x.hi = 2.5f;
+  ImGui::BeginGroup();
+  hover_cell(ctx, matrix_view(x, ImVec2(wx, h)), BottleneckItem::Source);
+  ImGui::EndGroup();
+  ImGui::SameLine(0, fs);
+  MatrixView c;
+  c.m = &c_column_;
+  c.key = {this, 3, scene_.generation()};
+  c.title = "c = h_" + std::to_string(n) + "   (" + std::to_string(p.d_h) + ")";
+  c.row_labels = &unit_labels_;
+  c.lo = -1.f;
+  c.hi = 1.f;
+  c.square = false;
+  ImGui::BeginGroup();
+  const MatrixViewResult r = matrix_view(c, ImVec2(wc, h));
+  if (r.hover_i >= 0) {
+    ctx.hover_what = static_cast<int>(BottleneckItem::Context);
+    ctx.hover_i = 0;
+    ctx.hover_j = r.hover_i;
+  }
+  ImGui::EndGroup();
+  ImGui::SameLine(0, fs);
+  ImGui::BeginGroup();
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + wt);
+  ImGui::Dummy(ImVec2(wt, fs * 2.f));
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(kFinalColor));
+  ImGui::TextWrapped("%s", fill(N_("{0} source numbers → {1} numbers in c"), {std::to_string(source), std::to_string(p.d_h)}).c_str());
+  ImGui::PopStyleColor();
+  ImGui::Spacing();
+  ImGui::TextWrapped("%s", fill(N_("{0} source numbers per number of c"), {fmt(static_cast<double>(source) / p.d_h, 2)}).c_str());
+  ImGui::Spacing();
+  if (source > p.d_h)
+    ImGui::TextWrapped("%s", fill(N_("A linear read-out of {0} numbers explains at most {0} of the {1} unit variances: mean R² ≤ {2}."),
+                                  {std::to_string(p.d_h), std::to_string(source), fmt(bottleneck_bound(p.d_h, p.d_in, n), 2)})
+                                 .c_str());
+  else
+    ImGui::TextWrapped("%s", tr("Everything fits: d_h ≥ n·d_in, so c could in principle hold every token."));
+  ImGui::Spacing();
+  dim_wrapped(tr("Weights and embeddings are seeded, not trained: the encoder shows how a fixed vector limits what survives, not a translation."));
+  ImGui::PopTextWrapPos();
+  ImGui::EndGroup();
+}
+
+// Stage 3: a grouped bar chart, one group per position of the sentence: R² from c and from h_j.
+void BottleneckView::probe_stage(ViewContext& ctx) {
+  const BottleneckModel& m = scene_.model();
+  const BottleneckParams& p = scene_.params();
+  const ProbeLength& at = m.at_sentence();
+  const int L = at.L;
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float fs = ImGui::GetFontSize();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 o = ImGui::GetCursorScreenPos();
+  const float total_h = std::max(fs * 12.f, avail.y - fs * 4.5f);
+  // 1) layout: title and legend on top, y labels on the left, two label lines (position, token) below
+  const float left = fs * 3.f, top = fs * 3.2f, bottom = fs * 2.8f;
+  const ImVec2 p0(o.x + left, o.y + top), p1(o.x + avail.x - fs * 0.5f, o.y + total_h - bottom);
+  dl->AddText(o, ImGui::GetColorU32(ImGuiCol_Text), fill(N_("R² per position, L = {0}"), {std::to_string(L)}).c_str());
+  float lx = o.x + left;
+  legend_entry(dl, ImVec2(lx, o.y + fs * 1.5f), kFinalColor, tr("from c (Seq2Seq)"), fs);
+  lx += ImGui::CalcTextSize(tr("from c (Seq2Seq)")).x + fs * 2.5f;
+  legend_entry(dl, ImVec2(lx, o.y + fs * 1.5f), kReaderColor, tr("from h_j (attention reads every h_j)"), fs);
+  lx += ImGui::CalcTextSize(tr("from h_j (attention reads every h_j)")).x + fs * 2.5f;
+  dl->AddLine(ImVec2(lx, o.y + fs * 2.1f), ImVec2(lx + fs * 0.8f, o.y + fs * 2.1f), kBoundColor, 2.f);
+  dl->AddText(ImVec2(lx + fs * 1.1f, o.y + fs * 1.5f), ImGui::GetColorU32(ImGuiCol_Text), tr("bound d_h/(L·d_in)"));
+  // 2) y axis: from below the lowest value (R² can be slightly negative) to 1
+  double lo = -0.1;
+  for (size_t j = 0; j < static_cast<size_t>(L); ++j) lo = std::min({lo, at.r2_final[j], at.r2_reader[j]});
+  lo = std::floor(lo * 10.0) / 10.0;
+  const double hi = 1.0;
+  const auto y_of = [&](double v) { return static_cast<float>(p1.y - (v - lo) / (hi - lo) * (p1.y - p0.y)); };
+  const ImU32 grid = ImGui::GetColorU32(ImGuiCol_Border), text_dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+  for (double g = std::ceil(lo * 4.0) / 4.0; g <= hi + 1e-9; g += 0.25) {
+    const float y = y_of(g);
+    dl->AddLine(ImVec2(p0.x, y), ImVec2(p1.x, y), grid, std::fabs(g) < 1e-9 ? 2.f : 1.f);
+    const std::string t = fmt(g, 2);
+    dl->AddText(ImVec2(p0.x - ImGui::CalcTextSize(t.c_str()).x - fs * 0.3f, y - fs * 0.5f), text_dim, t.c_str());
+  }
+  // 3) bars, with the position under the mouse highlighted and reported
+  const float slot = (p1.x - p0.x) / static_cast<float>(L);
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  const bool inside = ImGui::IsWindowHovered() && mouse.x >= p0.x && mouse.x < p1.x && mouse.y >= p0.y && mouse.y < p1.y + bottom;
+  const int hovered = inside ? std::clamp(static_cast<int>((mouse.x - p0.x) / slot), 0, L - 1) : -1;
+  const float zero = y_of(0.0), bar = slot * 0.36f;
+  for (int j = 0; j < L; ++j) {
+    const float x0 = p0.x + slot * j;
+    if (j == hovered) dl->AddRectFilled(ImVec2(x0, p0.y), ImVec2(x0 + slot, p1.y), IM_COL32(255, 236, 210, 160));
+    const float xc = x0 + slot * 0.5f;
+    const double vf = at.r2_final[static_cast<size_t>(j)], vr = at.r2_reader[static_cast<size_t>(j)];
+    dl->AddRectFilled(ImVec2(xc - bar, std::min(zero, y_of(vf))), ImVec2(xc - 1.f, std::max(zero, y_of(vf))), kFinalColor);
+    dl->AddRectFilled(ImVec2(xc + 1.f, std::min(zero, y_of(vr))), ImVec2(xc + bar, std::max(zero, y_of(vr))), kReaderColor);
+    const std::string num = std::to_string(j + 1);
+    dl->AddText(ImVec2(xc - ImGui::CalcTextSize(num.c_str()).x * 0.5f, p1.y + fs * 0.2f), text_dim, num.c_str());
+    const std::string& tok = m.tokens[static_cast<size_t>(j)];
+    const float tw = ImGui::CalcTextSize(tok.c_str()).x;
+    dl->PushClipRect(ImVec2(x0 + 1.f, p1.y), ImVec2(x0 + slot - 1.f, p1.y + bottom), true);
+    dl->AddText(ImVec2(xc - std::min(tw, slot - 2.f) * 0.5f, p1.y + fs * 1.3f), ImGui::GetColorU32(ImGuiCol_Text), tok.c_str());
+    dl->PopClipRect();
+  }
+  // 4) the bound for this length: the most the mean R² from c can be
+  const float yb = y_of(bottleneck_bound(p.d_h, p.d_in, L));
+  for (float x = p0.x; x < p1.x; x += fs * 0.8f) dl->AddLine(ImVec2(x, yb), ImVec2(std::min(x + fs * 0.45f, p1.x), yb), kBoundColor, 2.f);
+  ImGui::Dummy(ImVec2(avail.x, total_h));
+  if (hovered >= 0) {
+    ctx.hover_what = static_cast<int>(BottleneckItem::Position);
+    ctx.hover_i = hovered;
+    ctx.hover_j = 0;
+  }
+  ImGui::Text("%s", fill(N_("mean R²: from c {0}, from h_j {1}, bound {2}"),
+                         {fmt(at.mean_r2_final, 3), fmt(at.mean_r2_reader, 3), fmt(bottleneck_bound(p.d_h, p.d_in, L), 3)})
+                        .c_str());
+  dim_wrapped(fill(N_("R² on {0} held-out random sentences of {1} tokens; the labels show which word of your sentence sits at each position."),
+                   {std::to_string(p.n_test), std::to_string(L)}));
+}
+
+// Stage 4: mean R² against L for c and for the h_j, with the capacity bound and the sentence's own length.
+void BottleneckView::grow_stage(ViewContext& ctx) {
+  const BottleneckModel& m = scene_.model();
+  const BottleneckParams& p = scene_.params();
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float fs = ImGui::GetFontSize();
+  PlotSeries fin, rd, bound;
+  fin.name = tr("from c (Seq2Seq)");
+  rd.name = tr("from h_j (attention reads every h_j)");
+  bound.name = tr("bound d_h/(L·d_in)");
+  fin.color = kFinalColor;
+  rd.color = kReaderColor;
+  bound.color = kBoundColor;
+  fin.points = rd.points = true;
+  bound.dashed = true;
+  for (const ProbeLength& pl : m.probe.lengths) {
+    fin.x.push_back(pl.L);
+    fin.y.push_back(pl.mean_r2_final);
+    rd.x.push_back(pl.L);
+    rd.y.push_back(pl.mean_r2_reader);
+    bound.x.push_back(pl.L);
+    bound.y.push_back(bottleneck_bound(p.d_h, p.d_in, pl.L));
+  }
+  PlotSpec s;
+  s.title = tr("mean R² over positions");
+  s.x_label = tr("sentence length L");
+  s.y_label = "R²";
+  s.series = {fin, rd, bound};
+  s.x_min = 0.5;
+  s.x_max = p.l_max + 0.5;
+  s.y_max = 1.05;
+  s.x_markers = {{static_cast<double>(m.n()), std::string(tr("your sentence")) + ": L = " + std::to_string(m.n()), 0, true}};
+  s.legend = PlotLegend::BottomLeft;
+  const PlotResult r = plot("bottleneck_grow", s, ImVec2(avail.x, avail.y - fs * 2.f));
+  if (r.series >= 0 && r.point >= 0) {
+    ctx.hover_what = static_cast<int>(BottleneckItem::Length);
+    ctx.hover_i = r.point;
+    ctx.hover_j = r.series;
+  }
+  dim_wrapped(tr("Weights and embeddings are seeded, not trained: the encoder shows how a fixed vector limits what survives, not a translation."));
+}
+
+}  // namespace ap

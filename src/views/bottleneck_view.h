@@ -1,0 +1,34 @@
+// The drawing of the scene "The Seq2Seq bottleneck" (see bottleneck_view.cpp).
+#pragma once
+#include <string>
+#include <vector>
+
+#include "app/scenes/bottleneck_scene.h"
+#include "views/view.h"
+
+namespace ap {
+
+class BottleneckView final : public SceneView {
+ public:
+  explicit BottleneckView(BottleneckScene& scene) : scene_(scene) {}
+  ~BottleneckView() override;
+  void controls(ViewContext& ctx) override;
+  void stage(ViewContext& ctx) override;
+  std::string step_text(const ViewContext& ctx) const override;
+
+ private:
+  void sync();
+  void read_stage(ViewContext& ctx);
+  void compress_stage(ViewContext& ctx);
+  void probe_stage(ViewContext& ctx);
+  void grow_stage(ViewContext& ctx);
+  BottleneckScene& scene_;
+  int generation_seen_ = -1;
+  bool external_change_ = false;  // the model changed outside the controls since they last drew
+  BottleneckParams edit_;
+  std::string text_;                    // the sentence field
+  Mat c_column_;                        // c as a d_h × 1 matrix, for the matrix view
+  std::vector<std::string> unit_labels_;  // "1" … "d_h"
+};
+
+}  // namespace ap

@@ -1,0 +1,515 @@
+// View of the scene "Luong: multiplicative attention": the controls (the two sentences, the score shown, the
+// sizes, the encoder gain, the seed) and, stage by stage, the encoder and decoder states, one decoder step's
+// three scores side by side, the three alignment matrices, and the comparison with Bahdanau. It draws what
+// the scene holds (core/seq2seq.h); it computes nothing.
+#include "views/luong_view.h"
+
+#include <imgui.h>
+#include <imgui_internal.h>  // ClearActiveID: hand a touch field to the browser prompt
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "core/number_text.h"
+#include "platform/platform.h"
+#include "platform/text_field.h"
+#include "widgets/colormap.h"
+#include "widgets/math_text.h"
+#include "widgets/section.h"
+
+namespace ap {
+
+namespace {
+
+constexpr ImU32 kChosen = IM_COL32(230, 120, 0, 255);      // the highlighted score function
+constexpr ImU32 kPending = IM_COL32(236, 236, 240, 255);   // a cell not computed yet
+constexpr ImU32 kBar = IM_COL32(80, 110, 200, 255);
+constexpr ImU32 kPeakBar = IM_COL32(214, 96, 77, 255);
+const LuongScore kScores[] = {LuongScore::Dot, LuongScore::General, LuongScore::Concat};
+
+ImU32 dim_text() { return ImGui::GetColorU32(ImGuiCol_TextDisabled); }
+ImU32 ink() { return ImGui::GetColorU32(ImGuiCol_Text); }
+
+// `s` cut to `w` pixels with "…".
+std::string fit(const std::string& s, float w) {
+  if (ImGui::CalcTextSize(s.c_str()).x <= w) return s;
+  std::string t = s;
+  while (!t.empty() && ImGui::CalcTextSize((t + "…").c_str()).x > w) {
+    do t.pop_back();
+    while (!t.empty() && (static_cast<unsigned char>(t.back()) & 0xC0) == 0x80);  // whole UTF-8 characters
+    if (!t.empty() && (static_cast<unsigned char>(t.back()) & 0x80)) t.pop_back();
+  }
+  return t + "…";
+}
+
+// A labelled grid of coloured cells, drawn with the draw list (numbers when they fit). Column labels take two
+// staggered lines, so a label may be two cells wide. Rows at or past `reveal_rows` are "not computed yet".
+struct Grid {
+  const Mat* m = nullptr;
+  std::string title;  // math text
+  const std::vector<std::string>* rows = nullptr;
+  const std::vector<std::string>* cols = nullptr;
+  ColorScale scale = ColorScale::Diverging;
+  float lo = -1.f, hi = 1.f;
+  int reveal_rows = 1 << 30;
+  int hl_row = -1;
+  bool chosen = false;
+  float max_cell = 40.f;
+};
+struct GridHover {
+  int i = -1, j = -1;
+};
+
+GridHover draw_grid(const Grid& g, ImVec2 size) {
+  GridHover hv;
+  const Mat& m = *g.m;
+  const int R = static_cast<int>(m.rows()), C = static_cast<int>(m.cols());
+  const float fs = ImGui::GetFontSize();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 o = ImGui::GetCursorScreenPos();
+  float lw = 0;
+  if (g.rows)
+    for (const auto& s : *g.rows) lw = std::max(lw, ImGui::CalcTextSize(s.c_str()).x);
+  lw = g.rows ? std::min(lw + 8.f, fs * 6.f) : 0.f;
+  const float title_h = g.title.empty() ? 0.f : fs + 6.f;
+  const float head_h = g.cols ? 2.f * fs + 4.f : 0.f;
+  const float cell = std::max(2.f, std::min({g.max_cell, (size.x - lw) / std::max(1, C), (size.y - title_h - head_h) / std::max(1, R)}));
+  const ImVec2 g0(o.x + lw, o.y + title_h + head_h), g1(g0.x + C * cell, g0.y + R * cell);
+  if (!g.title.empty()) draw_math_text(dl, ImVec2(o.x + lw, o.y), g.chosen ? kChosen : ink(), g.title.c_str(), fs);
+  if (g.cols)
+    for (int j = 0; j < C && j < static_cast<int>(g.cols->size()); ++j) {
+      const std::string s = fit((*g.cols)[static_cast<size_t>(j)], 2.f * cell - 4.f);
+      const float w = ImGui::CalcTextSize(s.c_str()).x;
+      const float x = std::clamp(g0.x + (j + 0.5f) * cell - w * 0.5f, o.x, g0.x + C * cell - w);  // inside the grid's width
+      dl->AddText(ImVec2(x, o.y + title_h + (j % 2) * fs), dim_text(), s.c_str());
+    }
+  if (g.rows)
+    for (int i = 0; i < R && i < static_cast<int>(g.rows->size()); ++i) {
+      if (cell < fs * 0.8f) break;
+      const std::string s = fit((*g.rows)[static_cast<size_t>(i)], lw - 6.f);
+      dl->AddText(ImVec2(o.x + lw - 4.f - ImGui::CalcTextSize(s.c_str()).x, g0.y + i * cell + (cell - fs) * 0.5f),
+                  i == g.hl_row ? kChosen : ink(), s.c_str());
+    }
+  const bool numbers = cell >= fs * 2.3f;
+  for (int i = 0; i < R; ++i)
+    for (int j = 0; j < C; ++j) {
+      const ImVec2 a(g0.x + j * cell, g0.y + i * cell), b(a.x + cell, a.y + cell);
+      if (i >= g.reveal_rows) {
+        dl->AddRectFilled(a, b, kPending);
+        continue;
+      }
+      const ImU32 bg = colormap(g.scale, colormap_t(m(i, j), g.lo, g.hi));
+      dl->AddRectFilled(a, b, bg);
+      if (numbers) {
+        const std::string t = fmt(m(i, j), 2);
+        const float w = ImGui::CalcTextSize(t.c_str()).x;
+        if (w < cell - 2.f) dl->AddText(ImVec2(a.x + (cell - w) * 0.5f, a.y + (cell - fs) * 0.5f), text_color_on(bg), t.c_str());
+      }
+    }
+  dl->AddRect(g0, g1, g.chosen ? kChosen : IM_COL32(180, 180, 190, 255), 0.f, 0, g.chosen ? 2.f : 1.f);
+  if (g.hl_row >= 0 && g.hl_row < R)
+    dl->AddRect(ImVec2(g0.x, g0.y + g.hl_row * cell), ImVec2(g1.x, g0.y + (g.hl_row + 1) * cell), kChosen, 0.f, 0, 2.f);
+  if (ImGui::IsWindowHovered() && ImGui::IsMouseHoveringRect(g0, g1)) {
+    const ImVec2 mp = ImGui::GetIO().MousePos;
+    hv.i = std::clamp(static_cast<int>((mp.y - g0.y) / cell), 0, R - 1);
+    hv.j = std::clamp(static_cast<int>((mp.x - g0.x) / cell), 0, C - 1);
+    if (hv.i >= g.reveal_rows) hv = {};
+    else dl->AddRect(ImVec2(g0.x + hv.j * cell, g0.y + hv.i * cell), ImVec2(g0.x + (hv.j + 1) * cell, g0.y + (hv.i + 1) * cell), ink(), 0.f, 0, 2.f);
+  }
+  ImGui::Dummy(ImVec2(std::max(lw + C * cell, size.x), title_h + head_h + R * cell));
+  return hv;
+}
+
+void set_hover(ViewContext& ctx, int what, const GridHover& h) {
+  if (h.i < 0 || h.j < 0) return;
+  ctx.hover_what = what;
+  ctx.hover_i = h.i;
+  ctx.hover_j = h.j;
+}
+
+// A framed explanation where a score function is not defined (dot with d_s != d_enc).
+void undefined_panel(const LuongParams& p, LuongScore k, ImVec2 size) {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 o = ImGui::GetCursorScreenPos();
+  const float fs = ImGui::GetFontSize();
+  draw_math_text(dl, o, dim_text(), (std::string(tr(LuongScene::score_title(k))) + ":  " + LuongScene::score_formula(k)).c_str(), fs);
+  dl->AddRect(ImVec2(o.x, o.y + fs * 1.6f), ImVec2(o.x + size.x, o.y + size.y), IM_COL32(200, 200, 205, 255), 4.f);
+  ImGui::SetCursorScreenPos(ImVec2(o.x + fs * 0.5f, o.y + fs * 2.2f));
+  ImGui::PushTextWrapPos(o.x + size.x - fs * 0.5f - ImGui::GetWindowPos().x);  // local to the window
+  ImGui::TextDisabled("%s", tr("not defined for these sizes"));
+  const std::string msg = format_template(tr("dot needs d_s = d_enc: s_t has {0} numbers, h_j has {1}, so s_t^T h_j is undefined. general's W_a ({0} × {1}) bridges the sizes; concat works for any sizes."),
+                                          {std::to_string(p.d_s), std::to_string(p.d_h)});
+  ImGui::TextWrapped("%s", msg.c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::SetCursorScreenPos(o);
+  ImGui::Dummy(size);
+}
+
+}  // namespace
+
+// A new model from outside the controls (page API, preset, link): the fields show it. A text field being
+// typed into would otherwise write its own text back over it at the next frame, so it lets go.
+void LuongView::sync() {
+  if (generation_seen_ == scene_.generation()) return;
+  generation_seen_ = scene_.generation();
+  edit_ = scene_.params();
+  external_change_ = true;
+}
+
+void LuongView::sentence_field(ViewContext& ctx, const char* label, const char* id, std::string* value) {
+  ImGui::TextUnformatted(tr(label));
+  const std::string hid = std::string("##") + id;
+  if (external_change_ && ImGui::GetActiveID() == ImGui::GetID(hid.c_str())) ImGui::ClearActiveID();
+  ImGui::SetNextItemWidth(-1);
+  TextFieldOptions o;
+  o.max_bytes = 1023;
+  o.accessible_name = tr(label);
+  if (ap::text_field(hid.c_str(), value, o)) {
+    (void)report_result(ctx.st, id, scene_.apply(edit_));
+    generation_seen_ = scene_.generation();
+  }
+}
+
+void LuongView::controls(ViewContext& ctx) {
+  sync();
+  const float fs = ImGui::GetFontSize();
+  const auto apply = [&](const char* key) {
+    (void)report_result(ctx.st, key, scene_.apply(edit_));
+    generation_seen_ = scene_.generation();
+  };
+  ImGui::Spacing();
+  sentence_field(ctx, N_("source sentence (encoder input)"), "source", &edit_.source);
+  sentence_field(ctx, N_("target sentence (teacher forcing)"), "target", &edit_.target);
+  external_change_ = false;
+  const LuongModel& m = scene_.model();
+  ImGui::TextDisabled("%s: n = %d   %s: T = %d", tr("source tokens"), m.run.n, tr("target steps"), m.run.T);
+  ImGui::TextUnformatted(tr("score shown"));
+  ImGui::SetNextItemWidth(-1);
+  LuongScore shown_kind;
+  const bool one = parse_luong_score_name(edit_.score, &shown_kind);
+  if (ImGui::BeginCombo("##score", one ? tr(LuongScene::score_title(shown_kind)) : tr("all three"))) {
+    if (ImGui::Selectable((std::string(tr("all three")) + "###all").c_str(), !one)) {
+      edit_.score = "all";
+      apply("score");
+    }
+    for (LuongScore k : kScores) {
+      const bool usable = k != LuongScore::Dot || edit_.d_s == edit_.d_h;
+      std::string label = tr(LuongScene::score_title(k));
+      if (!usable) label += std::string("  (") + tr("d_s = d_enc") + ")";
+      if (ImGui::Selectable((label + "###" + luong_score_name(k)).c_str(), one && k == shown_kind, usable ? 0 : ImGuiSelectableFlags_Disabled)) {
+        edit_.score = luong_score_name(k);
+        apply("score");
+      }
+    }
+    ImGui::EndCombo();
+  }
+  const float field = fs * 7.f;
+  const auto int_field = [&](const char* label, const char* id, int* v, int step) {
+    ImGui::SetNextItemWidth(field);
+    if (ImGui::InputInt((std::string(tr(label)) + "###" + id).c_str(), v, step, step * 4)) apply(id);
+  };
+  int_field(N_("embedding width d_emb"), "d_emb", &edit_.d_emb, 4);
+  int_field(N_("encoder width d_h"), "d_h", &edit_.d_h, 4);
+  int_field(N_("decoder width d_s"), "d_s", &edit_.d_s, 4);
+  int_field(N_("concat width d_a"), "d_a", &edit_.d_a, 4);
+  float gain = static_cast<float>(edit_.gain);
+  ImGui::SetNextItemWidth(field);
+  if (ImGui::SliderFloat((std::string(tr("encoder gain g")) + "###gain").c_str(), &gain, 0.f, static_cast<float>(s2s_limits::kMaxGain), "%.2f")) {
+    edit_.gain = std::round(static_cast<double>(gain) * 100.0) / 100.0;
+    apply("gain");
+  }
+  int seed = static_cast<int>(edit_.seed & 0x7FFFFFFF);
+  ImGui::SetNextItemWidth(field);
+  if (ImGui::InputInt((std::string(tr("seed")) + "###seed").c_str(), &seed, 1, 10)) {
+    edit_.seed = static_cast<uint64_t>(std::max(0, seed));
+    apply("seed");
+  }
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("%s", tr("Teacher forcing: step t reads the reference word y_t-1 (<s> at t = 1), not a guess: the decoder has no output layer."));
+  ImGui::TextWrapped("%s", tr("Weights are seeded, not trained: they show how the scores compute, not a trained translation's alignment."));
+  ImGui::PopStyleColor();
+}
+
+std::string LuongView::step_text(const ViewContext&) const {
+  const LuongModel& m = scene_.model();
+  const LuongParams& p = scene_.params();
+  char buf[400];
+  switch (static_cast<LuongStage>(scene_.timeline.stage())) {
+    case LuongStage::States:
+      std::snprintf(buf, sizeof buf, "n = %d, d_h = d_enc = %d   ·   T = %d, d_s = %d   ·   %s", m.run.n, p.d_h, m.run.T, p.d_s,
+                    tr("s_t depends only on s_t-1 and y_t-1, not on the attention: all three scores use the very same s_t."));
+      return buf;
+    case LuongStage::Step:
+    case LuongStage::Alignments: {
+      // the step shown (stage 2), or the last row revealed so far (stage 3)
+      const Timeline& tl = scene_.timeline;
+      const int t = tl.stage() == static_cast<int>(LuongStage::Step) || tl.stage_complete()
+                        ? scene_.shown_step()
+                        : std::clamp(tl.done_substeps() - 1, 0, std::max(0, m.run.T - 1));
+      std::string s = std::string(tr("step")) + " t = " + std::to_string(t + 1) + "  ·  " + tr("peak") + ":";
+      for (const LuongScoreRun& r : m.run.runs) {
+        Eigen::Index j = 0;
+        const float a = r.alignment.row(t).maxCoeff(&j);
+        s += std::string("  ") + tr(LuongScene::score_title(r.kind)) + " → " + m.source_tokens[static_cast<size_t>(j)] + " (" + fmt(a, 2) + ")";
+      }
+      return s;
+    }
+    case LuongStage::Compare:
+    default: {
+      const ScoreParamCounts c = score_param_counts(m);
+      std::snprintf(buf, sizeof buf, "%s: dot %lld · general %lld · concat %lld · %s %lld", tr("parameters"), c.dot, c.general, c.concat,
+                    tr("additive (Bahdanau)"), c.additive);
+      return buf;
+    }
+  }
+}
+
+void LuongView::stage(ViewContext& ctx) {
+  sync();
+  switch (static_cast<LuongStage>(scene_.timeline.stage())) {
+    case LuongStage::States: states_stage(ctx); break;
+    case LuongStage::Step: step_stage(ctx); break;
+    case LuongStage::Alignments: alignments_stage(ctx); break;
+    case LuongStage::Compare:
+    default: compare_stage(); break;
+  }
+}
+
+// Stage 1: H (n × d_h) row by row as the encoder reads, then the decoder states S (T × d_s) row by row.
+void LuongView::states_stage(ViewContext& ctx) {
+  const LuongModel& m = scene_.model();
+  const float fs = ImGui::GetFontSize();
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const int n = m.run.n;
+  const int done = scene_.timeline.stage_complete() ? 1 << 30 : scene_.timeline.done_substeps();
+  const float w = (avail.x - fs * 2.f) * 0.5f, h = avail.y - fs * 7.f;
+  char title[160];
+  Grid g;
+  g.m = &m.encoder.H;
+  g.rows = &m.source_tokens;
+  std::snprintf(title, sizeof title, "%s   (%d × %d)", tr("encoder states h_j (unidirectional RNN)"), n, scene_.params().d_h);
+  g.title = title;
+  g.reveal_rows = done;
+  ImGui::BeginGroup();
+  set_hover(ctx, static_cast<int>(LuongItem::Encoder), draw_grid(g, ImVec2(w, h)));
+  ImGui::EndGroup();
+  ImGui::SameLine(0, fs * 2.f);
+  Grid s;
+  s.m = &m.run.states;
+  s.rows = &m.target_tokens;
+  std::snprintf(title, sizeof title, "%s   (%d × %d)", tr("decoder states s_t (computed first)"), m.run.T, scene_.params().d_s);
+  s.title = title;
+  s.reveal_rows = std::max(0, done - n);
+  ImGui::BeginGroup();
+  set_hover(ctx, static_cast<int>(LuongItem::Decoder), draw_grid(s, ImVec2(w, h)));
+  ImGui::EndGroup();
+  // Teacher forcing, spelt out: what each decoder step reads and the word it stands for.
+  std::string pairs;
+  for (int t = 0; t < m.run.T; ++t)
+    pairs += "t = " + std::to_string(t + 1) + ": " + m.input_tokens[static_cast<size_t>(t)] + " → " + m.target_tokens[static_cast<size_t>(t)] + "    ";
+  ImGui::PushTextWrapPos(0.f);
+  ImGui::TextDisabled("%s", tr("s_t depends only on s_t-1 and y_t-1, not on the attention: all three scores use the very same s_t."));
+  ImGui::Spacing();
+  ImGui::TextUnformatted(tr("teacher forcing: y_t-1 → y_t"));
+  ImGui::TextWrapped("%s", pairs.c_str());
+  ImGui::PopTextWrapPos();
+}
+
+// Stage 2: decoder step t. The three scores of the same s_t over the same h_j, side by side: per source word
+// its score e_tj and its weight α_tj as a bar (bars share one scale across the three panels).
+void LuongView::step_stage(ViewContext& ctx) {
+  const LuongModel& m = scene_.model();
+  const LuongParams& p = scene_.params();
+  const float fs = ImGui::GetFontSize();
+  const int t = scene_.shown_step(), n = m.run.n;
+  ImGui::Text("%s t = %d / %d:  %s \xE2\x80\x9C%s\xE2\x80\x9D,  %s \xE2\x80\x9C%s\xE2\x80\x9D", tr("step"), t + 1, m.run.T, tr("reads"),
+              m.input_tokens[static_cast<size_t>(t)].c_str(), tr("emits"), m.target_tokens[static_cast<size_t>(t)].c_str());
+  // s_t itself, as one strip
+  const Mat st = m.run.states.row(t);
+  Grid sg;
+  sg.m = &st;
+  sg.max_cell = fs * 1.2f;
+  const ImVec2 avail0 = ImGui::GetContentRegionAvail();
+  char title[64];
+  std::snprintf(title, sizeof title, "sₜ  (t = %d, d_s = %d)", t + 1, p.d_s);
+  sg.title = title;
+  (void)draw_grid(sg, ImVec2(avail0.x, fs * 2.6f));
+  ImGui::Spacing();
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float gap = fs * 1.2f, pw = (avail.x - 2 * gap) / 3.f, ph = avail.y - fs * 0.5f;
+  float amax = 1e-6f;
+  for (const LuongScoreRun& r : m.run.runs) amax = std::max(amax, r.alignment.row(t).maxCoeff());
+  LuongScore chosen;
+  const bool one = parse_luong_score_name(p.score, &chosen);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  for (int k = 0; k < 3; ++k) {
+    if (k) ImGui::SameLine(0, gap);
+    ImGui::BeginGroup();
+    const LuongScore kind = kScores[k];
+    const LuongScoreRun* r = m.find(kind);
+    if (!r) {
+      undefined_panel(p, kind, ImVec2(pw, ph));
+      ImGui::EndGroup();
+      continue;
+    }
+    const bool hl = one && kind == chosen;
+    const ImVec2 o = ImGui::GetCursorScreenPos();
+    draw_math_text(dl, o, hl ? kChosen : ink(), (std::string(tr(LuongScene::score_title(kind))) + ":  " + LuongScene::score_formula(kind)).c_str(), fs);
+    const float head = fs * 1.5f;
+    dl->AddText(ImVec2(o.x + pw * 0.30f, o.y + head), dim_text(), tr("score e_tj"));
+    dl->AddText(ImVec2(o.x + pw * 0.52f, o.y + head), dim_text(), tr("weight α_tj"));
+    const float y0 = o.y + head + fs * 1.3f;
+    const float rh = std::min(fs * 1.7f, (o.y + ph - y0) / std::max(1, n));
+    Eigen::Index peak = 0;
+    r->alignment.row(t).maxCoeff(&peak);
+    const float lab_w = pw * 0.28f, bar_x = o.x + pw * 0.52f, bar_w = pw * 0.48f - fs * 2.6f;
+    for (int j = 0; j < n; ++j) {
+      const float y = y0 + j * rh;
+      const float a = r->alignment(t, j);
+      const bool is_peak = j == peak;
+      if (rh >= fs * 0.8f) {
+        const std::string tok = fit(m.source_tokens[static_cast<size_t>(j)], lab_w - 4.f);
+        dl->AddText(ImVec2(o.x, y + (rh - fs) * 0.5f), is_peak ? kPeakBar : ink(), tok.c_str());
+        dl->AddText(ImVec2(o.x + pw * 0.30f, y + (rh - fs) * 0.5f), ink(), fmt(r->scores(t, j), 2).c_str());
+        dl->AddText(ImVec2(bar_x + a / amax * bar_w + 4.f, y + (rh - fs) * 0.5f), ink(), fmt(a, 2).c_str());
+      }
+      dl->AddRectFilled(ImVec2(bar_x, y + rh * 0.15f), ImVec2(bar_x + std::max(1.f, a / amax * bar_w), y + rh * 0.85f), is_peak ? kPeakBar : kBar, 2.f);
+      if (ImGui::IsWindowHovered() && ImGui::IsMouseHoveringRect(ImVec2(o.x, y), ImVec2(o.x + pw, y + rh))) {
+        set_hover(ctx, kLuongAlignItem + static_cast<int>(kind), GridHover{t, j});
+        dl->AddRect(ImVec2(o.x - 2, y), ImVec2(o.x + pw, y + rh), ink(), 2.f);
+      }
+    }
+    if (hl) dl->AddRect(ImVec2(o.x - 4, o.y - 2), ImVec2(o.x + pw + 2, y0 + n * rh + 4), kChosen, 4.f, 0, 2.f);
+    ImGui::Dummy(ImVec2(pw, ph));
+    ImGui::EndGroup();
+  }
+}
+
+// Stage 3: the three T × n alignments side by side, row by row; one colour scale (0 … the largest weight).
+void LuongView::alignments_stage(ViewContext& ctx) {
+  const LuongModel& m = scene_.model();
+  const LuongParams& p = scene_.params();
+  const float fs = ImGui::GetFontSize();
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float gap = fs * 1.2f, pw = (avail.x - 2 * gap) / 3.f, ph = avail.y - fs * 2.5f;
+  const int reveal = scene_.timeline.stage_complete() ? 1 << 30 : scene_.timeline.done_substeps();
+  float amax = 1e-6f;
+  for (const LuongScoreRun& r : m.run.runs) amax = std::max(amax, r.alignment.maxCoeff());
+  LuongScore chosen;
+  const bool one = parse_luong_score_name(p.score, &chosen);
+  for (int k = 0; k < 3; ++k) {
+    if (k) ImGui::SameLine(0, gap);
+    ImGui::BeginGroup();
+    const LuongScore kind = kScores[k];
+    const LuongScoreRun* r = m.find(kind);
+    if (!r) {
+      undefined_panel(p, kind, ImVec2(pw, ph));
+    } else {
+      Grid g;
+      g.m = &r->alignment;
+      g.rows = &m.target_tokens;
+      g.cols = &m.source_tokens;
+      g.scale = ColorScale::Sequential;
+      g.lo = 0.f;
+      g.hi = amax;
+      g.reveal_rows = reveal;
+      g.chosen = one && kind == chosen;
+      g.title = std::string(tr(LuongScene::score_title(kind))) + ":  " + LuongScene::score_formula(kind);
+      set_hover(ctx, kLuongAlignItem + static_cast<int>(kind), draw_grid(g, ImVec2(pw, ph - fs * 1.5f)));
+      ImGui::TextDisabled("%s %s", tr("largest weight"), fmt(r->alignment.maxCoeff(), 2).c_str());
+    }
+    ImGui::EndGroup();
+  }
+  ImGui::PushTextWrapPos(0.f);
+  ImGui::TextDisabled("%s   (0 … %s)", tr("rows: decoder steps t (the word being emitted); columns: source words j; each row sums to 1"), fmt(amax, 2).c_str());
+  ImGui::PopTextWrapPos();
+}
+
+// Stage 4: the notes' three differences as a table, and the parameters each score function needs here.
+void LuongView::compare_stage() {
+  const LuongModel& m = scene_.model();
+  const LuongParams& p = scene_.params();
+  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
+  section_heading(tr("the notes' three differences"));
+  char here[160];
+  if (ImGui::BeginTable("differences", 4, flags)) {
+    ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthStretch, 0.8f);
+    ImGui::TableSetupColumn(tr("Bahdanau (additive, 2014)"), ImGuiTableColumnFlags_WidthStretch, 1.4f);
+    ImGui::TableSetupColumn(tr("Luong (multiplicative, 2015)"), ImGuiTableColumnFlags_WidthStretch, 1.4f);
+    ImGui::TableSetupColumn(tr("in this scene"), ImGuiTableColumnFlags_WidthStretch, 1.0f);
+    ImGui::TableHeadersRow();
+    const auto row = [&](const char* what, const char* b, const char* l, const std::string& h) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextWrapped("%s", tr(what));
+      ImGui::TableNextColumn();
+      ImGui::TextWrapped("%s", tr(b));
+      ImGui::TableNextColumn();
+      ImGui::TextWrapped("%s", tr(l));
+      ImGui::TableNextColumn();
+      ImGui::TextWrapped("%s", h.c_str());
+    };
+    std::snprintf(here, sizeof here, "%s", format_template(tr("s_1 … s_{0}: computed in stage 1, before any score"), {std::to_string(m.run.T)}).c_str());
+    row(N_("1. which decoder state scores"), N_("s_t-1, the previous state; s_t is updated after attending"),
+        N_("s_t, the current state, computed before attending"), here);
+    std::snprintf(here, sizeof here, "d_enc = d_h = %d;  %s: 2 · %d = %d", p.d_h, tr("bidirectional"), p.d_h, 2 * p.d_h);
+    row(N_("2. encoder"), N_("bidirectional RNN: h_j = [forward h_j; backward h_j]"), N_("unidirectional RNN: h_j sees only x_1 … x_j"), here);
+    std::string scores;
+    for (LuongScore k : m.available) scores += std::string(scores.empty() ? "" : ", ") + tr(LuongScene::score_title(k));
+    row(N_("3. score function"), N_("additive: v_a^T tanh(W_a s_t-1 + U_a h_j)"), N_("dot s_t^T h_j (simplest), general, concat"), scores);
+    row(N_("after attending"), N_("s_t = f(s_t-1, y_t-1, c_t)"), N_("h~_t = tanh(W_c [c_t; s_t]) predicts y_t"), "");
+    ImGui::EndTable();
+  }
+  section_heading(tr("parameters of each score function (these sizes)"));
+  const ScoreParamCounts c = score_param_counts(m);
+  LuongScore chosen;
+  const bool one = parse_luong_score_name(p.score, &chosen);
+  if (ImGui::BeginTable("params", 5, flags)) {
+    for (const char* h : {N_("score"), N_("parameters"), N_("numbers"), N_("needs"), N_("defined here")}) ImGui::TableSetupColumn(tr(h));
+    ImGui::TableHeadersRow();
+    const auto shapes = [&](const std::vector<ParamShape>& v, const char* part) {
+      std::string s;
+      for (const ParamShape& ps : v)
+        if (ps.name.find(part) != std::string::npos || ps.name == part)
+          s += (s.empty() ? "" : ",  ") + ps.name + "  " + std::to_string(ps.rows) + " × " + std::to_string(ps.cols);
+      return s;
+    };
+    const auto row = [&](const char* name, bool hl, const std::string& params, long long count, const char* needs, bool usable) {
+      ImGui::TableNextRow();
+      if (hl) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg0, IM_COL32(255, 236, 210, 255));
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(tr(name));
+      ImGui::TableNextColumn();
+      ImGui::TextWrapped("%s", params.empty() ? tr("none") : params.c_str());
+      ImGui::TableNextColumn();
+      ImGui::Text("%lld", count);
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(tr(needs));
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(usable ? tr("yes") : tr("no"));
+    };
+    const bool dot_ok = std::find(m.available.begin(), m.available.end(), LuongScore::Dot) != m.available.end();
+    row(N_("dot"), one && chosen == LuongScore::Dot, "", c.dot, N_("d_s = d_enc"), dot_ok);
+    row(N_("general"), one && chosen == LuongScore::General, shapes(m.run.params, "(general)"), c.general, N_("any sizes"), true);
+    row(N_("concat"), one && chosen == LuongScore::Concat, shapes(m.run.params, "(concat)"), c.concat, N_("any sizes"), true);
+    std::string add;
+    for (const char* nm : {"W_a", "U_a", "v_a"}) {
+      const std::string s = shapes(m.bahdanau_params, nm);
+      if (!s.empty()) add += (add.empty() ? "" : ",  ") + s;
+    }
+    row(N_("additive (Bahdanau)"), false, add, c.additive, N_("any sizes"), true);
+    ImGui::EndTable();
+  }
+  ImGui::Spacing();
+  std::string shared;
+  for (const ParamShape& ps : m.run.params)
+    if (ps.name.find('(') == std::string::npos) shared += (shared.empty() ? "" : ",   ") + ps.name + "  " + std::to_string(ps.rows) + " × " + std::to_string(ps.cols);
+  ImGui::PushTextWrapPos(0.f);
+  ImGui::TextDisabled("%s:  %s", tr("shared by the three scores: the decoder and the attentional state"), shared.c_str());
+  ImGui::PopTextWrapPos();
+}
+
+}  // namespace ap

@@ -1,0 +1,432 @@
+// View of the scene "Multi-head attention": the controls (sentence, d_model, h, mask, seed) and, stage by stage,
+// X split into every head's Q_i, K_i, V_i; a grid of the h heads' weights with token labels; the concatenation,
+// W^O and the output; the parameter count over every h and each head's measured focus. It draws what the scene
+// holds (core/multihead.h); it computes nothing.
+#include "views/multihead_view.h"
+
+#include <imgui.h>
+#include <imgui_internal.h>  // ClearActiveID: hand a touch field to the browser prompt
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "core/number_text.h"
+#include "platform/platform.h"
+#include "platform/text_field.h"
+#include "widgets/math_text.h"
+#include "widgets/matrix_view.h"
+
+namespace ap {
+
+namespace {
+
+constexpr ImU32 kCurrent = IM_COL32(230, 120, 0, 255);
+constexpr ImU32 kHeadLine = IM_COL32(40, 40, 48, 255);
+
+// Largest |entry| over matrices (the symmetric colour range of a row of heatmaps), at least 1e-6.
+float max_abs(const std::vector<const Mat*>& ms) {
+  float a = 1e-6f;
+  for (const Mat* m : ms)
+    if (m->size() > 0) a = std::max(a, m->cwiseAbs().maxCoeff());
+  return a;
+}
+
+void hover_from(ViewContext& ctx, const MatrixViewResult& r, int what) {
+  if (r.hover_i < 0 || r.hover_j < 0) return;
+  ctx.hover_what = what;
+  ctx.hover_i = r.hover_i;
+  ctx.hover_j = r.hover_j;
+}
+
+}  // namespace
+
+MultiheadView::~MultiheadView() { heatmap_release(this); }
+
+// A new model from outside the controls (page API, preset, link): the fields show it.
+void MultiheadView::sync() {
+  if (generation_seen_ == scene_.generation()) return;
+  generation_seen_ = scene_.generation();
+  edit_ = scene_.params();
+  external_change_ = true;
+}
+
+void MultiheadView::apply(ViewContext& ctx, const char* key) {
+  (void)report_result(ctx.st, key, scene_.apply(edit_));
+  generation_seen_ = scene_.generation();  // what the controls changed is already in the fields
+}
+
+void MultiheadView::controls(ViewContext& ctx) {
+  sync();
+  const float fs = ImGui::GetFontSize();
+  if (external_change_ && ImGui::GetActiveID() == ImGui::GetID("##text")) ImGui::ClearActiveID();
+  external_change_ = false;
+  ImGui::Spacing();
+  ImGui::TextUnformatted(tr("Sentence"));
+  ImGui::SetNextItemWidth(-1);
+  TextFieldOptions o;
+  o.max_bytes = 2047;
+  o.accessible_name = tr("Sentence");
+  if (text_field("##text", &edit_.text, o)) apply(ctx, "text");
+  const float field = fs * 7.f;
+  ImGui::SetNextItemWidth(field);
+  if (ImGui::InputInt("d_model###d_model", &edit_.d_model, 8, 64)) apply(ctx, "d_model");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("Width of each token's embedding x_i; h must divide it"));
+  ImGui::SetNextItemWidth(field);
+  if (ImGui::InputInt((std::string(tr("heads h")) + "###h").c_str(), &edit_.h, 1, 1)) apply(ctx, "h");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("Number of heads; d_k = d_model / h"));
+  for (int h : {1, 2, 4, 8, 16}) {  // the usual head counts in one click
+    if (h > 1) ImGui::SameLine();
+    const bool on = scene_.params().h == h;
+    if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
+    if (ImGui::SmallButton(("h=" + std::to_string(h) + "###hq" + std::to_string(h)).c_str())) {
+      edit_.h = h;
+      apply(ctx, "h");
+    }
+    if (on) ImGui::PopStyleColor();
+  }
+  ImGui::TextUnformatted(tr("mask"));
+  ImGui::SameLine();
+  for (MaskKind k : {MaskKind::None, MaskKind::Padding, MaskKind::Causal}) {
+    if (k != MaskKind::None) ImGui::SameLine();
+    if (ImGui::RadioButton((std::string(tr(mask_name(k))) + "###mask_" + mask_name(k)).c_str(), edit_.mask == k)) {
+      edit_.mask = k;
+      apply(ctx, "mask");
+    }
+  }
+  int seed = static_cast<int>(edit_.seed & 0x7FFFFFFF);
+  ImGui::SetNextItemWidth(field);
+  if (ImGui::InputInt((std::string(tr("seed")) + "###seed").c_str(), &seed, 1, 10)) {
+    edit_.seed = static_cast<uint64_t>(std::max(0, seed));
+    apply(ctx, "seed");
+  }
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("%s", tr("Weights are seeded, not trained: heads do not specialise without training. The scene shows the mechanism."));
+  if (scene_.params().mask == MaskKind::Padding && scene_.model().pad_count == 0)
+    ImGui::TextWrapped("%s", tr("No [PAD] tokens: the padding mask hides nothing. Type [PAD] in the sentence."));
+  ImGui::PopStyleColor();
+}
+
+std::string MultiheadView::step_text(const ViewContext&) const {
+  const MultiheadModel& m = scene_.model();
+  const MultiheadParams& p = scene_.params();
+  const int n = m.n(), h = m.weights.heads, dk = m.d_k();
+  char buf[320];
+  switch (static_cast<MultiheadStage>(scene_.timeline.stage())) {
+    case MultiheadStage::Split:
+      std::snprintf(buf, sizeof buf, "d_k = d_model / h = %d / %d = %d   ·   X: %d × %d  →  Q_i, K_i, V_i: %d × %d,  i = 1 … %d", p.d_model, h, dk, n,
+                    p.d_model, n, dk, h);
+      return buf;
+    case MultiheadStage::Heads: {
+      const int k = std::min(scene_.timeline.stage_complete() ? h - 1 : scene_.timeline.done_substeps(), h - 1);
+      const HeadFocus& f = m.focus[static_cast<size_t>(k)];
+      std::snprintf(buf, sizeof buf, "%s %d / %d:  %s %s,  %s %s", tr("head"), k + 1, h, tr("mean entropy (nats)"), fmt(f.mean_entropy, 3).c_str(),
+                    tr("mean max weight"), fmt(f.mean_max_weight, 3).c_str());
+      return buf;
+    }
+    case MultiheadStage::Concat:
+      std::snprintf(buf, sizeof buf, "Concat: %d × (%d·%d) = %d × %d   ·   W^O: %d × %d   →   %s: %d × %d", n, h, dk, n, h * dk,
+                    static_cast<int>(m.weights.Wo.rows()), static_cast<int>(m.weights.Wo.cols()), tr("output"), n, p.d_model);
+      return buf;
+    case MultiheadStage::Params:
+    default:
+      std::snprintf(buf, sizeof buf, "%s: 3 · %d · (%d × %d) + %d × %d = %lld   ·   4 · %d² = %lld", tr("parameter count"), h, p.d_model, dk,
+                    static_cast<int>(m.weights.Wo.rows()), static_cast<int>(m.weights.Wo.cols()), m.count.total(), p.d_model,
+                    4LL * p.d_model * p.d_model);
+      return buf;
+  }
+}
+
+void MultiheadView::stage(ViewContext& ctx) {
+  sync();
+  switch (static_cast<MultiheadStage>(scene_.timeline.stage())) {
+    case MultiheadStage::Split: split_stage(ctx); break;
+    case MultiheadStage::Heads: heads_stage(ctx); break;
+    case MultiheadStage::Concat: concat_stage(ctx); break;
+    case MultiheadStage::Params:
+    default: params_stage(ctx); break;
+  }
+}
+
+// Stage 1: X on the left; on the right Q, K and V as h blocks of n × d_k side by side, one per head.
+void MultiheadView::split_stage(ViewContext& ctx) {
+  const MultiheadModel& m = scene_.model();
+  const MultiHeadTrace& t = m.trace;
+  const float fs = ImGui::GetFontSize();
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const int n = m.n(), h = m.weights.heads, dk = m.d_k(), d = static_cast<int>(m.X.cols());
+  const float x_w = std::min(avail.x * 0.36f, fs * 24.f), gap = fs * 0.6f;
+  // X: n × d_model, with the tokens.
+  ImGui::BeginGroup();
+  MatrixView xv;
+  xv.m = &m.X;
+  xv.key = {this, 0, scene_.generation()};
+  xv.title = "X   (" + std::to_string(n) + " × " + std::to_string(d) + ")";
+  xv.row_labels = &m.tokens;
+  xv.lo = -max_abs({&m.X});
+  xv.hi = -xv.lo;
+  xv.force_heatmap = d > 8;
+  if (xv.force_heatmap) {  // wide X: cells as wide as the width allows, rows at least a line of text tall
+    xv.square = false;
+    xv.max_cell_w = std::min(26.f, (x_w - 96.f) / d);
+    xv.max_cell_h = std::max(xv.max_cell_w, fs + 2.f);
+  }
+  hover_from(ctx, matrix_view(xv, ImVec2(x_w, avail.y - fs)), multihead_hover_id(MultiheadItem::X));
+  ImGui::EndGroup();
+  ImGui::SameLine(0, fs * 1.5f);
+  // Q, K, V: one strip each, split into the heads' blocks. One cell size for all blocks.
+  const float right_w = ImGui::GetContentRegionAvail().x - fs * 0.5f;
+  const float title_h = fs + 4.f;
+  const float strip_h = (avail.y - fs * 2.5f) / 3.f;
+  const float cell_w = std::max(0.5f, std::min(26.f, (right_w - gap * (h - 1)) / std::max(1, d)));
+  const float cell_h = std::max(0.5f, std::min(26.f, (strip_h - title_h - fs * 0.4f) / std::max(1, n)));
+  ImGui::BeginGroup();
+  const MultiheadItem items[] = {MultiheadItem::Q, MultiheadItem::K, MultiheadItem::V};
+  const std::vector<Mat>* mats[] = {&t.Q, &t.K, &t.V};
+  const char* names[] = {"Q", "K", "V"};
+  for (int s = 0; s < 3; ++s) {
+    std::vector<const Mat*> all;
+    for (const Mat& q : *mats[s]) all.push_back(&q);
+    const float range = max_abs(all);
+    for (int k = 0; k < h; ++k) {
+      if (k > 0) ImGui::SameLine(0, gap);
+      MatrixView v;
+      v.m = &(*mats[s])[static_cast<size_t>(k)];
+      v.key = {this, 10 + s * 20 + k, scene_.generation()};
+      v.title = k == 0 || dk * cell_w >= fs * 2.2f ? std::string(names[s]) + subscript(k + 1) : "";
+      if (k == 0) v.title += "  (" + std::to_string(n) + " × " + std::to_string(dk) + ")";
+      v.lo = -range;
+      v.hi = range;
+      v.force_heatmap = true;
+      v.square = false;
+      v.max_cell_w = cell_w;
+      v.max_cell_h = cell_h;
+      // Titles may be wider than a narrow block: the block's own width is what the next one follows.
+      ImGui::BeginGroup();
+      const MatrixViewResult r = matrix_view(v, ImVec2(cell_w * dk, title_h + cell_h * n));
+      ImGui::EndGroup();
+      hover_from(ctx, r, multihead_hover_id(items[s], k));
+    }
+    ImGui::Dummy(ImVec2(1, fs * 0.4f));
+  }
+  ImGui::EndGroup();
+}
+
+// Stage 2: a grid of the h heads' n × n weights (tokens on the rows); heads not yet computed wait in grey.
+void MultiheadView::heads_stage(ViewContext& ctx) {
+  const MultiheadModel& m = scene_.model();
+  const float fs = ImGui::GetFontSize();
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const int n = m.n(), h = m.weights.heads;
+  const bool complete = scene_.timeline.stage_complete();
+  const int shown = complete ? h : scene_.timeline.done_substeps();  // heads whose weights are computed
+  const int q = scene_.focus_query();
+  float label_w = 0;
+  for (const auto& s : m.tokens) label_w = std::max(label_w, ImGui::CalcTextSize(s.c_str()).x);
+  label_w = std::min(label_w + 8.f, 96.f);
+  const float title_h = fs + 4.f, foot_h = 2.f * ImGui::GetTextLineHeightWithSpacing() + fs * 0.5f, gap = fs;
+  // The column count that gives the largest cells.
+  int best_cols = 1;
+  float best_cell = 0;
+  for (int c = 1; c <= h; ++c) {
+    const int r = (h + c - 1) / c;
+    const float cw = (avail.x - fs * 0.8f - gap * (c - 1)) / c - label_w, ch = (avail.y - r * (title_h + foot_h) - (r - 1) * fs * 0.3f) / r;
+    const float cell = std::min(cw, ch) / std::max(1, n);
+    if (cell > best_cell) { best_cell = cell; best_cols = c; }
+  }
+  const float cell = std::max(0.5f, std::min(best_cell, fs * 2.2f));
+  for (int k = 0; k < h; ++k) {
+    if (k % best_cols != 0) ImGui::SameLine(0, gap);
+    ImGui::BeginGroup();
+    const AttentionTrace& a = m.trace.heads[static_cast<size_t>(k)];
+    MatrixView v;
+    v.m = &a.weights();
+    v.key = {this, 100 + k, scene_.generation()};
+    v.title = "head" + subscript(k + 1) + "  (" + std::to_string(n) + " × " + std::to_string(n) + ")";
+    v.row_labels = &m.tokens;
+    v.col_labels = &m.tokens;
+    v.scale = ColorScale::Sequential;
+    v.lo = 0.f;
+    v.hi = 1.f;
+    v.reveal = k < shown ? 1e18 : 0;
+    v.max_cell_w = v.max_cell_h = cell;
+    v.square = true;
+    v.force_heatmap = true;
+    const MatrixViewResult r = matrix_view(v, ImVec2(label_w + cell * n, title_h + cell * n));
+    if (k < shown && q >= 0)  // the query whose choice is reported below
+      ImGui::GetWindowDrawList()->AddRect(ImVec2(r.grid_min.x - 1, r.grid_min.y + q * r.cell_h - 1),
+                                          ImVec2(r.grid_max.x + 1, r.grid_min.y + (q + 1) * r.cell_h + 1), kCurrent, 0, 0, 2.f);
+    if (!complete && k == shown && k < h)  // the head being computed
+      ImGui::GetWindowDrawList()->AddRect(ImVec2(r.grid_min.x - 3, r.grid_min.y - 3), ImVec2(r.grid_max.x + 3, r.grid_max.y + 3), kCurrent, 3.f, 0, 2.f);
+    hover_from(ctx, r, multihead_hover_id(MultiheadItem::Weights, k));
+    if (k < shown) {
+      const HeadFocus& f = m.focus[static_cast<size_t>(k)];
+      ImGui::TextDisabled("%s %s · %s %s", tr("entropy"), fmt(f.mean_entropy, 2).c_str(), tr("max weight"), fmt(f.mean_max_weight, 2).c_str());
+      const int top = q >= 0 ? f.top_key[static_cast<size_t>(q)] : -1;
+      ImGui::TextDisabled("“%s” → “%s”", m.tokens[static_cast<size_t>(q)].c_str(), top >= 0 ? m.tokens[static_cast<size_t>(top)].c_str() : "—");
+    } else {
+      ImGui::TextDisabled("%s", tr("not computed yet"));
+      ImGui::TextDisabled(" ");
+    }
+    ImGui::EndGroup();
+  }
+}
+
+// Stage 3: Concat (n × h·d_k, the heads' columns marked) · W^O (d_model × d_model) = output (n × d_model).
+void MultiheadView::concat_stage(ViewContext& ctx) {
+  const MultiheadModel& m = scene_.model();
+  const MultiHeadTrace& t = m.trace;
+  const float fs = ImGui::GetFontSize();
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const int n = m.n(), h = m.weights.heads, dk = m.d_k(), d = static_cast<int>(t.concat.cols());
+  float label_w = 0;
+  for (const auto& s : m.tokens) label_w = std::max(label_w, ImGui::CalcTextSize(s.c_str()).x);
+  label_w = std::min(label_w + 8.f, 96.f);
+  const float op_w = fs * 2.f, title_h = fs + 4.f;
+  const float cell = std::max(0.3f, std::min({26.f, (avail.x - label_w - 2 * op_w - fs) / (3.f * std::max(1, d)),
+                                              (avail.y - title_h - fs * 3.f) / std::max(1, std::max(n, d))}));
+  // Concat and output rows: at least a line of text tall (their n rows stay legible when d_model is large).
+  const float row_h = std::min({26.f, std::max(cell, fs + 2.f), (avail.y - title_h - fs * 3.f) / std::max(1, n)});
+  const float range = max_abs({&t.concat, &t.output});
+  const auto op = [&](const char* s, float rows_h) {
+    ImGui::SameLine(0, 0);
+    const ImVec2 o = ImGui::GetCursorScreenPos();
+    const ImVec2 ts = ImGui::CalcTextSize(s);
+    const float big = fs * 1.6f;
+    ImGui::GetWindowDrawList()->AddText(nullptr, big, ImVec2(o.x + (op_w - ts.x * 1.6f) * 0.5f, o.y + title_h + (rows_h - ts.y * 1.6f) * 0.5f),
+                                        ImGui::GetColorU32(ImGuiCol_Text), s);
+    ImGui::Dummy(ImVec2(op_w, 1));
+    ImGui::SameLine(0, 0);
+  };
+  // Concat, with a line between heads and each head's number under its columns.
+  ImGui::BeginGroup();
+  MatrixView cv;
+  cv.m = &t.concat;
+  cv.key = {this, 200, scene_.generation()};
+  cv.title = "Concat  (" + std::to_string(n) + " × " + std::to_string(h) + "·" + std::to_string(dk) + ")";
+  cv.row_labels = &m.tokens;
+  cv.lo = -range;
+  cv.hi = range;
+  cv.force_heatmap = true;
+  cv.square = false;
+  cv.max_cell_w = cell;
+  cv.max_cell_h = row_h;
+  const MatrixViewResult cr = matrix_view(cv, ImVec2(label_w + cell * d, title_h + row_h * n));
+  hover_from(ctx, cr, multihead_hover_id(MultiheadItem::Concat));
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  for (int k = 0; k < h; ++k) {
+    const float x0 = cr.grid_min.x + k * dk * cr.cell_w, x1 = x0 + dk * cr.cell_w;
+    if (k > 0) dl->AddLine(ImVec2(x0, cr.grid_min.y - 2), ImVec2(x0, cr.grid_max.y + 2), kHeadLine, 1.5f);
+    const std::string lab = std::to_string(k + 1);
+    const float w = ImGui::CalcTextSize(lab.c_str()).x;
+    if (x1 - x0 >= w + 2.f) dl->AddText(ImVec2((x0 + x1 - w) * 0.5f, cr.grid_max.y + 2), ImGui::GetColorU32(ImGuiCol_TextDisabled), lab.c_str());
+  }
+  ImGui::Dummy(ImVec2(1, fs + 2));
+  ImGui::TextDisabled("%s 1 … %d", tr("head"), h);
+  ImGui::EndGroup();
+  op("·", row_h * n);
+  // W^O
+  ImGui::BeginGroup();
+  MatrixView wv;
+  wv.m = &m.weights.Wo;
+  wv.key = {this, 201, scene_.generation()};
+  wv.title = "W^O  (" + std::to_string(m.weights.Wo.rows()) + " × " + std::to_string(m.weights.Wo.cols()) + ")";
+  wv.lo = -max_abs({&m.weights.Wo});
+  wv.hi = -wv.lo;
+  wv.force_heatmap = true;
+  wv.max_cell_w = wv.max_cell_h = cell;
+  hover_from(ctx, matrix_view(wv, ImVec2(cell * d, title_h + cell * d)), multihead_hover_id(MultiheadItem::Wo));
+  ImGui::EndGroup();
+  op("=", row_h * n);
+  // output
+  ImGui::BeginGroup();
+  MatrixView ov;
+  ov.m = &t.output;
+  ov.key = {this, 202, scene_.generation()};
+  ov.title = std::string(tr("output")) + "  (" + std::to_string(n) + " × " + std::to_string(t.output.cols()) + ")";
+  ov.lo = -range;
+  ov.hi = range;
+  ov.force_heatmap = true;
+  ov.square = false;
+  ov.max_cell_w = cell;
+  ov.max_cell_h = row_h;
+  hover_from(ctx, matrix_view(ov, ImVec2(cell * t.output.cols(), title_h + row_h * n)), multihead_hover_id(MultiheadItem::Output));
+  ImGui::EndGroup();
+}
+
+// Stage 4: the parameter count of every h (each layer built and counted), and each head's measured focus.
+void MultiheadView::params_stage(ViewContext& ctx) {
+  const MultiheadModel& m = scene_.model();
+  const MultiheadParams& p = scene_.params();
+  const float fs = ImGui::GetFontSize();
+  const long long want = 4LL * p.d_model * p.d_model;
+  ImGui::TextUnformatted(tr("parameter count"));
+  ImGui::SameLine();
+  ImGui::TextDisabled("(%s)", tr("Click a row to show that h."));
+  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
+  const int d = p.d_model;
+  if (ImGui::BeginTable("params", 7, flags)) {
+    const char* cols[] = {"h", "d_k", "W^Q", "W^K", "W^V", "W^O", nullptr};
+    for (const char* c : cols) ImGui::TableSetupColumn(c ? c : tr("total"));
+    ImGui::TableHeadersRow();
+    for (const MultiHeadParamCount& c : m.table) {
+      ImGui::TableNextRow();
+      const bool chosen = c.heads == m.weights.heads;
+      if (chosen) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg0, IM_COL32(255, 236, 210, 255));
+      ImGui::TableNextColumn();
+      if (ImGui::Selectable(("h = " + std::to_string(c.heads) + "###row_h" + std::to_string(c.heads)).c_str(), chosen, ImGuiSelectableFlags_SpanAllColumns)) {
+        edit_ = p;
+        edit_.h = c.heads;
+        apply(ctx, "h");
+      }
+      ImGui::TableNextColumn();
+      ImGui::Text("%d", c.d_head);
+      for (long long v : {c.wq, c.wk, c.wv}) {
+        ImGui::TableNextColumn();
+        ImGui::Text("%d × (%d × %d) = %lld", c.heads, d, c.d_head, v);
+      }
+      ImGui::TableNextColumn();
+      ImGui::Text("(%d·%d) × %d = %lld", c.heads, c.d_head, d, c.wo);
+      ImGui::TableNextColumn();
+      if (c.total() == want) ImGui::Text("%lld", c.total());
+      else ImGui::TextColored(ImVec4(0.7f, 0.18f, 0.1f, 1.f), "%lld", c.total());
+    }
+    ImGui::EndTable();
+  }
+  bool all_equal = !m.table.empty();
+  for (const MultiHeadParamCount& c : m.table) all_equal = all_equal && c.total() == want;
+  ImGui::Text("4 · d_model² = 4 · %d² = %lld   %s", d, want, all_equal ? (std::string("= ") + tr("the same for every h")).c_str() : "!=");
+  ImGui::Spacing();
+  // Each head's focus: what is measured differs between heads (by chance: the weights are untrained).
+  const int q = scene_.focus_query();
+  ImGui::TextUnformatted(tr("each head's focus (measured)"));
+  if (ImGui::BeginTable("focus", 4, flags)) {
+    ImGui::TableSetupColumn(tr("head"));
+    ImGui::TableSetupColumn(tr("mean entropy (nats)"));
+    ImGui::TableSetupColumn(tr("mean max weight"));
+    ImGui::TableSetupColumn((std::string(tr("top key of")) + " “" + m.tokens[static_cast<size_t>(q)] + "”").c_str());
+    ImGui::TableHeadersRow();
+    const float ln_n = std::log(static_cast<float>(std::max(2, m.n())));
+    for (size_t k = 0; k < m.focus.size(); ++k) {
+      const HeadFocus& f = m.focus[k];
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::Text("%zu", k + 1);
+      ImGui::TableNextColumn();
+      ImGui::ProgressBar(static_cast<float>(f.mean_entropy) / ln_n, ImVec2(-1, fs * 1.1f), fmt(f.mean_entropy, 3).c_str());
+      ImGui::TableNextColumn();
+      ImGui::ProgressBar(static_cast<float>(f.mean_max_weight), ImVec2(-1, fs * 1.1f), fmt(f.mean_max_weight, 3).c_str());
+      ImGui::TableNextColumn();
+      const int top = f.top_key[static_cast<size_t>(q)];
+      ImGui::Text("%s", top >= 0 ? m.tokens[static_cast<size_t>(top)].c_str() : "—");
+    }
+    ImGui::EndTable();
+  }
+  ImGui::PushTextWrapPos(0.f);
+  ImGui::TextDisabled("%s", tr("Weights are seeded, not trained: heads do not specialise without training. The scene shows the mechanism."));
+  ImGui::PopTextWrapPos();
+}
+
+}  // namespace ap

@@ -1,0 +1,31 @@
+// The drawing of the scene "Multi-head attention" (see multihead_view.cpp).
+#pragma once
+#include <string>
+
+#include "app/scenes/multihead_scene.h"
+#include "views/view.h"
+
+namespace ap {
+
+class MultiheadView final : public SceneView {
+ public:
+  explicit MultiheadView(MultiheadScene& scene) : scene_(scene) {}
+  ~MultiheadView() override;
+  void controls(ViewContext& ctx) override;
+  void stage(ViewContext& ctx) override;
+  std::string step_text(const ViewContext& ctx) const override;
+
+ private:
+  void sync();
+  void apply(ViewContext& ctx, const char* key);
+  void split_stage(ViewContext& ctx);
+  void heads_stage(ViewContext& ctx);
+  void concat_stage(ViewContext& ctx);
+  void params_stage(ViewContext& ctx);
+  MultiheadScene& scene_;
+  int generation_seen_ = -1;
+  bool external_change_ = false;  // the model changed outside the controls since they last drew
+  MultiheadParams edit_;
+};
+
+}  // namespace ap

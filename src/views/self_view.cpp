@@ -1,0 +1,397 @@
+// View of the scene "Self-attention": the controls (two sentences, cross-attention, Q = K = V = X, d_model,
+// d_k, seed, position codes) and, stage by stage, X and its projections Q, K, V; the scores and the weights
+// (n queries × m keys, labelled by token); the output A·V; and the measured self-weight of Q = K = V = X, one
+// shared matrix and separate W^Q, W^K. It draws what the scene holds (core/self_attention.h); it computes nothing.
+#include "self_view.h"
+
+#include <imgui.h>
+#include <imgui_internal.h>  // ClearActiveID: hand a touch field to the browser prompt
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "core/number_text.h"
+#include "platform/platform.h"
+#include "platform/text_field.h"
+#include "widgets/matrix_view.h"
+#include "widgets/plot.h"
+#include "widgets/section.h"
+
+namespace ap {
+
+namespace {
+const ImU32 kSettingColor[] = {IM_COL32(214, 96, 40, 255), IM_COL32(150, 110, 190, 255), IM_COL32(40, 110, 190, 255)};
+
+// The largest |entry| (colour scale of a diverging map), 1 for an empty matrix.
+float max_abs(const Mat& x) {
+  float r = 0;
+  for (Eigen::Index k = 0; k < x.size(); ++k)
+    if (std::isfinite(x.data()[k])) r = std::max(r, std::fabs(x.data()[k]));
+  return r > 0 ? r : 1.f;
+}
+
+std::string shape_title(const char* name, const Mat& m) {
+  return std::string(name) + "   (" + std::to_string(m.rows()) + " × " + std::to_string(m.cols()) + ")";
+}
+}  // namespace
+
+SelfView::~SelfView() { heatmap_release(this); }
+
+// A new model from outside the controls (page API, preset, link): the fields show it, and a text field being
+// typed into lets go (it would otherwise write its own text back over it at the next frame).
+void SelfView::sync() {
+  if (generation_seen_ == scene_.generation()) return;
+  generation_seen_ = scene_.generation();
+  edit_ = scene_.params();
+  text_ = edit_.text;
+  text2_ = edit_.text2;
+  const SelfAttnModel& m = scene_.model();
+  range_x_ = std::max(max_abs(m.X), m.X2.size() ? max_abs(m.X2) : 0.f);
+  range_qkv_ = std::max({max_abs(m.Q), max_abs(m.K), max_abs(m.V)});
+  range_scaled_ = max_abs(m.trace.scaled);
+  range_out_ = max_abs(m.trace.output);
+  external_change_ = true;
+}
+
+// One sentence field: what is typed goes to the scene; a refused sentence leaves a message and the last model.
+bool SelfView::sentence_field(ViewContext& ctx, const char* id, std::string* text, std::string SelfAttnParams::*member) {
+  ImGui::SetNextItemWidth(-1);
+  TextFieldOptions o;
+  o.max_bytes = limits::kMaxTextBytes + 1;  // one byte over: refused with a message, not cut silently
+  o.accessible_name = tr("Sentence");
+  if (!ap::text_field(id, text, o)) return false;
+  SelfAttnParams p = scene_.params();
+  p.*member = *text;
+  (void)report_result(ctx.st, id + 2, scene_.apply(p));
+  generation_seen_ = scene_.generation();
+  return true;
+}
+
+void SelfView::controls(ViewContext& ctx) {
+  sync();
+  const SelfAttnModel& m = scene_.model();
+  const float fs = ImGui::GetFontSize();
+  const auto apply = [&](const char* key) {
+    (void)report_result(ctx.st, key, scene_.apply(edit_));
+    generation_seen_ = scene_.generation();
+  };
+  if (external_change_) {
+    if (ImGui::GetActiveID() == ImGui::GetID("##text") || ImGui::GetActiveID() == ImGui::GetID("##text2")) ImGui::ClearActiveID();
+    external_change_ = false;
+  }
+  section_heading(tr("first sentence (keys, values)"));
+  sentence_field(ctx, "##text", &text_, &SelfAttnParams::text);
+  ImGui::TextDisabled("m = %d   (%s %d)", m.trace.m, tr("limit"), self_limits::kMaxTokens);
+  if (ImGui::Checkbox((std::string(tr("cross-attention: queries from the second sentence")) + "###cross").c_str(), &edit_.cross)) apply("cross");
+  ImGui::BeginDisabled(!scene_.params().cross);
+  ImGui::TextUnformatted(tr("second sentence (queries)"));
+  sentence_field(ctx, "##text2", &text2_, &SelfAttnParams::text2);
+  if (scene_.params().cross) ImGui::TextDisabled("n = %d", m.trace.n);
+  ImGui::EndDisabled();
+  ImGui::Spacing();
+  if (ImGui::Checkbox((std::string(tr("Q = K = V = X (no projections)")) + "###identity").c_str(), &edit_.identity)) apply("identity");
+  const float field = fs * 7.f;
+  ImGui::SetNextItemWidth(field);
+  if (ImGui::InputInt("d_model###d_model", &edit_.d_model, 1, 8)) apply("d_model");
+  ImGui::SetNextItemWidth(field);
+  if (ImGui::InputInt("d_k###d_k", &edit_.d_k, 1, 4)) apply("d_k");
+  if (scene_.params().identity) {
+    ImGui::PushTextWrapPos(0.f);
+    ImGui::TextDisabled("%s", tr("d_k is not used: Q = K = V = X has d_model columns"));
+    ImGui::PopTextWrapPos();
+  }
+  int seed = static_cast<int>(edit_.seed & 0x7FFFFFFF);
+  ImGui::SetNextItemWidth(field);
+  if (ImGui::InputInt((std::string(tr("seed")) + "###seed").c_str(), &seed, 1, 10)) {
+    edit_.seed = static_cast<uint64_t>(std::max(0, seed));
+    apply("seed");
+  }
+  if (ImGui::Checkbox((std::string(tr("add position codes (sin/cos)")) + "###positional").c_str(), &edit_.positional)) apply("positional");
+  ImGui::Spacing();
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("%s", tr("Weights are seeded, not trained: they show the mechanism, not what a trained model attends to."));
+  ImGui::PopStyleColor();
+}
+
+// The formula follows the mode: cross-attention takes Q from X₂; Q = K = V = X has no W and scales by √d_model.
+std::pair<const char*, const char*> SelfView::caption(const ViewContext& ctx) const {
+  const auto base = SceneView::caption(ctx);
+  const SelfAttnParams& p = scene_.params();
+  switch (static_cast<SelfStage>(scene_.timeline.stage())) {
+    case SelfStage::Qkv:
+      if (p.identity)
+        return {p.cross ? "Q = X₂,   K = V = X" : "Q = K = V = X",
+                tr("No projections: Q, K and V are the embeddings themselves, so d_k = d_model and each token's query is its own key.")};
+      if (p.cross)
+        return {"Q = X₂W^Q,   K = XW^K,   V = XW^V",
+                tr("Cross-attention: the queries come from the second sentence (X2), the keys and values from the first (X); n and m may differ.")};
+      return base;
+    case SelfStage::Weights:
+      return {p.identity ? "A = softmax(QKᵀ / √d_model),   n × m" : "A = softmax(QKᵀ / √dₖ),   n × m", base.second};
+    default: return base;
+  }
+}
+
+std::string SelfView::step_text(const ViewContext&) const {
+  const SelfAttnModel& m = scene_.model();
+  const SelfAttnParams& p = scene_.params();
+  char buf[320];
+  std::snprintf(buf, sizeof buf, "n = %d, m = %d, d_model = %d, d_k = %d  ·  %s: %s %s, %s %s", m.trace.n, m.trace.m, p.d_model, m.d_k,
+                tr("mean self-weight (diagonal of A)"), tr(SelfScene::setting_title(QkSetting::Identity)), fmt(m.self_weight[0].mean, 3).c_str(),
+                tr(SelfScene::setting_title(QkSetting::Separate)), fmt(m.self_weight[2].mean, 3).c_str());
+  return buf;
+}
+
+void SelfView::stage(ViewContext& ctx) {
+  sync();
+  switch (static_cast<SelfStage>(scene_.timeline.stage())) {
+    case SelfStage::Qkv: qkv_stage(ctx); break;
+    case SelfStage::Weights: weights_stage(ctx); break;
+    case SelfStage::Output: output_stage(ctx); break;
+    default: measured_stage(ctx); break;
+  }
+}
+
+namespace {
+// Draws `v` in `size` and reports its hovered cell as `item`.
+void draw_matrix(ViewContext& ctx, MatrixView& v, ImVec2 size, SelfItem item) {
+  const MatrixViewResult r = matrix_view(v, size);
+  if (r.hover_i >= 0 && r.hover_j >= 0) {
+    ctx.hover_what = static_cast<int>(item);
+    ctx.hover_i = r.hover_i;
+    ctx.hover_j = r.hover_j;
+  }
+}
+// "·" or "=" between two matrices, half-way down a row of height `h`.
+void operator_sign(const char* sign, float h) {
+  const float fs = ImGui::GetFontSize();
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  if (sign[0] == '=') dl->AddText(nullptr, fs * 1.6f, ImVec2(p.x, p.y + h * 0.4f), ImGui::GetColorU32(ImGuiCol_Text), sign);
+  else dl->AddCircleFilled(ImVec2(p.x + fs * 0.5f, p.y + h * 0.4f + fs * 0.8f), fs * 0.18f, ImGui::GetColorU32(ImGuiCol_Text));
+  ImGui::Dummy(ImVec2(fs, h * 0.5f));
+}
+}  // namespace
+
+// Stage 1: X (and X₂ in cross-attention) on the left; Q, K, V on the right, each row a token.
+void SelfView::qkv_stage(ViewContext& ctx) {
+  const SelfAttnModel& m = scene_.model();
+  const bool cross = scene_.params().cross, identity = scene_.params().identity;
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float fs = ImGui::GetFontSize();
+  const float left_w = avail.x * 0.42f, right_w = avail.x - left_w - fs * 1.5f;
+  const float h = avail.y - fs * 0.5f;
+  MatrixView v;
+  v.square = false;  // rows keep their label height whatever the number of columns (square cells would squeeze labelled rows)
+  v.lo = -range_x_;
+  v.hi = range_x_;
+  v.decimals = 1;
+  ImGui::BeginGroup();
+  if (cross) {
+    v.m = &m.X2;
+    v.row_labels = &m.query_tokens;
+    v.key = {this, 0, scene_.generation()};
+    v.title = shape_title("X2", m.X2);
+    draw_matrix(ctx, v, ImVec2(left_w, h * 0.48f), SelfItem::X2);
+    ImGui::Dummy(ImVec2(1, fs * 0.5f));
+  }
+  v.m = &m.X;
+  v.row_labels = &m.key_tokens;
+  v.key = {this, 1, scene_.generation()};
+  v.title = shape_title("X", m.X);
+  draw_matrix(ctx, v, ImVec2(left_w, cross ? h * 0.48f : h), SelfItem::X);
+  ImGui::EndGroup();
+  ImGui::SameLine(0, fs * 1.5f);
+  ImGui::BeginGroup();
+  const float w3 = (right_w - fs * 2.f) / 3.f;
+  const char* from_q = identity ? (cross ? "Q = X2" : "Q = X") : (cross ? "Q = X2·W^Q" : "Q = X·W^Q");
+  const char* from_k = identity ? "K = X" : "K = X·W^K";
+  const char* from_v = identity ? "V = X" : "V = X·W^V";
+  struct Part { const Mat* m; const char* name; const std::vector<std::string>* rows; SelfItem item; };
+  const Part parts[] = {{&m.Q, from_q, &m.query_tokens, SelfItem::Q}, {&m.K, from_k, &m.key_tokens, SelfItem::K}, {&m.V, from_v, &m.key_tokens, SelfItem::V}};
+  v.lo = -range_qkv_;
+  v.hi = range_qkv_;
+  for (int k = 0; k < 3; ++k) {
+    if (k) ImGui::SameLine(0, fs);
+    ImGui::BeginGroup();
+    v.m = parts[k].m;
+    v.row_labels = parts[k].rows;
+    v.key = {this, 2 + k, scene_.generation()};
+    v.title = parts[k].name;
+    draw_matrix(ctx, v, ImVec2(w3, h - fs * 1.6f), parts[k].item);
+    ImGui::TextDisabled("%d × %d", static_cast<int>(parts[k].m->rows()), static_cast<int>(parts[k].m->cols()));
+    ImGui::EndGroup();
+  }
+  ImGui::EndGroup();
+}
+
+// Stage 2: the scaled scores and the weights, n queries (rows) × m keys (columns), labelled by token.
+void SelfView::weights_stage(ViewContext& ctx) {
+  const SelfAttnModel& m = scene_.model();
+  const SelfAttnParams& p = scene_.params();
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float fs = ImGui::GetFontSize();
+  // The weights get the larger share: wide enough for numbered cells and key labels at the default sizes.
+  const float w_scores = (avail.x - fs) * 0.4f, w_weights = avail.x - fs - w_scores, h = avail.y - fs * 2.2f;
+  MatrixView v;
+  v.square = false;  // rows keep their label height whatever the number of columns (square cells would squeeze labelled rows)
+  v.row_labels = &m.query_tokens;
+  v.col_labels = &m.key_tokens;
+  ImGui::BeginGroup();
+  v.m = &m.trace.scaled;
+  v.key = {this, 10, scene_.generation()};
+  v.title = std::string(tr("scores S/√d_k")) + "   (" + std::to_string(m.trace.n) + " × " + std::to_string(m.trace.m) + ")";
+  v.lo = -range_scaled_;
+  v.hi = range_scaled_;
+  v.decimals = 1;
+  draw_matrix(ctx, v, ImVec2(w_scores, h), SelfItem::Weights);
+  ImGui::EndGroup();
+  ImGui::SameLine(0, fs);
+  ImGui::BeginGroup();
+  v.m = &m.trace.weights();
+  v.key = {this, 11, scene_.generation()};
+  v.title = std::string(tr("weights A")) + "   (" + tr("n queries × m keys") + ")";
+  v.scale = ColorScale::Sequential;
+  v.lo = 0.f;
+  v.hi = 1.f;
+  v.decimals = 2;
+  draw_matrix(ctx, v, ImVec2(w_weights, h), SelfItem::Weights);
+  ImGui::EndGroup();
+  ImGui::PushTextWrapPos(0.f);
+  if (p.cross) {
+    ImGui::TextDisabled("n = %d, m = %d  ·  %s", m.trace.n, m.trace.m,
+                        tr("Rows are the second sentence's tokens, columns the first's: no token meets itself, so there is no diagonal of self-weights."));
+  } else {
+    const QkSetting shown = p.identity ? QkSetting::Identity : QkSetting::Separate;
+    const SelfWeight& sw = m.self_weight[static_cast<int>(shown)];
+    ImGui::TextDisabled("%s: %s   (%s %s)  ·  %s: %d / %d", tr("mean weight on the diagonal"), fmt(sw.mean, 3).c_str(), tr("uniform 1/m"),
+                        fmt(sw.uniform, 3).c_str(), tr("tokens whose largest weight is their own"),
+                        static_cast<int>(std::lround(sw.argmax_self * m.trace.n)), m.trace.n);
+  }
+  ImGui::PopTextWrapPos();
+}
+
+// Stage 3: A (n × m) times V (m × d_v) gives O (n × d_v): each output row mixes the V rows by its weights.
+void SelfView::output_stage(ViewContext& ctx) {
+  const SelfAttnModel& m = scene_.model();
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float fs = ImGui::GetFontSize();
+  const float h = avail.y - fs * 0.5f;
+  const float wa = (avail.x - fs * 6.f) * 0.44f, wv = (avail.x - fs * 6.f) * 0.28f;
+  MatrixView v;
+  v.square = false;  // rows keep their label height whatever the number of columns (square cells would squeeze labelled rows)
+  ImGui::BeginGroup();
+  v.m = &m.trace.weights();
+  v.row_labels = &m.query_tokens;
+  v.col_labels = &m.key_tokens;
+  v.key = {this, 20, scene_.generation()};
+  v.title = shape_title("A", *v.m);
+  v.scale = ColorScale::Sequential;
+  v.lo = 0.f;
+  v.hi = 1.f;
+  draw_matrix(ctx, v, ImVec2(wa, h), SelfItem::Weights);
+  ImGui::EndGroup();
+  ImGui::SameLine(0, fs * 0.6f);
+  operator_sign("·", h);
+  ImGui::SameLine(0, fs * 0.6f);
+  ImGui::BeginGroup();
+  v = MatrixView{};
+  v.square = false;
+  v.m = &m.V;
+  v.row_labels = &m.key_tokens;
+  v.key = {this, 21, scene_.generation()};
+  v.title = shape_title("V", m.V);
+  v.lo = -range_qkv_;
+  v.hi = range_qkv_;
+  v.decimals = 1;
+  draw_matrix(ctx, v, ImVec2(wv, h), SelfItem::V);
+  ImGui::EndGroup();
+  ImGui::SameLine(0, fs * 0.6f);
+  operator_sign("=", h);
+  ImGui::SameLine(0, fs * 0.6f);
+  ImGui::BeginGroup();
+  v.m = &m.trace.output;
+  v.row_labels = &m.query_tokens;
+  v.key = {this, 22, scene_.generation()};
+  v.title = std::string(tr("output O = A·V")) + "   (" + std::to_string(m.trace.output.rows()) + " × " + std::to_string(m.trace.output.cols()) + ")";
+  v.lo = -range_out_;
+  v.hi = range_out_;
+  draw_matrix(ctx, v, ImVec2(wv, h), SelfItem::Output);
+  ImGui::EndGroup();
+}
+
+// Stage 4: the mean self-weight of the three settings as bars (uniform 1/m marked), and per token as a plot.
+void SelfView::measured_stage(ViewContext& ctx) {
+  const SelfAttnModel& m = scene_.model();
+  const SelfAttnParams& p = scene_.params();
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float fs = ImGui::GetFontSize();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const int shown = p.cross ? -1 : static_cast<int>(p.identity ? QkSetting::Identity : QkSetting::Separate);
+  // 1) the bars: one row per setting, 0 … 1, with the share of tokens that attend most to themselves
+  ImGui::TextUnformatted(tr("mean self-weight (diagonal of A)"));
+  float label_w = 0, note_w = 0;
+  char notes[3][160];
+  for (int s = 0; s < static_cast<int>(QkSetting::Count); ++s) {
+    const SelfWeight& w = m.self_weight[s];
+    std::snprintf(notes[s], sizeof notes[s], "%s   (%d / %d %s)", fmt(w.mean, 3).c_str(), static_cast<int>(std::lround(w.argmax_self * w.diagonal.size())),
+                  static_cast<int>(w.diagonal.size()), tr("tokens whose largest weight is their own"));
+    label_w = std::max(label_w, ImGui::CalcTextSize(tr(SelfScene::setting_title(static_cast<QkSetting>(s)))).x + fs);
+    note_w = std::max(note_w, ImGui::CalcTextSize(notes[s]).x + fs);
+  }
+  const float bar_w = std::max(fs * 8.f, avail.x - label_w - note_w), row_h = fs * 1.9f;
+  const ImVec2 o = ImGui::GetCursorScreenPos();
+  const double uniform = m.self_weight[0].uniform;
+  for (int s = 0; s < static_cast<int>(QkSetting::Count); ++s) {
+    const SelfWeight& w = m.self_weight[s];
+    const float y = o.y + s * row_h;
+    const ImU32 text = ImGui::GetColorU32(s == shown ? ImGuiCol_Text : ImGuiCol_TextDisabled);
+    dl->AddText(ImVec2(o.x, y + (row_h - fs) * 0.5f), ImGui::GetColorU32(ImGuiCol_Text), tr(SelfScene::setting_title(static_cast<QkSetting>(s))));
+    const ImVec2 b0(o.x + label_w, y + fs * 0.25f), b1(o.x + label_w + bar_w, y + row_h - fs * 0.25f);
+    dl->AddRectFilled(b0, b1, IM_COL32(236, 236, 240, 255), 3.f);
+    dl->AddRectFilled(b0, ImVec2(b0.x + bar_w * static_cast<float>(std::clamp(w.mean, 0.0, 1.0)), b1.y), kSettingColor[s], 3.f);
+    if (s == shown) dl->AddRect(ImVec2(b0.x - 2, b0.y - 2), ImVec2(b1.x + 2, b1.y + 2), IM_COL32(230, 120, 0, 255), 4.f, 0, 2.f);
+    dl->AddText(ImVec2(b1.x + fs * 0.6f, y + (row_h - fs) * 0.5f), text, notes[s]);
+  }
+  const float ux = o.x + label_w + bar_w * static_cast<float>(uniform);
+  dl->AddLine(ImVec2(ux, o.y), ImVec2(ux, o.y + 3 * row_h), IM_COL32(60, 60, 60, 255), 1.5f);
+  const std::string ulab = std::string(tr("uniform 1/m")) + " = " + fmt(uniform, 3);
+  dl->AddText(ImVec2(ux + 4.f, o.y + 3 * row_h + 2.f), ImGui::GetColorU32(ImGuiCol_TextDisabled), ulab.c_str());
+  ImGui::Dummy(ImVec2(avail.x, 3 * row_h + fs * 1.6f));
+  // Hover on a bar: the setting's per-token numbers are in the plot below; the bar names its mean.
+  ImGui::PushTextWrapPos(0.f);
+  ImGui::TextDisabled("%s", tr("Measured on the self-attention of the first sentence. Cross-attention has no diagonal: its queries come from another sentence."));
+  ImGui::PopTextWrapPos();
+  // 2) per token: A(i, i) for each setting
+  PlotSpec spec;
+  spec.title = tr("self-weight per token");
+  spec.x_label = tr("token");
+  spec.y_label = tr("weight on itself");
+  spec.y_min = 0;
+  spec.y_max = 1;
+  spec.legend = PlotLegend::Outside;
+  for (int s = 0; s < static_cast<int>(QkSetting::Count); ++s) {
+    PlotSeries ser;
+    ser.name = tr(SelfScene::setting_title(static_cast<QkSetting>(s)));
+    for (size_t i = 0; i < m.self_weight[s].diagonal.size(); ++i) {
+      ser.x.push_back(static_cast<double>(i + 1));
+      ser.y.push_back(m.self_weight[s].diagonal[i]);
+    }
+    ser.points = true;
+    ser.color = kSettingColor[s];
+    ser.thickness = s == shown ? 2.5f : 1.5f;
+    spec.series.push_back(std::move(ser));
+  }
+  spec.y_markers.push_back({uniform, tr("uniform 1/m"), 0, true});
+  const PlotResult r = plot("self_weight", spec, ImVec2(0, std::max(fs * 8.f, ImGui::GetContentRegionAvail().y - fs * 0.5f)));
+  if (r.series >= 0 && r.point >= 0) {
+    ctx.hover_what = static_cast<int>(SelfItem::Measured);
+    ctx.hover_i = r.series;
+    ctx.hover_j = r.point;
+  }
+}
+
+}  // namespace ap

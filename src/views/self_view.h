@@ -1,0 +1,35 @@
+// The drawing of the scene "Self-attention" (see self_view.cpp).
+#pragma once
+#include <string>
+#include <utility>
+
+#include "app/scenes/self_scene.h"
+#include "views/view.h"
+
+namespace ap {
+
+class SelfView final : public SceneView {
+ public:
+  explicit SelfView(SelfScene& scene) : scene_(scene) {}
+  ~SelfView() override;
+  void controls(ViewContext& ctx) override;
+  void stage(ViewContext& ctx) override;
+  std::pair<const char*, const char*> caption(const ViewContext& ctx) const override;
+  std::string step_text(const ViewContext& ctx) const override;
+
+ private:
+  void sync();
+  bool sentence_field(ViewContext& ctx, const char* id, std::string* text, std::string SelfAttnParams::*member);
+  void qkv_stage(ViewContext& ctx);
+  void weights_stage(ViewContext& ctx);
+  void output_stage(ViewContext& ctx);
+  void measured_stage(ViewContext& ctx);
+  SelfScene& scene_;
+  int generation_seen_ = -1;
+  bool external_change_ = false;  // the model changed outside the controls since they last drew
+  SelfAttnParams edit_;
+  std::string text_, text2_;      // the two sentence fields (kept when the scene refuses them)
+  float range_x_ = 1.f, range_qkv_ = 1.f, range_scaled_ = 1.f, range_out_ = 1.f;  // colour scales
+};
+
+}  // namespace ap

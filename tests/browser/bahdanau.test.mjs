@@ -1,0 +1,119 @@
+// Browser test of the scene "Bahdanau (additive) attention" (?scene=bahdanau): the bidirectional encoder, the
+// parameters and their shapes, one decoder step, the whole alignment matrix; every stage photographed at
+// 1280×720 in English and Chinese (build/screenshots/bahdanau-<k>-<stage>-<lang>.png); hover read-outs; bad
+// input refused with a message while the last good state stays; no console errors.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serveDist, launch, openPage, screenshot, frames } from './helpers.mjs';
+
+let server, url, browser;
+before(async () => { ({ server, url } = await serveDist()); browser = await launch(); });
+after(async () => { await browser.close(); server.close(); });
+
+const stages = ['encoder', 'params', 'step', 'alignment'];
+
+test('bahdanau scene: its numbers, every stage in both languages, hover', async () => {
+  const { page, errors } = await openPage(browser.context, url + '?scene=bahdanau');
+  const s = await page.evaluate(() => window.playground.getState());
+  assert.equal(s.scene, 'bahdanau');
+  assert.equal(s.source, 'Le chat noir est assis sur le tapis rouge dans le salon');
+  assert.deepEqual([s.d_emb, s.d_h, s.d_s, s.d_a, s.seed], [12, 8, 10, 6, 42]);
+  const r = s.results;
+  assert.deepEqual([r.n, r.T, r.d_enc], [12, 13, 16]);
+  assert.equal(r.trained, false);
+  assert.equal(r.decoder_reads[0], '<s>');
+  assert.equal(r.alignment.length, 13);
+  for (const row of r.alignment) {
+    assert.equal(row.length, 12);
+    assert.ok(Math.abs(row.reduce((a, b) => a + b, 0) - 1) < 1e-5, 'each α_t sums to 1');
+    assert.ok(row.every((a) => a > 0 && a < 1));
+  }
+  // α_t = softmax(e_t), recomputed here from the scores the page reports
+  for (let t = 0; t < r.T; t++) {
+    const e = r.scores[t], top = Math.max(...e);
+    const ex = e.map((x) => Math.exp(x - top)), sum = ex.reduce((a, b) => a + b, 0);
+    ex.forEach((x, j) => assert.ok(Math.abs(x / sum - r.alignment[t][j]) < 1e-6, `α[${t}][${j}]`));
+  }
+  const shapes = Object.fromEntries(r.params.map((p) => [p.name, [p.rows, p.cols]]));
+  assert.deepEqual(shapes.W_a, [6, 10]);
+  assert.deepEqual(shapes.U_a, [6, 16]);
+  assert.deepEqual(shapes.v_a, [6, 1]);
+  assert.deepEqual(shapes.W_in, [10, 28]);
+  assert.equal(r.contexts[0].length, 16);
+  for (const lang of ['en', 'zh']) {
+    for (let k = 0; k < stages.length; k++) {
+      // the step stage in the middle of its animation: step t = 4 of 13
+      const step = stages[k] === 'step' ? { index: k, sub: 3 } : k;
+      await page.evaluate(([step, lang]) => window.playground.setState({ step, lang }), [step, lang]);
+      const st = await page.evaluate(() => window.playground.getState({ matrices: false }));
+      assert.equal(st.step.name, stages[k]);
+      await screenshot(page, `bahdanau-${k}-${stages[k]}-${lang}.png`);
+    }
+  }
+  // Hover the alignment matrix: the read-out gives the exact arithmetic of one weight.
+  await page.evaluate(() => window.playground.setState({ step: 3, lang: 'en' }));
+  await frames(page, 3);
+  let hovered = '';
+  for (const [x, y] of [[700, 300], [760, 330], [820, 360]]) {
+    await page.mouse.move(x, y);
+    await frames(page, 3);
+    const st = await page.evaluate(() => window.playground.getState({ matrices: false }));
+    if (st.hover) { hovered = JSON.stringify(st.hover); break; }
+  }
+  assert.match(hovered, /α_\d+,\d+ = exp/, hovered);
+  await screenshot(page, 'bahdanau-hover-alignment.png');
+  // And the bars of a decoder step.
+  await page.evaluate(() => window.playground.setState({ step: { index: 2, sub: 1 } }));
+  await page.mouse.move(560, 300);
+  await frames(page, 4);
+  const h2 = await page.evaluate(() => window.playground.getState({ matrices: false }));
+  assert.match(JSON.stringify(h2.hover), /e_2,\d+ = v_a/, JSON.stringify(h2.hover));
+  await screenshot(page, 'bahdanau-hover-step.png');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('bahdanau scene: presets, typed sentences, bad input refused with a message and the last good state kept', async () => {
+  const { page, errors } = await openPage(browser.context, url + '?scene=bahdanau&preset=three-words&step=2');
+  let s = await page.evaluate(() => window.playground.getState());
+  assert.deepEqual([s.results.n, s.results.T], [3, 3]);
+  await screenshot(page, 'bahdanau-three-words.png');
+  // A Chinese source sentence, by the page API: one token per character.
+  assert.deepEqual(await page.evaluate(() => window.playground.setState({ preset: 'chinese', lang: 'zh', step: 3 })), { ok: true });
+  s = await page.evaluate(() => window.playground.getState());
+  assert.equal(s.results.n, 8);
+  await screenshot(page, 'bahdanau-chinese-zh.png');
+  // The seed changes the alignment: nothing is learned.
+  const a42 = s.results.alignment;
+  await page.evaluate(() => window.playground.setState({ seed: 7 }));
+  const s7 = await page.evaluate(() => window.playground.getState());
+  assert.notDeepEqual(s7.results.alignment, a42);
+  // setState(getState()) round-trips.
+  assert.deepEqual(await page.evaluate((d) => window.playground.setState(d), s7), { ok: true });
+  // Bad input: refused, a message on screen, nothing changes.
+  for (const [doc, says] of [[{ source: '' }, /source has no words/], [{ d_h: 0 }, /d_h must be between 1 and 64/],
+    [{ target: 'w '.repeat(40) }, /target has 40 tokens; the limit is 32/], [{ d_a: 'x' }, /d_a must be a number/]]) {
+    const bad = await page.evaluate((d) => window.playground.setState(d), doc);
+    assert.equal(bad.ok, false, JSON.stringify(doc));
+    assert.match(bad.error, says);
+    const after = await page.evaluate(() => window.playground.getState());
+    assert.deepEqual(after.results, s7.results, JSON.stringify(doc));
+    assert.ok(after.errors.length >= 1, 'the message is on screen');
+  }
+  await screenshot(page, 'bahdanau-bad-input-zh.png');
+  // Typing into the source field (English page): click it, select all, type.
+  await page.evaluate(() => window.playground.setState({ lang: 'en', preset: 'notes', step: 0 }));
+  await frames(page, 3);
+  await page.mouse.click(160, 223);
+  await frames(page, 2);
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('le chien dort');
+  await frames(page, 4);
+  const typed = await page.evaluate(() => window.playground.getState({ matrices: false }));
+  assert.equal(typed.source, 'le chien dort');
+  assert.deepEqual(typed.results.source_tokens, ['le', 'chien', 'dort']);
+  assert.equal(typed.results.n, 3);
+  await screenshot(page, 'bahdanau-typed.png');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

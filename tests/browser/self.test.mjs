@@ -1,0 +1,95 @@
+// Browser test of the scene "Self-attention" (?scene=self): X and Q, K, V, the weights, the output and the
+// measured self-weight; every stage photographed at 1280×720 in English and Chinese, in self-attention, with
+// Q = K = V = X and in cross-attention (build/screenshots/self-*.png); a hovered weight explained; bad input
+// refused with a message on screen while the last good state stays; no console errors.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serveDist, launch, openPage, screenshot, frames } from './helpers.mjs';
+
+let server, url, browser;
+before(async () => { ({ server, url } = await serveDist()); browser = await launch(); });
+after(async () => { await browser.close(); server.close(); });
+
+const stages = ['qkv', 'weights', 'output', 'self-weight'];
+const meanDiag = (A) => A.reduce((s, row, i) => s + row[i], 0) / A.length;
+
+test('self scene: the numbers, every stage in both languages and three modes', async () => {
+  const { page, errors } = await openPage(browser.context, url + '?scene=self');
+  let s = await page.evaluate(() => window.playground.getState());
+  assert.equal(s.scene, 'self');
+  assert.equal(s.results.n, 11);
+  assert.equal(s.results.m, 11);
+  assert.equal(s.results.weights.length, 11);
+  for (const row of s.results.weights) assert.ok(Math.abs(row.reduce((a, b) => a + b, 0) - 1) < 1e-5);
+  // The notes' argument: Q = K = V = X attends to itself far more than separate W^Q, W^K.
+  assert.ok(s.results.self_weight_identity > 0.5, String(s.results.self_weight_identity));
+  assert.ok(s.results.self_weight_projected < 0.25, String(s.results.self_weight_projected));
+  assert.ok(Math.abs(meanDiag(s.results.weights) - s.results.self_weight_projected) < 1e-6);
+  const modes = [['self', {}], ['identity', { identity: true }], ['cross', { identity: false, cross: true }]];
+  for (const [mode, params] of modes) {
+    assert.deepEqual(await page.evaluate((p) => window.playground.setState(p), params), { ok: true });
+    for (const lang of ['en', 'zh']) {
+      for (let k = 0; k < stages.length; k++) {
+        await page.evaluate(([k, lang]) => window.playground.setState({ step: k, lang }), [k, lang]);
+        await screenshot(page, `self-${k}-${stages[k]}-${lang}${mode === 'self' ? '' : '-' + mode}.png`);
+      }
+    }
+  }
+  // Q = K = V = X: the shown weights' diagonal is the identity self-weight.
+  await page.evaluate(() => window.playground.setState({ cross: false, identity: true, lang: 'en' }));
+  s = await page.evaluate(() => window.playground.getState());
+  assert.ok(Math.abs(meanDiag(s.results.weights) - s.results.self_weight_identity) < 1e-6);
+  assert.equal(s.results.d_k, 16);
+  // Cross-attention: n × m weights, queries from the second sentence.
+  await page.evaluate(() => window.playground.setState({ cross: true, identity: false }));
+  s = await page.evaluate(() => window.playground.getState());
+  assert.equal(s.results.n, 13);
+  assert.equal(s.results.m, 11);
+  assert.equal(s.results.weights[0].length, 11);
+  assert.equal(s.results.query_tokens[0], '动');
+  // Hover a weight cell: the scene explains its arithmetic.
+  await page.evaluate(() => window.playground.setState({ step: 1, lang: 'en' }));
+  await frames(page, 3);
+  let hover = '';
+  for (let x = 760; x < 1200 && !hover.includes('q·k'); x += 40) {
+    for (let y = 250; y < 600 && !hover.includes('q·k'); y += 40) {
+      await page.mouse.move(x, y);
+      await frames(page, 2);
+      hover = (await page.evaluate(() => window.playground.getState({ matrices: false }))).hover || '';
+    }
+  }
+  assert.match(hover, /query \d+ .* key \d+/);
+  await screenshot(page, 'self-hover-weights.png');
+  assert.deepEqual(errors, []);
+});
+
+test('self scene: bad input refused with a message, last good state kept', async () => {
+  const { page, errors } = await openPage(browser.context, url + '?scene=self&cross=1&step=1');
+  const good = await page.evaluate(() => window.playground.getState({ matrices: false }));
+  assert.equal(good.cross, true);
+  const bad = [
+    [{ text: '' }, /text has no tokens/],
+    [{ text2: '   ' }, /text2 has no tokens/],
+    [{ text: 'w '.repeat(40) }, /text has 40 tokens, over the limit of 32/],
+    [{ d_k: 0 }, /d_k must be between 1 and/],
+    [{ d_k: 20 }, /d_k must be between 1 and 16, got 20/],
+    [{ d_model: 2 }, /d_k must be between 1 and 2, got 4/],
+  ];
+  for (const [doc, says] of bad) {
+    const r = await page.evaluate((d) => window.playground.setState(d), doc);
+    assert.equal(r.ok, false, JSON.stringify(doc));
+    assert.match(r.error, says);
+    const now = await page.evaluate(() => window.playground.getState({ matrices: false }));
+    assert.deepEqual(now.results, good.results, JSON.stringify(doc));
+    assert.ok(now.errors.length >= 1, 'the message is on screen');
+  }
+  await screenshot(page, 'self-bad-input-en.png');
+  await page.evaluate(() => window.playground.setState({ lang: 'zh' }));
+  await page.evaluate(() => window.playground.setState({ text2: '' }));
+  await screenshot(page, 'self-bad-input-zh.png');
+  // Typed into the second sentence field: the model follows.
+  await page.evaluate(() => window.playground.setState({ lang: 'en', text2: 'the tired animal' }));
+  const s = await page.evaluate(() => window.playground.getState({ matrices: false }));
+  assert.equal(s.results.n, 3);
+  assert.deepEqual(errors, []);
+});
