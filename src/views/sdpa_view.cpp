@@ -109,15 +109,25 @@ MatrixView view(const Mat& m, std::string title, const std::vector<std::string>*
   return v;
 }
 
-// Splits `width` among boxes in proportion to their column counts (each at least `min_w`), leaving `gap`
-// between them.
-std::vector<float> split(float width, const std::vector<int>& cols, float gap, float label_w) {
-  float total = 0;
-  for (int c : cols) total += static_cast<float>(c);
-  const float usable = width - gap * (cols.size() - 1) - label_w * cols.size();
-  std::vector<float> out;
-  for (int c : cols) out.push_back(label_w + std::max(usable * c / total, 24.f));
-  return out;
+// Body text wrapped at spaces and drawn with the math-text widget: plain ImGui text cannot draw Kᵀ.
+void wrapped_math_text(const std::string& text) {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float fs = ImGui::GetFontSize(), line_h = ImGui::GetTextLineHeightWithSpacing();
+  const ImVec2 o = ImGui::GetCursorScreenPos();
+  const float width = std::max(fs * 6.f, ImGui::GetContentRegionAvail().x), space = math_text_width(" ", fs);
+  const ImU32 ink = ImGui::GetColorU32(ImGuiCol_Text);
+  float x = 0, y = 0;
+  for (size_t a = 0; a < text.size();) {
+    size_t b = text.find(' ', a);
+    if (b == std::string::npos) b = text.size();
+    const std::string word = text.substr(a, b - a);
+    const float w = math_text_width(word.c_str(), fs);
+    if (x > 0 && x + w > width) { x = 0; y += line_h; }
+    if (!word.empty()) draw_math_text(dl, ImVec2(o.x + x, o.y + y), ink, word.c_str(), fs);
+    x += w + space;
+    a = b + 1;
+  }
+  ImGui::Dummy(ImVec2(width, y + fs));
 }
 
 void op_text(ImVec2 pos, float h, const char* s) {
@@ -152,6 +162,20 @@ void SdpaView::sync(PlaygroundState& st) {
   range_qkv_ = std::max({max_abs(m.Q), max_abs(m.K), max_abs(m.V)});
   range_scores_ = max_abs(m.trace.scores);
   range_x_ = m.X.size() ? max_abs(m.X) : 1.f;
+  // Weights: 0 … 1 unless every weight is small (512 tokens: about 1/512 each), then 0 … a round value
+  // above the largest, so that they do not all look white.
+  // (the 99th percentile decides: a few large weights are drawn at the darkest colour).
+  const Mat& W = m.trace.weights();
+  std::vector<float> w(W.data(), W.data() + W.size());
+  float wtop = 1.f;
+  if (!w.empty()) {
+    const size_t k = std::min(w.size() - 1, static_cast<size_t>(0.99 * static_cast<double>(w.size())));
+    std::nth_element(w.begin(), w.begin() + static_cast<std::ptrdiff_t>(k), w.end());
+    wtop = w[k];
+  }
+  range_weights_ = 1.f;
+  for (float r : {0.002f, 0.005f, 0.01f, 0.02f, 0.05f, 0.1f, 0.2f})
+    if (wtop <= r) { range_weights_ = r; break; }
   edit_ = m.params;
   text_ = m.params.text;
   text_synced_ = true;
@@ -223,7 +247,7 @@ void SdpaView::controls(ViewContext& ctx) {
       (void)apply(p, "positional");
     }
   } else {
-    ImGui::TextWrapped("%s", tr("Click any cell of Q, Kᵀ or V in the first stage to type a value."));
+    wrapped_math_text(tr("Click any cell of Q, Kᵀ or V in the first stage to type a value."));
     int v;
     if (size_stepper("n", model.trace.n, 1, 32, &v)) {
       SdpaParams p = as_custom(model);
@@ -300,7 +324,7 @@ std::vector<std::pair<const char*, const char*>> SdpaView::help_rows() const {
 
 // ---- flow strip ----------------------------------------------------------------------------------------------
 
-float SdpaView::flow_height(const ViewContext& ctx) const { return std::clamp(ctx.height * 0.1f, 48.f, 90.f); }
+float SdpaView::flow_height(const ViewContext& ctx) const { return std::clamp(ctx.height * 0.08f, 44.f, 84.f); }
 
 void SdpaView::flow(ViewContext& ctx, float height) {
   sync(ctx.st);
@@ -340,7 +364,7 @@ void SdpaView::flow(ViewContext& ctx, float height) {
       const ImVec2 p0(a.x + (box_w - tw) * 0.5f, a.y + fs + 6.f);
       HeatmapStyle hs;
       hs.scale = nd.s;
-      const float r = nd.id == MatrixId::Weights ? 1.f : (nd.id == MatrixId::Q || nd.id == MatrixId::Output) ? range_qkv_ : range_scores_;
+      const float r = nd.id == MatrixId::Weights ? range_weights_ : (nd.id == MatrixId::Q || nd.id == MatrixId::Output) ? range_qkv_ : range_scores_;
       hs.lo = nd.s == ColorScale::Sequential ? 0.f : -r;
       hs.hi = r;
       if (now && tl.substeps(k) > 1) {
@@ -433,192 +457,435 @@ MatrixViewResult SdpaView::place(ViewContext& ctx, MatrixView v, MatrixId id, Im
   return r;
 }
 
-// A row of matrices separated by operators ("→", "+", "="): box i gets a width share ∝ its columns.
-void SdpaView::row_of(ViewContext& ctx, const std::vector<std::pair<MatrixView, MatrixId>>& items,
-                      const std::vector<const char*>& ops, ImVec2 origin, ImVec2 avail) {
-  const float gap = ImGui::GetFontSize() * 2.4f;
-  const float label_w = std::min(90.f, avail.x * 0.08f);
-  std::vector<int> cols;
-  int max_rows = 1;
-  for (auto& it : items) {
-    cols.push_back(static_cast<int>(it.first.m->cols()));
-    max_rows = std::max<int>(max_rows, static_cast<int>(it.first.m->rows()));
-  }
-  const std::vector<float> w = split(avail.x, cols, gap, label_w);
-  // One row height for the whole row of matrices, so that row i lines up across them.
-  const float fs = ImGui::GetFontSize();
-  const float ch = std::min(fs * 1.9f, (avail.y - 2.f * (fs + 4.f)) / max_rows);
-  float x = origin.x;
-  for (size_t k = 0; k < items.size(); ++k) {
-    MatrixView v = items[k].first;
-    if (k > 0) v.row_labels = nullptr;  // the first matrix names the rows for the whole row
-    v.square = false;
-    v.max_cell_h = ch;
-    v.max_cell_w = std::min(v.max_cell_w, (w[k] - (k > 0 ? label_w : 0.f) - (k == 0 ? label_w : 0.f)) / cols[k]);
-    const ImVec2 size(k > 0 ? w[k] - label_w : w[k], avail.y);
-    place(ctx, v, items[k].second, ImVec2(x, origin.y), size);
-    x += size.x;
-    if (k + 1 < items.size()) {
-      op_text(ImVec2(x + gap * 0.5f, origin.y), std::min(avail.y, ImGui::GetFontSize() * 8.f), ops[k]);
-      x += gap;
-    }
-  }
-}
-
-// Matrix-product layout:      [ top ]          top = Kᵀ (or V), left = Q (or A), result below top.
-//                     [left] [result]
-// `beside_top` (optional, rows like `top`): drawn in the empty corner left of `top`, its rows aligned.
-void SdpaView::product_layout(ViewContext& ctx, MatrixView left, MatrixId lid, MatrixView top, MatrixId tid,
-                              MatrixView result, MatrixId rid, ImVec2 o, ImVec2 avail, MatrixView* beside_top,
-                              MatrixId bid) {
-  const float fs = ImGui::GetFontSize();
-  const int n = static_cast<int>(left.m->rows()), inner = static_cast<int>(left.m->cols());
-  const int out_cols = static_cast<int>(top.m->cols());
-  const float label_w = std::min(96.f, avail.x * 0.12f), title_h = fs + 4.f, header_h = fs + 4.f;
-  const float gap = fs * 1.2f;
-  // Heights: top part holds `inner` rows, bottom `n` rows; widths: left `inner` columns, right `out_cols`.
-  const float usable_h = avail.y - 2 * title_h - header_h - gap;
-  const float usable_w = avail.x - label_w - gap;
-  const float max_w = fs * 4.2f, max_h = fs * 1.9f;
-  float ch = std::min(max_h, usable_h / (inner + n));
-  float cw_left = std::min(max_w, usable_w * 0.42f / inner);
-  float cw_right = std::min(max_w, (usable_w - cw_left * inner) / out_cols);
-  float ch_top = ch, ch_bottom = ch;
-  if (ch < fs + 2.f) {  // too small for numbers: give each part what it needs
-    ch_top = std::min(max_h, usable_h * 0.3f / inner);
-    ch_bottom = std::min(max_h, (usable_h - ch_top * inner) / n);
-  }
-  const float left_w = label_w + cw_left * inner;
-  const float right_x = o.x + left_w + gap;
-  const float top_h = title_h + header_h + ch_top * inner;
-  // Square-ish heatmap cells would break the row alignment: stretch instead.
-  left.square = top.square = result.square = false;
-  left.max_cell_w = cw_left; left.max_cell_h = ch_bottom;
-  top.max_cell_w = cw_right; top.max_cell_h = ch_top;
-  result.max_cell_w = cw_right; result.max_cell_h = ch_bottom;
-  top.row_labels = nullptr;
-  result.row_labels = nullptr;
-  result.col_labels = nullptr;
-  left.col_labels = nullptr;
-  const MatrixViewResult tr_top = place(ctx, top, tid, ImVec2(right_x, o.y), ImVec2(cw_right * out_cols, top_h));
-  if (beside_top && tr_top.cell_h > 0) {
-    MatrixView b = *beside_top;
-    b.square = false;
-    b.col_labels = nullptr;
-    b.max_cell_h = tr_top.cell_h;  // row j level with value row j
-    b.max_cell_w = std::min(fs * 3.f, left_w);
-    const float bw = b.max_cell_w + (b.row_labels ? label_w : 0.f);
-    place(ctx, b, bid, ImVec2(right_x - gap - bw, tr_top.grid_min.y - title_h), ImVec2(bw, title_h + tr_top.cell_h * inner));
-  }
-  const float by = o.y + top_h + gap;
-  place(ctx, left, lid, ImVec2(o.x, by), ImVec2(left_w, title_h + ch_bottom * n));
-  place(ctx, result, rid, ImVec2(right_x, by), ImVec2(cw_right * out_cols, title_h + ch_bottom * n));
-}
-
-void SdpaView::stage(ViewContext& ctx) {
-  sync(ctx.st);
+// A row of matrices separated by operators ("→", "+", "="), or a matrix product laid out as
+//        [ top ]             top = Kᵀ (or V), left = Q (or A), the result below top, level with left's rows
+// [left] [result]            (and `beside`, optional: a column left of top, its rows level with top's).
+// Every stage is planned first, so that one cell geometry serves them all: the same matrices keep their
+// numbers from one stage to the next, or are heatmaps in every stage.
+SdpaView::Plan SdpaView::plan(int stage_index, bool custom) {
   const SdpaModel& m = scene_.model();
   const AttentionTrace& t = m.trace;
   const Timeline& tl = scene_.timeline;
-  const struct { float qkv, scores, x; } R = {range_qkv_, range_scores_, range_x_};
-  const ImVec2 o = ImGui::GetCursorScreenPos();
-  ImVec2 avail = ImGui::GetContentRegionAvail();
-  avail.y -= ImGui::GetFontSize() * (ctx.compact ? 4.6f : 2.2f);  // legend lines
+  const bool now = stage_index == tl.stage();
+  const int done = now ? tl.done_substeps() : 1 << 30;
+  const double frac = !now ? 1.0 : tl.substeps(tl.stage()) == 1 ? std::min(1.0, tl.sub()) : 1.0;
+  const double all = static_cast<double>(t.n) * t.m;
   const auto* qt = &m.query_tokens;
   const auto* kt = &m.key_tokens;
-  const int done = tl.done_substeps();
-  const double frac = tl.substeps(tl.stage()) == 1 ? std::min(1.0, tl.sub()) : 1.0;
-  const double all = static_cast<double>(t.n) * t.m;
   const ColorScale D = ColorScale::Diverging, Sq = ColorScale::Sequential;
-
-  switch (static_cast<SdpaStage>(tl.stage())) {
+  const float rq = range_qkv_, rs = range_scores_, rx = range_x_, rw = range_weights_;
+  Plan p;
+  switch (static_cast<SdpaStage>(stage_index)) {
     case SdpaStage::Qkv: {
-      std::vector<std::pair<MatrixView, MatrixId>> items;
-      std::vector<const char*> ops;
       if (m.params.source == QkvSource::Projection) {
-        items.push_back({view(m.X, dims("X", m.X), qt, nullptr, D, -R.x, R.x), MatrixId::X});
-        ops.push_back("·W →");
+        p.items.push_back({view(m.X, dims("X", m.X), qt, nullptr, D, -rx, rx), MatrixId::X});
+        p.ops.push_back("·W →");
+        p.items.back().free = true;  // the embeddings: numbered only where there is room
       }
-      items.push_back({view(m.Q, dims("Q", m.Q), qt, nullptr, D, -R.qkv, R.qkv), MatrixId::Q});
-      items.push_back({view(Kt_, dims("Kᵀ", Kt_), nullptr, kt, D, -R.qkv, R.qkv), MatrixId::K});
-      items.push_back({view(m.V, dims("V", m.V), kt, nullptr, D, -R.qkv, R.qkv), MatrixId::V});
-      ops.push_back(" ");
-      ops.push_back(" ");
-      // Reveal the projections as the stage plays.
-      for (auto& it : items) if (it.second != MatrixId::X) it.first.reveal = frac * it.first.m->size();
-      row_of(ctx, items, ops, o, avail);
+      p.items.push_back({view(m.Q, dims("Q", m.Q), qt, nullptr, D, -rq, rq), MatrixId::Q});
+      p.items.push_back({view(Kt_, dims("Kᵀ", Kt_), nullptr, kt, D, -rq, rq), MatrixId::K});
+      p.items.push_back({view(m.V, dims("V", m.V), kt, nullptr, D, -rq, rq), MatrixId::V});
+      p.ops.push_back(" ");
+      p.ops.push_back(" ");
+      // Projected Q, K, V appear as the stage plays; hand-set ones are there from the start (click to edit).
+      if (!custom)
+        for (auto& it : p.items) if (it.id != MatrixId::X) it.v.reveal = frac * it.v.m->size();
       break;
     }
     case SdpaStage::Scores: {
       const int cell = std::min(done, t.n * t.m - 1);
       const bool running = done < t.n * t.m;
-      MatrixView q = view(m.Q, dims("Q", m.Q), qt, nullptr, D, -R.qkv, R.qkv);
-      MatrixView k = view(Kt_, dims("Kᵀ", Kt_), nullptr, kt, D, -R.qkv, R.qkv);
-      MatrixView s = view(t.scores, dims("S = QKᵀ", t.scores), nullptr, nullptr, D, -R.scores, R.scores);
-      s.reveal = done;
-      if (running) { q.hl_row = s.hl_row = cell / t.m; k.hl_col = s.hl_col = cell % t.m; }
-      product_layout(ctx, q, MatrixId::Q, k, MatrixId::K, s, MatrixId::Scores, o, avail);
+      MatrixView q = view(m.Q, dims("Q", m.Q), qt, nullptr, D, -rq, rq);
+      MatrixView k = view(Kt_, dims("Kᵀ", Kt_), nullptr, kt, D, -rq, rq);
+      MatrixView s = view(t.scores, dims("S = QKᵀ", t.scores), nullptr, nullptr, D, -rs, rs);
+      s.reveal = now ? done : 1e18;
+      if (now && running) { q.hl_row = s.hl_row = cell / t.m; k.hl_col = s.hl_col = cell % t.m; }
+      p.product = true;
+      p.items = {{q, MatrixId::Q}, {k, MatrixId::K}, {s, MatrixId::Scores}};
       break;
     }
     case SdpaStage::Scale: {
-      MatrixView a = view(t.scores, dims("S", t.scores), qt, kt, D, -R.scores, R.scores);
-      MatrixView b = view(t.scaled, dims("S/√dₖ", t.scaled), qt, kt, D, -R.scores, R.scores);
+      MatrixView a = view(t.scores, dims("S", t.scores), qt, kt, D, -rs, rs);
+      MatrixView b = view(t.scaled, dims("S/√dₖ", t.scaled), qt, kt, D, -rs, rs);
       b.reveal = frac * all;
       scale_op_ = "÷ " + fmt(t.sqrt_dk, 2) + " →";
-      row_of(ctx, {{a, MatrixId::Scores}, {b, MatrixId::Scaled}}, {scale_op_.c_str()}, o, avail);
+      p.items = {{a, MatrixId::Scores}, {b, MatrixId::Scaled}};
+      p.ops = {scale_op_};
       break;
     }
     case SdpaStage::Mask: {
-      MatrixView a = view(t.scaled, dims("S/√dₖ", t.scaled), qt, kt, D, -R.scores, R.scores);
+      // S/√dₖ was the previous stage: here the mask, and the sum with its −∞ cells.
       MatrixView mm = view(t.mask, dims("M", t.mask), qt, kt, D, -1.f, 1.f);
-      MatrixView b = view(t.masked, dims("S/√dₖ + M", t.masked), qt, kt, D, -R.scores, R.scores);
+      mm.decimals = 0;  // 0 or −∞
+      MatrixView b = view(t.masked, dims("S/√dₖ + M", t.masked), qt, kt, D, -rs, rs);
       b.reveal = frac * all;
-      row_of(ctx, {{a, MatrixId::Scaled}, {mm, MatrixId::Mask}, {b, MatrixId::Masked}}, {"+", "="}, o, avail);
+      p.items = {{mm, MatrixId::Mask}, {b, MatrixId::Masked}};
+      p.ops = {"→"};
       break;
     }
     case SdpaStage::Softmax: {
-      const SoftmaxCursor c = softmax_cursor(done, t.n);
+      const SoftmaxCursor c = softmax_cursor(now ? done : 1 << 30, t.n);
       MatrixView e = view(t.softmax.exps, dims("exp(z − max)", t.softmax.exps), qt, kt, Sq, 0.f, 1.f);
       MatrixView sum = view(row_sums_, "Σ", qt, nullptr, Sq, 0.f, static_cast<float>(t.m));
-      MatrixView a = view(t.weights(), dims("A = softmax", t.weights()), qt, kt, Sq, 0.f, 1.f);
+      MatrixView a = view(t.weights(), dims("A = softmax", t.weights()), qt, kt, Sq, 0.f, rw);
       e.reveal = static_cast<double>(c.rows_with_exps) * t.m;
       sum.reveal = c.rows_with_sum;
       a.reveal = static_cast<double>(c.rows_done) * t.m;
-      if (c.running) e.hl_row = sum.hl_row = a.hl_row = c.row;
-      row_of(ctx, {{e, MatrixId::Exps}, {sum, MatrixId::RowSum}, {a, MatrixId::Weights}}, {" ", "→"}, o, avail);
+      if (now && c.running) e.hl_row = sum.hl_row = a.hl_row = c.row;
+      p.items = {{e, MatrixId::Exps}, {sum, MatrixId::RowSum}, {a, MatrixId::Weights}};
+      p.ops = {" ", "→"};
       break;
     }
     case SdpaStage::WeightedSum: {
       const int row = std::min(done, t.n - 1);
-      MatrixView a = view(t.weights(), dims("A", t.weights()), qt, nullptr, Sq, 0.f, 1.f);
-      MatrixView v = view(m.V, dims("V", m.V), nullptr, nullptr, D, -R.qkv, R.qkv);
-      MatrixView out = view(t.output, dims("A·V", t.output), nullptr, nullptr, D, -R.qkv, R.qkv);
-      out.reveal = static_cast<double>(done) * t.d_v;
-      if (done < t.n) a.hl_row = out.hl_row = row;
-      // Beside V: row `row` of A as a column, each weight level with the value row it scales, so the output
-      // row reads as that mix of value rows.
-      weight_col_ = t.weights().row(row).transpose();
-      MatrixView wc = view(weight_col_, std::string("A") + subscript(row + 1) + "ⱼ", kt, nullptr, Sq, 0.f, 1.f);
-      wc.key = key(static_cast<int>(MatrixId::WeightColumn), static_cast<long long>(scene_.generation()) * 4096 + row + 1);
-      weight_row_ = row;
-      product_layout(ctx, a, MatrixId::Weights, v, MatrixId::V, out, MatrixId::Output, o, avail, &wc);
+      MatrixView a = view(t.weights(), dims("A", t.weights()), qt, nullptr, Sq, 0.f, rw);
+      MatrixView v = view(m.V, dims("V", m.V), nullptr, nullptr, D, -rq, rq);
+      MatrixView out = view(t.output, dims("A·V", t.output), nullptr, nullptr, D, -rq, rq);
+      out.reveal = now ? static_cast<double>(done) * t.d_v : 1e18;
+      if (now && done < t.n) a.hl_row = out.hl_row = row;
+      p.product = true;
+      p.items = {{a, MatrixId::Weights}, {v, MatrixId::V}, {out, MatrixId::Output}};
+      if (now) {
+        // Beside V: row `row` of A as a column, each weight level with the value row it scales, so the output
+        // row reads as that mix of value rows.
+        weight_col_ = t.weights().row(row).transpose();
+        MatrixView wc = view(weight_col_, std::string("A") + subscript(row + 1) + "ⱼ", kt, nullptr, Sq, 0.f, rw);
+        wc.key = key(static_cast<int>(MatrixId::WeightColumn), static_cast<long long>(scene_.generation()) * 4096 + row + 1);
+        weight_row_ = row;
+        p.items.push_back({wc, MatrixId::WeightColumn});
+      } else {
+        p.items.push_back({view(m.V, "", nullptr, nullptr, Sq, 0.f, 1.f), MatrixId::WeightColumn});  // measured only
+        p.items.back().v.m = nullptr;
+      }
       break;
     }
     case SdpaStage::Output:
     default: {
-      MatrixView a = view(t.weights(), dims(tr("attention weights A"), t.weights()), qt, kt, Sq, 0.f, 1.f);
-      MatrixView out = view(t.output, dims(tr("output A·V"), t.output), qt, nullptr, D, -R.qkv, R.qkv);
-      row_of(ctx, {{a, MatrixId::Weights}, {out, MatrixId::Output}}, {"→"}, o, avail);
+      MatrixView a = view(t.weights(), dims(tr("attention weights A"), t.weights()), qt, kt, Sq, 0.f, rw);
+      MatrixView out = view(t.output, dims(tr("output A·V"), t.output), qt, nullptr, D, -rq, rq);
+      p.items = {{a, MatrixId::Weights}, {out, MatrixId::Output}};
+      p.ops = {"→"};
       break;
     }
   }
-  // Legends: the colour scales with their value ranges, wrapped onto a second line on narrow screens.
-  ImGui::SetCursorScreenPos(ImVec2(o.x, o.y + avail.y + 4.f));
-  const float lw = std::clamp(avail.x * 0.16f, 90.f, 160.f);
+  return p;
+}
+
+namespace {
+
+// A matrix with many more columns than the others (d_k = 256 beside 11 tokens) takes at most this share of
+// the width, its columns narrowed, so that the rest keeps legible cells.
+constexpr float kWideShare = 0.4f;
+
+bool scroll_area(bool fits, const SdpaView::Geo& g) { return !fits && g.numbered; }
+
+bool is_wide(int cols, int rows_max) { return cols > 3 * std::max(rows_max, 8); }
+
+// Width of a numbered cell for the values of `v` (a sign only if one is negative, "00.0" past 10): the same
+// matrix keeps its width from one stage to the next.
+float number_w(const MatrixView& v, ImFont* f) {
+  const Mat& m = *v.m;
+  float lo = -1, hi = 0;  // large matrices (never numbered in practice): the widest form, unscanned
+  if (m.size() <= 65536) lo = 0;
+  if (m.size() <= 65536) for (Eigen::Index k = 0; k < m.size(); ++k) {
+    const float x = m.data()[k];
+    if (std::isfinite(x)) { lo = std::min(lo, x); hi = std::max(hi, x); }
+  }
+  const float a = std::max(-lo, hi);
+  std::string t = v.decimals <= 0 ? "−∞" : a >= 99.5f ? "000" : a >= 9.995f ? "00.0" : "0.00";
+  if (lo < 0 && v.decimals > 0) t = "−" + t;
+  const float fs = f->FontSize * f->Scale * ImGui::GetIO().FontGlobalScale;
+  return f->CalcTextSizeA(fs, 1e9f, 0.f, t.c_str()).x + std::max(4.f, fs * 0.35f);
+}
+
+}  // namespace
+
+// Places (or, with draw = false, only measures) a plan with cells of `g`; returns the size it takes.
+// Numbered: every cell g.cw × g.ch. Heatmap: square cells, as large as the area allows.
+ImVec2 SdpaView::lay_out(ViewContext& ctx, Plan& p, const Geo& g, ImVec2 o, ImVec2 avail, bool draw) {
+  const float fs = ImGui::GetFontSize();
+  const float title_h = fs + 4.f, gap = fs * 1.6f;
+  ImFont* lf = g.font;
+  const float hmax = std::max(fs * 2.f, avail.y * 0.2f);  // upright column labels take at most this
+  const auto label_w_of = [&](const MatrixView& v) { return matrix_label_width(v.row_labels, static_cast<int>(v.m->rows()), lf); };
+  const auto title_w = [&](const MatrixView& v) { return math_text_width(v.title.c_str(), fs) + fs * 0.5f; };
+  if (!p.product) {
+    std::vector<int> cols;
+    int rows_max = 1, narrow_cols = 0;
+    for (auto& it : p.items) {
+      cols.push_back(static_cast<int>(it.v.m->cols()));
+      rows_max = std::max<int>(rows_max, static_cast<int>(it.v.m->rows()));
+    }
+    int wide = 0;
+    for (int c : cols) { if (is_wide(c, rows_max)) ++wide; else narrow_cols += c; }
+    const float label_w = label_w_of(p.items[0].v);
+    std::vector<float> op_gap;  // each operator's gap: at least its text and some air
+    float gaps = 0;
+    for (size_t k = 0; k + 1 < p.items.size(); ++k) {
+      op_gap.push_back(std::max(gap, ImGui::CalcTextSize(p.ops[k].c_str()).x + fs * 0.8f));
+      gaps += op_gap.back();
+    }
+    const float wide_w = wide ? std::max(0.f, avail.x - label_w - gaps) * kWideShare : 0.f;
+    float cw = g.ch, ch = g.ch;
+    if (!g.numbered) {  // square cells filling the area
+      const float cx = (avail.x - label_w - gaps - wide_w * wide) / std::max(1, narrow_cols);
+      float c = std::min(cx, (avail.y - title_h) / rows_max);
+      float header = 0;
+      for (auto& it : p.items) header = std::max(header, matrix_header_height(it.v.col_labels, static_cast<int>(it.v.m->cols()), c, lf, hmax));
+      c = std::min({cx, (avail.y - title_h - header) / rows_max, fs * 2.4f}) * 0.99f;
+      cw = ch = std::max(c, 0.05f);
+    }
+    last_cell_ = ch;
+    // Widths of the boxes and the row's height.
+    std::vector<float> cell_w, box_w;
+    float total_w = 0, header = 0;
+    std::vector<bool> numbered;
+    for (size_t k = 0; k < p.items.size(); ++k) {
+      const float want = g.numbered ? number_w(p.items[k].v, lf) * g.grow : cw;
+      const bool w = is_wide(cols[k], rows_max) && cols[k] * want > wide_w;
+      cell_w.push_back(w ? wide_w / cols[k] : want);
+      numbered.push_back(g.numbered && !w);
+      header = std::max(header, matrix_header_height(p.items[k].v.col_labels, cols[k], cell_w.back(), lf, hmax));
+      const float grid = (k == 0 ? label_w : 0.f) + cols[k] * cell_w.back();
+      box_w.push_back(std::max(grid, title_w(p.items[k].v) + (k == 0 ? label_w : 0.f)));
+      total_w += box_w.back();
+    }
+    total_w += gaps;
+    // The embeddings X (first, `free`) give way: without room they become a heatmap.
+    if (g.numbered && total_w > avail.x - fs * 0.5f && p.items[0].free) {
+      const float others = total_w - box_w[0];
+      cell_w[0] = std::max(0.05f, std::min(ch, (avail.x - fs * 0.5f - others - label_w) / cols[0]));
+      numbered[0] = false;
+      total_w = others + std::max(label_w + cols[0] * cell_w[0], title_w(p.items[0].v) + label_w);
+      box_w[0] = total_w - others;
+    }
+    const ImVec2 size(total_w, title_h + header + rows_max * ch);
+    if (!draw) return size;
+    float x = o.x + (avail.x < 1e5f ? std::max(0.f, (avail.x - total_w) * 0.5f) : 0.f);  // centred, unless scrolling
+    for (size_t k = 0; k < p.items.size(); ++k) {
+      MatrixView v = p.items[k].v;
+      if (k > 0) v.row_labels = nullptr;  // the first matrix names the rows for the whole row
+      v.cell_w = cell_w[k];
+      v.cell_h = ch;
+      v.numbers = numbered[k] ? 1 : 0;
+      v.font = lf;
+      v.label_w = k == 0 ? label_w : 0.f;
+      // Rows line up across the row: a matrix without column labels starts lower by the header's height.
+      v.header_max = hmax;
+      const float hh = matrix_header_height(v.col_labels, cols[k], cell_w[k], lf, hmax);
+      place(ctx, v, p.items[k].id, ImVec2(x, o.y + header - hh), ImVec2(box_w[k], size.y));
+      x += box_w[k];
+      if (k + 1 < p.items.size()) {
+        op_text(ImVec2(x + op_gap[k] * 0.5f, o.y + title_h + header), rows_max * ch, p.ops[k].c_str());
+        x += op_gap[k];
+      }
+    }
+    return size;
+  }
+  // Product.
+  const float pgap = fs * 0.9f;
+  MatrixView left = p.items[0].v, top = p.items[1].v, result = p.items[2].v;
+  const int n = static_cast<int>(left.m->rows()), inner = static_cast<int>(left.m->cols());
+  const int out_cols = static_cast<int>(top.m->cols());
+  const float label_w = label_w_of(left);
+  const bool wide_inner = is_wide(inner, std::max(n, out_cols));
+  // Numbered: each column as wide as its numbers need (top and result share columns).
+  float cw = g.numbered ? std::max(number_w(top, lf), number_w(result, lf)) * g.grow : g.ch;
+  float ch = g.ch, cw_in = g.numbered ? number_w(left, lf) * g.grow : g.ch, ch_in = g.ch;
+  float header = matrix_header_height(top.col_labels, out_cols, cw, lf, hmax);
+  if (wide_inner) {  // d_k = 256: Q and Kᵀ as thin strips, the n × m result keeps its cells
+    cw_in = std::min(cw, avail.x * 0.3f / inner);
+    ch_in = std::min(ch, avail.y * 0.3f / inner);
+  }
+  if (!g.numbered) {
+    const auto solve = [&](float hdr) {
+      if (wide_inner) {
+        cw_in = avail.x * 0.3f / inner;
+        ch_in = avail.y * 0.25f / inner;
+        const float c = std::min((avail.x - label_w - pgap - inner * cw_in) / out_cols,
+                                 (avail.y - 2 * title_h - hdr - pgap - inner * ch_in) / n);
+        cw = ch = std::clamp(c, 0.05f, fs * 2.4f);
+        cw_in = std::min(cw_in, cw);
+        ch_in = std::min(ch_in, ch);
+      } else {
+        const float c = std::min((avail.x - label_w - pgap) / (inner + out_cols), (avail.y - 2 * title_h - hdr - pgap) / (inner + n));
+        cw = ch = cw_in = ch_in = std::clamp(c, 0.05f, fs * 2.4f);
+      }
+    };
+    solve(0.f);
+    header = matrix_header_height(top.col_labels, out_cols, cw, lf, hmax);
+    solve(header);
+  }
+  last_cell_ = ch;
+  const float left_w = label_w + inner * cw_in;
+  const float top_h = title_h + header + inner * ch_in;
+  const float right_w = std::max(out_cols * cw, std::max(title_w(top), title_w(result)));
+  const ImVec2 size(left_w + pgap + right_w, top_h + pgap + title_h + n * ch);
+  if (!draw) return size;
+  const float x0 = o.x + (avail.x < 1e5f ? std::max(0.f, (avail.x - size.x) * 0.5f) : 0.f);
+  const float right_x = x0 + left_w + pgap;
+  left.font = top.font = result.font = lf;
+  top.header_max = hmax;
+  left.cell_w = cw_in; left.cell_h = ch;
+  top.cell_w = cw; top.cell_h = ch_in;
+  result.cell_w = cw; result.cell_h = ch;
+  left.numbers = g.numbered && !wide_inner ? 1 : 0;
+  top.numbers = g.numbered && !wide_inner ? 1 : 0;
+  result.numbers = g.numbered ? 1 : 0;
+  left.label_w = label_w;
+  top.row_labels = nullptr;
+  result.row_labels = nullptr;
+  result.col_labels = nullptr;
+  left.col_labels = nullptr;
+  const MatrixViewResult r_top = place(ctx, top, p.items[1].id, ImVec2(right_x, o.y), ImVec2(right_w, top_h));
+  if (p.items.size() > 3 && p.items[3].v.m && r_top.cell_h > 0) {
+    MatrixView b = p.items[3].v;
+    b.col_labels = nullptr;
+    b.font = lf;
+    b.cell_h = r_top.cell_h;  // row j level with value row j
+    b.cell_w = g.numbered ? cw : std::max(ch_in, fs * 0.8f);
+    b.numbers = g.numbered && !wide_inner ? 1 : 0;
+    b.label_w = b.row_labels && r_top.cell_h >= fs * 0.6f ? matrix_label_width(b.row_labels, inner, lf) : 0.f;
+    if (b.label_w == 0.f) b.row_labels = nullptr;
+    const float bw = b.cell_w + b.label_w;
+    place(ctx, b, p.items[3].id, ImVec2(right_x - pgap - bw, r_top.grid_min.y - title_h), ImVec2(bw, title_h + r_top.cell_h * inner));
+  }
+  const float by = o.y + top_h + pgap;
+  place(ctx, left, p.items[0].id, ImVec2(x0, by), ImVec2(left_w, title_h + ch * n));
+  place(ctx, result, p.items[2].id, ImVec2(right_x, by), ImVec2(right_w, title_h + ch * n));
+  return size;
+}
+
+// A product stacked (top above result) or as a row "left · top = result": whichever gives larger cells in
+// `avail` (a wide, low area: the row). Turns `p` into that form and returns its size.
+ImVec2 SdpaView::best_form(ViewContext& ctx, Plan& p, const Geo& g, ImVec2 avail) {
+  const ImVec2 stacked = lay_out(ctx, p, g, ImVec2(0, 0), avail, false);
+  if (!p.product) return stacked;
+  const float stacked_cell = last_cell_;
+  Plan row;
+  row.items = {p.items[0], p.items[1], p.items[2]};
+  row.items[0].v.col_labels = nullptr;
+  row.items[2].v.col_labels = row.items[1].v.col_labels;  // the result's columns are the keys
+  row.ops = {"·", "="};
+  const ImVec2 flat = lay_out(ctx, row, g, ImVec2(0, 0), avail, false);
+  const auto ratio = [&](ImVec2 s) { return std::min(avail.x / std::max(1.f, s.x), avail.y / std::max(1.f, s.y)); };
+  const bool better = g.numbered ? ratio(flat) > ratio(stacked) && ratio(stacked) < 1.f : last_cell_ > stacked_cell * 1.15f;
+  if (!better) return stacked;
+  p = row;
+  return flat;
+}
+
+// One cell geometry for every stage of the model: numbered cells in the body font (grown to fill the area,
+// up to 1.5×), else in the small font, else square heatmap cells; `numbers_forced_` asks for the small
+// numbered cells whatever the room (the stage then scrolls).
+SdpaView::Geo SdpaView::choose_geometry(ViewContext& ctx, ImVec2 avail, bool custom, bool* fits) {
+  std::vector<Plan> plans;
+  for (int k = 0; k < kSdpaStageCount; ++k) plans.push_back(plan(k, custom));
+  // The embeddings X do not decide: without room they are a heatmap in their own stage.
+  Plan& first = plans[0];
+  if (!first.items.empty() && first.items[0].free) {
+    first.items.erase(first.items.begin());
+    first.ops.erase(first.ops.begin());
+  }
+  const auto fit_ratio = [&](const Geo& g) {
+    float r = 1e9f;
+    for (int k = 0; k < kSdpaStageCount; ++k) {
+      Plan q = plans[static_cast<size_t>(k)];
+      const ImVec2 s = best_form(ctx, q, g, avail);
+      r = std::min({r, avail.x / std::max(1.f, s.x), avail.y / std::max(1.f, s.y)});
+    }
+    return r;
+  };
+  *fits = true;
+  for (ImFont* f : {ctx.fonts.body, ctx.fonts.small}) {
+    const ImVec2 nc = matrix_number_cell(f, 2);
+    Geo g{true, f, 1.f, nc.y};
+    if (fit_ratio(g) < 1.f) continue;
+    // Room to spare: first squarer cells (taller, up to about the width of "0.00"), then larger ones (body
+    // font only, up to 1.5×).
+    const float square = nc.x * 0.85f;
+    for (int k = 0; k < 12 && g.ch * 1.08f <= square; ++k) {
+      Geo h = g;
+      h.ch *= 1.08f;
+      if (fit_ratio(h) < 1.f) break;
+      g = h;
+    }
+    for (int k = 0; k < 6 && f == ctx.fonts.body && g.grow * 1.08f <= 1.5f; ++k) {
+      Geo h = g;
+      h.grow *= 1.08f;
+      h.ch *= 1.08f;
+      if (fit_ratio(h) < 1.f) break;
+      g = h;
+    }
+    return g;
+  }
+  *fits = false;
+  const ImVec2 ns = matrix_number_cell(ctx.fonts.small, 2);
+  if (numbers_forced_) return {true, ctx.fonts.small, 1.f, ns.y};
+  return {false, ctx.fonts.small, 1.f, 0.f};
+}
+
+void SdpaView::stage(ViewContext& ctx) {
+  sync(ctx.st);
+  const SdpaModel& m = scene_.model();
+  const Timeline& tl = scene_.timeline;
+  const bool custom = m.params.source == QkvSource::Custom;
+  const float fs = ImGui::GetFontSize();
+  const ImVec2 o = ImGui::GetCursorScreenPos();
+  ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float legend_h = fs * (ctx.compact ? 4.6f : 2.4f);
+  avail.y -= legend_h;
+  // Said on the main screen: the weights are seeded, not trained (a sentence's pattern means nothing).
+  // On the legends' line when there is room (the short form if need be, the long one as its tooltip), else
+  // on a line of its own above them.
+  const char* note_long = tr("Random, untrained weights (seeded): they show how attention computes, not what a trained model attends to.");
+  const float lw = std::clamp(avail.x * 0.14f, 80.f, 160.f);
   const struct { ColorScale s; float lo, hi; const char* caption; } legends[] = {
-      {ColorScale::Diverging, -R.qkv, R.qkv, tr("Q, K, V, output")},
-      {ColorScale::Diverging, -R.scores, R.scores, tr("scores")},
-      {ColorScale::Sequential, 0.f, 1.f, tr("weights")}};
+      {ColorScale::Diverging, -range_qkv_, range_qkv_, tr("Q, K, V, output")},
+      {ColorScale::Diverging, -range_scores_, range_scores_, tr("scores")},
+      {ColorScale::Sequential, 0.f, range_weights_, tr("weights")}};
+  float legend_row = ImGui::GetFrameHeight() + ImGui::CalcTextSize(tr("show numbers")).x + 40.f;
+  for (const auto& l : legends) legend_row += lw + 32.f + ImGui::CalcTextSize(l.caption).x;
+  const char* note_inline = nullptr;
+  const char* note = nullptr;  // on its own line
+  if (!custom) {
+    const char* note_short = tr("Random, untrained weights (seeded)");
+    if (legend_row + ImGui::CalcTextSize(note_long).x <= avail.x) note_inline = note_long;
+    else if (legend_row + ImGui::CalcTextSize(note_short).x <= avail.x) note_inline = note_short;
+    else note = note_long;
+  }
+  if (note) avail.y -= fs * 1.3f;
+  avail.y = std::max(avail.y, fs * 4.f);
+  bool fits = true;
+  // The geometry is measured over every stage: again only when the model, the area or the text size changes.
+  const GeoKey gk{scene_.generation(), avail.x, avail.y, fs, ctx.fonts.body, tr("weights"), custom, numbers_forced_};
+  if (!(gk == geo_key_)) {
+    geo_ = choose_geometry(ctx, avail, custom, &geo_fits_);
+    geo_key_ = gk;
+  }
+  const Geo g = geo_;
+  fits = geo_fits_;
+  Plan p = plan(tl.stage(), custom);
+  (void)best_form(ctx, p, g, scroll_area(fits, g) ? ImVec2(1e6f, 1e6f) : avail);
+  // Forced numbers that do not fit scroll inside the stage area.
+  const bool scroll = scroll_area(fits, g);
+  ImGui::BeginChild("matrices", avail, false,
+                    scroll ? ImGuiWindowFlags_HorizontalScrollbar : (ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse));
+  const ImVec2 co = ImGui::GetCursorScreenPos();
+  const ImVec2 used = lay_out(ctx, p, g, co, scroll ? ImVec2(1e6f, 1e6f) : ImGui::GetContentRegionAvail(), true);
+  ImGui::SetCursorScreenPos(co);
+  ImGui::Dummy(used);
+  cell_editor(ctx);  // in the matrices' window: the popup is opened there, by a click on a cell
+  ImGui::EndChild();
+
+  // Below: the note, then the legends (the colour scales with their value ranges, wrapped on narrow screens)
+  // and the "numbers" toggle when the numbered cells do not fit.
+  ImGui::SetCursorScreenPos(ImVec2(o.x, o.y + avail.y + 2.f));
+  if (note) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.55f, 0.30f, 0.0f, 1.f));
+    ImGui::TextUnformatted(note);
+    ImGui::PopStyleColor();
+  }
   float x = 0;
   for (const auto& l : legends) {
     const float w = lw + 16.f + ImGui::CalcTextSize(l.caption).x;
@@ -627,7 +894,21 @@ void SdpaView::stage(ViewContext& ctx) {
     color_legend(l.s, l.lo, l.hi, lw, l.caption);
     x += w + 16.f;
   }
-  cell_editor(ctx);
+  if (!fits) {
+    const char* label = tr("show numbers");
+    const float w = ImGui::GetFrameHeight() + ImGui::CalcTextSize(label).x + 24.f;
+    if (x > 0 && x + w <= avail.x) ImGui::SameLine(0, 16.f);
+    ImGui::Checkbox((std::string(label) + "###numbers").c_str(), &numbers_forced_);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("The numbers do not fit at this text size: show them anyway (the matrices scroll)."));
+  }
+  if (note_inline) {
+    ImGui::SameLine(0, 24.f);
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.55f, 0.30f, 0.0f, 1.f));
+    ImGui::TextUnformatted(note_inline);
+    ImGui::PopStyleColor();
+    if (note_inline != note_long && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", note_long);
+  }
+  numbered_ = g.numbered;
 }
 
 // ---- cell editor -------------------------------------------------------------------------------------------

@@ -25,15 +25,35 @@ class SdpaView final : public SceneView {
   std::vector<std::pair<const char*, const char*>> help_rows() const override;
   bool holds_keyboard() const override { return cell_popup_; }
 
+ public:
+  // (public for the layout helpers in sdpa_view.cpp)
+  // Cells shared by every stage: numbered (in `font`, widths × grow, height ch) or square heatmap cells.
+  struct Geo {
+    bool numbered;
+    ImFont* font;
+    float grow, ch;
+  };
+
  private:
   void sync(PlaygroundState& st);  // caches follow the scene's generation
   HeatmapKey key(int item, long long version = 0) const;
   MatrixViewResult place(ViewContext& ctx, MatrixView v, MatrixId id, ImVec2 pos, ImVec2 size);
-  void row_of(ViewContext& ctx, const std::vector<std::pair<MatrixView, MatrixId>>& items,
-              const std::vector<const char*>& ops, ImVec2 origin, ImVec2 avail);
-  void product_layout(ViewContext& ctx, MatrixView left, MatrixId lid, MatrixView top, MatrixId tid, MatrixView result,
-                      MatrixId rid, ImVec2 o, ImVec2 avail, MatrixView* beside_top = nullptr,
-                      MatrixId bid = MatrixId::WeightColumn);
+  // What a stage draws: a row of matrices between operators, or a product (items: left, top, result and
+  // optionally a column beside top).
+  struct Item {
+    MatrixView v;
+    MatrixId id;
+    bool free = false;  // may become a heatmap alone when the row is too wide (the embeddings X)
+  };
+  struct Plan {
+    bool product = false;
+    std::vector<Item> items;
+    std::vector<std::string> ops;
+  };
+  Plan plan(int stage_index, bool custom);
+  ImVec2 lay_out(ViewContext& ctx, Plan& p, const Geo& g, ImVec2 o, ImVec2 avail, bool draw);
+  ImVec2 best_form(ViewContext& ctx, Plan& p, const Geo& g, ImVec2 avail);
+  Geo choose_geometry(ViewContext& ctx, ImVec2 avail, bool custom, bool* fits);
   void begin_cell_edit(PlaygroundState& st, MatrixId id, int i, int j);
   void cell_editor(ViewContext& ctx);
   bool set_cell(PlaygroundState& st, const char* text);
@@ -50,6 +70,24 @@ class SdpaView final : public SceneView {
   // Scores, scaled and masked share one range so that the shrinking by √dₖ shows as paler colours;
   // outputs share Q, K, V's range (each output row is a convex mix of value rows).
   float range_qkv_ = 1.f, range_scores_ = 1.f, range_x_ = 1.f;
+  float range_weights_ = 1.f;  // 1, or a round value above the largest weight when all are small
+  bool numbers_forced_ = false;  // "numbers" ticked: numbered cells even where they do not fit (scrolls)
+  bool numbered_ = false;        // as last drawn
+  float last_cell_ = 0.f;
+  struct GeoKey {
+    int generation = -1;
+    float w = 0, h = 0, fs = 0;
+    const void* font = nullptr;
+    const void* lang = nullptr;  // a translated string: titles change width with the language
+    bool custom = false, forced = false;
+    bool operator==(const GeoKey& o) const {
+      return generation == o.generation && w == o.w && h == o.h && fs == o.fs && font == o.font && lang == o.lang && custom == o.custom &&
+             forced == o.forced;
+    }
+  };
+  GeoKey geo_key_;
+  Geo geo_{false, nullptr, 1.f, 0.f};
+  bool geo_fits_ = true;        // the cell height of the last plan laid out (measured or drawn)
   SdpaParams edit_;               // what the controls show (may hold a value the model refused)
   std::string text_;              // the sentence being edited (kept when the model refuses it)
   bool text_synced_ = false;

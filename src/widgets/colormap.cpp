@@ -14,6 +14,16 @@ constexpr Stop kDiverging[] = {{0.0f, 33, 102, 172}, {0.25f, 103, 169, 207}, {0.
 constexpr Stop kSequential[] = {{0.0f, 250, 250, 252}, {0.25f, 198, 212, 238}, {0.5f, 132, 160, 218},
                                 {0.75f, 78, 96, 186}, {1.0f, 38, 30, 120}};
 
+// Colour-blind safe (distinct under deuteranopia, protanopia and tritanopia): blue – white – orange
+// (ColorBrewer PuOr's orange half, a clear blue), and a sequential map from near-white through ochre and
+// grey to deep blue, after cividis, monotone in lightness.
+constexpr Stop kDivergingSafe[] = {{0.0f, 33, 84, 160}, {0.25f, 120, 168, 214}, {0.5f, 247, 247, 247},
+                                   {0.75f, 250, 178, 96}, {1.0f, 200, 90, 0}};
+constexpr Stop kSequentialSafe[] = {{0.0f, 250, 249, 240}, {0.25f, 228, 210, 130}, {0.5f, 160, 152, 118},
+                                    {0.75f, 78, 95, 135}, {1.0f, 0, 36, 90}};
+bool g_colorblind = false;
+int g_palette_version = 0;
+
 template <size_t N>
 uint32_t sample(const Stop (&stops)[N], float t) {
   t = std::clamp(std::isfinite(t) ? t : 0.f, 0.f, 1.f);
@@ -27,7 +37,15 @@ uint32_t sample(const Stop (&stops)[N], float t) {
 }
 }  // namespace
 
+void set_colormap_colorblind(bool on) {
+  if (on != g_colorblind) ++g_palette_version;
+  g_colorblind = on;
+}
+bool colormap_colorblind() { return g_colorblind; }
+int colormap_palette_version() { return g_palette_version; }
+
 uint32_t colormap(ColorScale s, float t) {
+  if (g_colorblind) return s == ColorScale::Diverging ? sample(kDivergingSafe, t) : sample(kSequentialSafe, t);
   return s == ColorScale::Diverging ? sample(kDiverging, t) : sample(kSequential, t);
 }
 

@@ -9,6 +9,13 @@ enum class ColorScale {
   Sequential,  // 0 white – 1 deep violet-blue: attention weights (probabilities)
 };
 
+// Which colours the scales use: the default (red–blue, white–violet) or a colour-blind-safe set (blue–orange,
+// and a cividis-like light-yellow–grey–blue that keeps its order in lightness). Global, as a display option.
+void set_colormap_colorblind(bool on);
+bool colormap_colorblind();
+// Changes every time the palette changes (the heatmap's lookup textures follow it).
+int colormap_palette_version();
+
 // RGBA8 packed as ImGui's ImU32 (A<<24 | B<<16 | G<<8 | R) for t in [0, 1].
 uint32_t colormap(ColorScale s, float t);
 // Maps a value to t in [0,1] for the range [lo, hi].

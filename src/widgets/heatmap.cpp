@@ -33,6 +33,7 @@ struct DrawRecord {
 struct Gl {
   bool tried = false, ok = false;
   GLuint program = 0, vao = 0, lut[2] = {0, 0};
+  int lut_palette = -1;  // colormap_palette_version() the lookup textures were made for
   GLint u_rect, u_values, u_lut, u_range, u_size, u_reveal, u_highlight, u_pending, u_hidden;
   std::map<std::pair<const void*, int>, Texture> textures;
   std::deque<DrawRecord> records;  // deque: pointers stay valid while we append during the frame
@@ -52,8 +53,14 @@ void init_gl() {
   g.u_pending = glGetUniformLocation(g.program, "u_pending");
   g.u_hidden = glGetUniformLocation(g.program, "u_hidden");
   glGenVertexArrays(1, &g.vao);  // empty: corners come from gl_VertexID
-  // One 256×1 lookup texture per colour scale, from the same function the numbered cells use.
   glGenTextures(2, g.lut);
+  g.ok = true;
+}
+
+// One 256×1 lookup texture per colour scale, from the same function the numbered cells use; made again
+// when the palette changes (the colour-blind-safe option).
+void fill_luts() {
+  g.lut_palette = colormap_palette_version();
   for (int s = 0; s < 2; ++s) {
     std::vector<uint32_t> px(256);
     for (int i = 0; i < 256; ++i) px[i] = colormap(static_cast<ColorScale>(s), i / 255.f);
@@ -64,7 +71,6 @@ void init_gl() {
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
     glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, 256, 1, 0, GL_RGBA, GL_UNSIGNED_BYTE, px.data());  // ImU32 = RGBA bytes
   }
-  g.ok = true;
 }
 
 void upload(Texture& t, const Mat& m, long long version) {
@@ -145,6 +151,7 @@ void draw_rectangles(ImDrawList* dl, const Mat& m, ImVec2 p0, ImVec2 p1, const H
 void heatmap_draw(ImDrawList* dl, const HeatmapKey& key, const Mat& m, ImVec2 p0, ImVec2 p1, const HeatmapStyle& style) {
   if (m.rows() == 0 || m.cols() == 0) return;
   if (!heatmap_available()) { draw_rectangles(dl, m, p0, p1, style); return; }
+  if (g.lut_palette != colormap_palette_version()) fill_luts();
   Texture& t = g.textures[{key.owner, key.item}];
   if (t.version != key.version || t.rows != m.rows() || t.cols != m.cols()) upload(t, m, key.version);
   g.records.push_back({t.id, t.rows, t.cols, p0, p1, style});

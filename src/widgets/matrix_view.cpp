@@ -16,25 +16,57 @@ struct Layout {
   bool numbered;
   float label_w, header_h, title_h, cell_w, cell_h;
   bool row_labels, col_labels;
+  bool vertical = false;               // column labels written upwards
+  int row_stride = 1, col_stride = 1;  // every k-th label when the cells are smaller than the text
   ImVec2 total;
 };
 
-float text_w(const std::string& s) { return ImGui::CalcTextSize(s.c_str()).x; }
+// Size in pixels of `f` as drawn (nullptr: the current font).
+float font_px(ImFont* f) { return f ? f->FontSize * f->Scale * ImGui::GetIO().FontGlobalScale : ImGui::GetFontSize(); }
+
+float text_w(const std::string& s, ImFont* f = nullptr) {
+  if (!f) return ImGui::CalcTextSize(s.c_str()).x;
+  return f->CalcTextSizeA(font_px(f), 1e9f, 0.f, s.c_str()).x;
+}
+
+float longest(const std::vector<std::string>* labels, int count, ImFont* f) {
+  float w = 0;
+  if (labels)
+    for (int i = 0; i < std::min<int>(count, static_cast<int>(labels->size())); ++i) w = std::max(w, text_w((*labels)[i], f));
+  return w;
+}
+
+int stride_for(float cell, float text_h) {
+  return std::max(1, static_cast<int>(std::ceil(text_h * 0.95f / std::max(cell, 0.01f))));
+}
 
 Layout compute(const MatrixView& v, ImVec2 avail) {
   Layout L{};
   const int rows = static_cast<int>(v.m->rows()), cols = static_cast<int>(v.m->cols());
   const float fs = ImGui::GetFontSize();
   L.title_h = v.title.empty() ? 0.f : fs + 4.f;
-  float lw = 0;
-  if (v.row_labels)
-    for (int i = 0; i < std::min<int>(rows, static_cast<int>(v.row_labels->size())); ++i)
-      lw = std::max(lw, text_w((*v.row_labels)[i]));
-  lw = std::min(lw + 8.f, 96.f);
+  if (v.cell_w > 0.f && v.cell_h > 0.f) {  // fixed geometry: the caller sized the cells
+    ImFont* f = v.font;
+    const float lfs = font_px(f);
+    const ImVec2 nc = matrix_number_cell(f, v.decimals);
+    L.cell_w = v.cell_w;
+    L.cell_h = v.cell_h;
+    L.numbered = v.numbers == 1 || (v.numbers == -1 && L.cell_w >= nc.x - 0.5f && L.cell_h >= nc.y - 0.5f);
+    L.row_labels = v.row_labels != nullptr;
+    L.label_w = L.row_labels ? (v.label_w >= 0.f ? v.label_w : matrix_label_width(v.row_labels, rows, f)) : 0.f;
+    L.row_stride = stride_for(L.cell_h, lfs);
+    L.header_h = v.col_labels ? matrix_header_height(v.col_labels, cols, L.cell_w, f, v.header_max) : 0.f;
+    L.col_labels = L.header_h > 0.f;
+    L.vertical = L.header_h > lfs + 4.5f;
+    L.col_stride = L.vertical ? stride_for(L.cell_w, lfs) : 1;
+    L.total = ImVec2(L.label_w + cols * L.cell_w, L.title_h + L.header_h + rows * L.cell_h);
+    return L;
+  }
+  const float lw = std::min(longest(v.row_labels, rows, nullptr) + 8.f, 96.f);
   // Numbered cells if each can hold "−0.00" legibly.
   const float min_w = fs * 2.4f, min_h = fs + 2.f;
-  float cw = std::min(v.max_cell_w, (avail.x - lw) / cols);
-  float ch = std::min(v.max_cell_h, (avail.y - L.title_h - (v.col_labels ? min_h : 0.f)) / rows);
+  const float cw = std::min(v.max_cell_w, (avail.x - lw) / cols);
+  const float ch = std::min(v.max_cell_h, (avail.y - L.title_h - (v.col_labels ? min_h : 0.f)) / rows);
   L.numbered = !v.force_heatmap && cw >= min_w && ch >= min_h;
   if (L.numbered) {
     L.row_labels = v.row_labels != nullptr;
@@ -44,27 +76,46 @@ Layout compute(const MatrixView& v, ImVec2 avail) {
     L.cell_w = cw;
     L.cell_h = std::max(min_h, std::min(ch, cw * 0.6f));
   } else {
-    // Heatmap: square cells; labels only where a row is tall enough for text.
-    L.row_labels = v.row_labels && (avail.y - L.title_h) / rows >= fs;
+    // Heatmap: square cells; the token labels stay (every k-th one when the cells are smaller than the text).
+    L.row_labels = v.row_labels != nullptr;
     L.label_w = L.row_labels ? lw : 0.f;
-    L.col_labels = false;
-    L.header_h = 0.f;
-    const float cx = std::max(0.05f, (avail.x - L.label_w) / cols), cy = std::max(0.05f, (avail.y - L.title_h) / rows);
-    if (v.square) {
-      L.cell_w = L.cell_h = std::min({cx, cy, v.max_cell_w});
-    } else {
-      L.cell_w = std::min(cx, v.max_cell_w);
-      L.cell_h = std::min(cy, v.max_cell_h);
-    }
+    const auto cells = [&](float header) {
+      const float cx = std::max(0.05f, (avail.x - L.label_w) / cols);
+      const float cy = std::max(0.05f, (avail.y - L.title_h - header) / rows);
+      if (v.square) {
+        L.cell_w = L.cell_h = std::min({cx, cy, v.max_cell_w});
+      } else {
+        L.cell_w = std::min(cx, v.max_cell_w);
+        L.cell_h = std::min(cy, v.max_cell_h);
+      }
+    };
+    cells(0.f);
+    L.header_h = v.col_labels ? matrix_header_height(v.col_labels, cols, L.cell_w, nullptr) : 0.f;
+    if (L.header_h > 0.f) cells(L.header_h);
+    L.col_labels = L.header_h > 0.f;
+    L.vertical = L.header_h > fs + 4.5f;
+    L.row_stride = stride_for(L.cell_h, fs);
+    L.col_stride = L.vertical ? stride_for(L.cell_w, fs) : 1;
   }
   L.total = ImVec2(L.label_w + cols * L.cell_w, L.title_h + L.header_h + rows * L.cell_h);
   return L;
 }
 
-std::string fit(const std::string& s, float w) {
-  if (text_w(s) <= w) return s;
+// Text written upwards from `bottom_left` (a quarter turn): the glyphs' vertices are turned in place.
+void add_text_up(ImDrawList* dl, ImFont* f, ImVec2 bottom_left, ImU32 col, const std::string& s) {
+  const int first = dl->VtxBuffer.Size;
+  dl->AddText(f, font_px(f), bottom_left, col, s.c_str());
+  for (int k = first; k < dl->VtxBuffer.Size; ++k) {
+    ImVec2& p = dl->VtxBuffer[k].pos;
+    const float dx = p.x - bottom_left.x, dy = p.y - bottom_left.y;
+    p = ImVec2(bottom_left.x + dy, bottom_left.y - dx);
+  }
+}
+
+std::string fit(const std::string& s, float w, ImFont* f = nullptr) {
+  if (text_w(s, f) <= w) return s;
   std::string t = s;
-  while (!t.empty() && text_w(t + "…") > w) {
+  while (!t.empty() && text_w(t + "…", f) > w) {
     t = utf8_prefix(t, t.size() - 1);  // drop one UTF-8 character from the end
   }
   return t + "…";
@@ -80,6 +131,25 @@ std::string cell_number(float v, int decimals) {
 
 ImVec2 matrix_view_size(const MatrixView& v, ImVec2 avail) { return compute(v, avail).total; }
 
+ImVec2 matrix_number_cell(ImFont* font, int decimals) {
+  const std::string widest = decimals <= 0 ? "−00" : "−0." + std::string(static_cast<size_t>(decimals), '0');
+  const float fs = font_px(font);
+  return ImVec2(text_w(widest, font) + std::max(4.f, fs * 0.35f), fs + std::max(3.f, fs * 0.25f));
+}
+
+float matrix_header_height(const std::vector<std::string>* labels, int count, float cell_w, ImFont* font, float max_h) {
+  if (!labels || labels->empty() || count <= 0) return 0.f;
+  const float fs = font_px(font), w = longest(labels, count, font);
+  if (w <= cell_w - 4.f) return fs + 4.f;
+  const float h = std::min(w, fs * 4.2f) + 6.f;
+  return max_h > 0.f ? std::max(fs + 4.f, std::min(h, max_h)) : h;
+}
+
+float matrix_label_width(const std::vector<std::string>* labels, int count, ImFont* font) {
+  if (!labels || labels->empty()) return 0.f;
+  return std::min(longest(labels, count, font), font_px(font) * 6.f) + 8.f;
+}
+
 MatrixViewResult matrix_view(const MatrixView& v, ImVec2 avail) {
   MatrixViewResult r;
   if (!v.m || v.m->rows() == 0 || v.m->cols() == 0) return r;
@@ -94,18 +164,29 @@ MatrixViewResult matrix_view(const MatrixView& v, ImVec2 avail) {
   const ImVec2 g1(g0.x + cols * L.cell_w, g0.y + rows * L.cell_h);
   r.grid_min = g0; r.grid_max = g1; r.cell_w = L.cell_w; r.cell_h = L.cell_h; r.numbered = L.numbered;
 
-  // Labels: rows on the left, columns on top (truncated to the cell; the hover text has them whole).
+  // Labels: rows on the left, columns on top (truncated; the hover text has them whole), every k-th one
+  // when the cells are smaller than the text.
+  ImFont* lf = v.font ? v.font : ImGui::GetFont();
+  const float lfs = font_px(v.font);
   if (L.row_labels)
-    for (int i = 0; i < rows && i < static_cast<int>(v.row_labels->size()); ++i) {
-      const std::string s = fit((*v.row_labels)[i], L.label_w - 6.f);
-      const float y = g0.y + i * L.cell_h + (L.cell_h - ImGui::GetFontSize()) * 0.5f;
-      dl->AddText(ImVec2(g0.x - 6.f - text_w(s), y), i == v.hl_row ? ink : faint, s.c_str());
+    for (int i = 0; i < rows && i < static_cast<int>(v.row_labels->size()); i += L.row_stride) {
+      const std::string s = fit((*v.row_labels)[i], L.label_w - 6.f, v.font);
+      const float y = g0.y + i * L.cell_h + (L.cell_h - lfs) * 0.5f;
+      if (y + lfs > g1.y + lfs * 0.3f) break;  // past the last row (labels every k-th row)
+      dl->AddText(lf, lfs, ImVec2(g0.x - 6.f - text_w(s, v.font), y), i == v.hl_row ? ink : faint, s.c_str());
     }
   if (L.col_labels)
-    for (int j = 0; j < cols && j < static_cast<int>(v.col_labels->size()); ++j) {
-      const std::string s = fit((*v.col_labels)[j], L.cell_w - 2.f);
-      dl->AddText(ImVec2(g0.x + j * L.cell_w + (L.cell_w - text_w(s)) * 0.5f, g0.y - L.header_h + 2.f),
-                  j == v.hl_col ? ink : faint, s.c_str());
+    for (int j = 0; j < cols && j < static_cast<int>(v.col_labels->size()); j += L.col_stride) {
+      const ImU32 c = j == v.hl_col ? ink : faint;
+      if (g0.x + j * L.cell_w + (L.cell_w + lfs) * 0.5f > g1.x + lfs * 0.3f) break;
+      if (L.vertical) {
+        const std::string s = fit((*v.col_labels)[j], L.header_h - 6.f, v.font);
+        add_text_up(dl, lf, ImVec2(g0.x + j * L.cell_w + (L.cell_w - lfs) * 0.5f, g0.y - 3.f), c, s);
+      } else {
+        const std::string s = fit((*v.col_labels)[j], L.cell_w - 2.f, v.font);
+        dl->AddText(lf, lfs, ImVec2(g0.x + j * L.cell_w + (L.cell_w - text_w(s, v.font)) * 0.5f, g0.y - L.header_h + 2.f),
+                    c, s.c_str());
+      }
     }
 
   if (L.numbered) {
@@ -124,8 +205,8 @@ MatrixViewResult matrix_view(const MatrixView& v, ImVec2 avail) {
         else bg = colormap(v.scale, colormap_t(x, v.lo, v.hi));
         dl->AddRectFilled(a, b, bg);
         const std::string s = cell_number(x, v.decimals);
-        const ImVec2 ts = ImGui::CalcTextSize(s.c_str());
-        dl->AddText(ImVec2(a.x + (L.cell_w - ts.x) * 0.5f, a.y + (L.cell_h - ts.y) * 0.5f), text_color_on(bg),
+        const float tw = text_w(s, v.font);
+        dl->AddText(lf, lfs, ImVec2(a.x + (L.cell_w - tw) * 0.5f, a.y + (L.cell_h - lfs) * 0.5f), text_color_on(bg),
                     s.c_str());
       }
     // grid lines

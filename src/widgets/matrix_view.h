@@ -26,6 +26,13 @@ struct MatrixView {
   bool force_heatmap = false;
   bool square = true;          // heatmap cells square (false: fill the given width and height exactly)
   float max_cell_w = 58.f, max_cell_h = 26.f;
+  // Fixed geometry (a layout that sizes several matrices alike sets these; 0 / -1: the automatic layout
+  // above). cell_w × cell_h in pixels; numbers: 1 numbered cells, 0 heatmap, -1 numbered if they fit.
+  float cell_w = 0.f, cell_h = 0.f;
+  int numbers = -1;
+  float label_w = -1.f;        // width kept for the row labels (-1: as wide as the longest, capped)
+  ImFont* font = nullptr;      // numbers and token labels (nullptr: the current font)
+  float header_max = 0.f;      // fixed geometry: the column labels' height at most (0: no limit)
 };
 
 struct MatrixViewResult {
@@ -39,6 +46,15 @@ struct MatrixViewResult {
 // The size the view would take inside `avail` (for layout), and drawing at the cursor.
 ImVec2 matrix_view_size(const MatrixView& v, ImVec2 avail);
 MatrixViewResult matrix_view(const MatrixView& v, ImVec2 avail);
+
+// The smallest numbered cell for `font` (nullptr: current) at `decimals`: "−0.00" plus a margin.
+ImVec2 matrix_number_cell(ImFont* font, int decimals = 2);
+// Height of the column labels above cells `cell_w` wide: one line when every label fits across the cell,
+// else written upwards (as long as the longest, at most 4.2 text heights and `max_h` if > 0).
+float matrix_header_height(const std::vector<std::string>* labels, int count, float cell_w, ImFont* font,
+                           float max_h = 0.f);
+// Width of the row labels (the longest, capped at 6 text heights), 0 without labels.
+float matrix_label_width(const std::vector<std::string>* labels, int count, ImFont* font);
 
 // Number as shown in a cell: 2 decimals below 10, 1 below 100, none above; −∞ for -inf.
 std::string cell_number(float v, int decimals);

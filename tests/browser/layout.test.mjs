@@ -1,0 +1,161 @@
+// Browser test of the SDPA scene's matrix layout (issue 8, item 5): every stage photographed at 1280×720,
+// at 1920×1080 with 2× text and at 800×480 embedded; the 512-token preset, d_k = 256, 20 tokens, Q, K, V by
+// hand and the colour-blind-safe colours (build/screenshots/layout-*.png). Asserts what a script can: no
+// console error, the state each view shows, the text size, the top bar's tooltips drawn dark on light, a
+// message that goes once the sentence is valid again.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serveDist, launch, openPage, screenshot, frames } from './helpers.mjs';
+
+let server, url, browser;
+before(async () => { ({ server, url } = await serveDist()); browser = await launch(); });
+after(async () => { await browser.close(); server.close(); });
+
+const stages = ['qkv', 'scores', 'scale', 'mask', 'softmax', 'weighted_sum', 'output'];
+const state = (page) => page.evaluate(() => window.playground.getState({ matrices: false }));
+
+// The text size: each '+' key adds 0.1 (the top bar's A+ does the same).
+async function textSize(page, times) {
+  for (let i = 0; i < times; i++) { await page.keyboard.press('Equal'); await frames(page, 2); }
+  await frames(page, 4);
+}
+
+async function everyStage(page, prefix) {
+  for (let k = 0; k < stages.length; k++) {
+    await page.evaluate((k) => window.playground.setState({ step: k }), k);
+    const s = await state(page);
+    assert.equal(s.step.name, stages[k]);
+    await screenshot(page, `layout-${prefix}-${k}-${stages[k]}.png`);
+  }
+}
+
+test('every SDPA stage at 1280×720, 1920×1080 with 2× text, and 800×480 embedded', async () => {
+  {
+    const { page, errors } = await openPage(browser.context, url + '?scene=sdpa', { viewport: { width: 1280, height: 720 } });
+    const s = await state(page);
+    assert.equal(s.scene, 'sdpa');
+    assert.equal(s.n, 11);
+    await everyStage(page, '1280x720');
+    // Chinese: the idea and the step's arithmetic wrap between characters, never inside a number.
+    await page.evaluate(() => window.playground.setState({ lang: 'zh', step: 4 }));
+    await screenshot(page, 'layout-1280x720-zh-4-softmax.png');
+    await page.evaluate(() => window.playground.setState({ lang: 'zh', step: 5 }));
+    await screenshot(page, 'layout-1280x720-zh-5-weighted_sum.png');
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
+  {
+    const { page, errors } = await openPage(browser.context, url + '?scene=sdpa', { viewport: { width: 1920, height: 1080 } });
+    await frames(page, 3);
+    await textSize(page, 10);
+    await everyStage(page, '1920x1080-2x');
+    // Numbers do not fit at 2× on 1080 lines: the "show numbers" toggle beside the legends shows them (scrolling).
+    await page.evaluate(() => window.playground.setState({ step: 4 }));
+    await frames(page, 4);
+    await page.mouse.move(1562, 844);
+    await frames(page, 2);
+    await page.mouse.down();
+    await frames(page, 2);
+    await page.mouse.up();
+    await page.mouse.move(1900, 1000);
+    await screenshot(page, 'layout-1920x1080-2x-4-softmax-numbers.png');
+    await page.evaluate(() => window.playground.setState({ step: 1 }));
+    await screenshot(page, 'layout-1920x1080-2x-1-scores-numbers.png');
+    await page.evaluate(() => window.playground.setState({ step: 6 }));
+    // The tooltips of the top bar's A+ and of the timeline's play button: dark text on a light box.
+    await page.mouse.move(1779, 42);
+    await frames(page, 10);
+    await screenshot(page, 'layout-1920x1080-2x-tooltip-aplus.png');
+    await page.mouse.move(843, 944);
+    await frames(page, 10);
+    await screenshot(page, 'layout-1920x1080-2x-tooltip-play.png');
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
+  {
+    const { page, errors } = await openPage(browser.context, url + '?scene=sdpa&embed=1', { viewport: { width: 800, height: 480 } });
+    await everyStage(page, '800x480-embed');
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
+});
+
+test('512 tokens, d_k = 256, 20 tokens and Q, K, V by hand keep their labels and fit the area', async () => {
+  const { page, errors } = await openPage(browser.context, url + '?scene=sdpa&preset=long', { viewport: { width: 1280, height: 720 } });
+  let s = await state(page);
+  assert.equal(s.n, 512);
+  for (const k of [1, 4, 6]) {
+    await page.evaluate((k) => window.playground.setState({ step: k }), k);
+    await screenshot(page, `layout-512-${k}-${stages[k]}.png`);
+  }
+  assert.deepEqual(await page.evaluate(() => window.playground.setState({ preset: 'animal' })), { ok: true });
+  assert.deepEqual(await page.evaluate(() => window.playground.setState({ source: 'projection', d_k: 256, step: 1 })), { ok: true });
+  s = await state(page);
+  assert.equal(s.d_k, 256);
+  await screenshot(page, 'layout-dk256-1-scores.png');
+  await page.evaluate(() => window.playground.setState({ step: 6 }));
+  await screenshot(page, 'layout-dk256-6-output.png');
+  const twenty = 'one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty';
+  assert.deepEqual(await page.evaluate((t) => window.playground.setState({ text: t, d_k: 4, step: 4 }), twenty), { ok: true });
+  s = await state(page);
+  assert.equal(s.n, 20);
+  await screenshot(page, 'layout-20tokens-4-softmax.png');
+  await page.evaluate(() => window.playground.setState({ step: 3, mask: 'causal' }));
+  await screenshot(page, 'layout-20tokens-3-mask-causal.png');
+  // By hand: the first stage shows Q, Kᵀ and V filled in (the caption asks to click their cells).
+  assert.deepEqual(await page.evaluate(() => window.playground.setState({ preset: 'cats' })), { ok: true });
+  await page.keyboard.press('Home');  // the first stage, nothing played yet
+  await frames(page, 4);
+  s = await state(page);
+  assert.equal(s.step.index, 0);
+  assert.equal(s.source, 'custom');
+  assert.equal(s.step.sub, 0);
+  await screenshot(page, 'layout-custom-0-qkv-home.png');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a refused sentence leaves a message that goes once the sentence is valid again', async () => {
+  const { page, errors } = await openPage(browser.context, url + '?scene=sdpa', { viewport: { width: 1280, height: 720 } });
+  const bad = await page.evaluate(() => window.playground.setState({ text: '' }));
+  assert.equal(bad.ok, false);
+  let s = await state(page);
+  assert.ok(s.errors.length >= 1);
+  await screenshot(page, 'layout-error-shown.png');
+  assert.deepEqual(await page.evaluate(() => window.playground.setState({ text: 'the cat sat on the mat' })), { ok: true });
+  s = await state(page);
+  assert.deepEqual(s.errors, []);
+  await screenshot(page, 'layout-error-gone.png');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('colour-blind-safe colours: the Display option changes the matrices', async () => {
+  const { page, errors } = await openPage(browser.context, url + '?scene=sdpa&step=4', { viewport: { width: 1280, height: 720 } });
+  await frames(page, 4);
+  const before = await page.screenshot({ clip: { x: 340, y: 210, width: 930, height: 360 } });
+  // Scroll the controls panel to its end, where the Display section is, and tick the option.
+  await page.mouse.move(160, 400);
+  for (let i = 0; i < 10; i++) { await page.mouse.wheel(0, 400); await frames(page, 1); }
+  await frames(page, 4);
+  await screenshot(page, 'layout-display-section.png');
+  // At 1280×720 the option's checkbox is then 100 px above the bottom of the panel (see the screenshot).
+  await page.mouse.move(20, 620);
+  await frames(page, 2);
+  await page.mouse.down();
+  await frames(page, 2);
+  await page.mouse.up();
+  await frames(page, 2);
+  await page.mouse.move(800, 700);
+  await frames(page, 6);
+  const after = await page.screenshot({ clip: { x: 340, y: 210, width: 930, height: 360 } });
+  assert.notEqual(Buffer.compare(before, after), 0, 'the matrices changed colour');
+  await screenshot(page, 'layout-colorblind-4-softmax.png');
+  await page.evaluate(() => window.playground.setState({ step: 3, mask: 'causal' }));
+  await screenshot(page, 'layout-colorblind-3-mask.png');
+  await page.evaluate(() => window.playground.setState({ preset: 'long' }));
+  await page.evaluate(() => window.playground.setState({ step: 4 }));
+  await screenshot(page, 'layout-colorblind-512-4-softmax.png');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
