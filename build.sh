@@ -37,6 +37,7 @@ web_build() {
   cp build/wasm/kernel_worker_wasm.js build/wasm/kernel_worker_wasm.wasm dist/
   cp build/wasm/gen/cjk_common.otf dist/  # Chinese beyond the interface's own, fetched only when needed
   mkdir -p dist/examples && cp web/examples/*.html dist/examples/  # host pages for instructors (README "Embedding")
+  python3 tools/make_single_file.py dist  # dist/attention-playground.html: one file that runs from disk
   printf 'dist/: %s\n' "$(du -sh dist | cut -f1)"
 }
 
@@ -85,7 +86,8 @@ case "${1:-}" in
     native_build
     web_build
     say "benchmarks"
-    node tools/bench.mjs ;;
+    node tools/bench.mjs
+    node tools/bench_page.mjs ;;
   *)
     sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'
     exit 2 ;;

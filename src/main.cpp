@@ -31,6 +31,7 @@ int main(int argc, char** argv) {
   static std::unique_ptr<ap::WorkerPool> threads = ap::make_thread_pool();
   ap::set_worker_pool(threads.get());
 #endif
+  ap::platform_mark("ap-main");
   g_state = new ap::PlaygroundState();
   g_ui = new ap::UiState();
   // Web: the page's query string (?lang=zh&preset=cats…). Native: the first argument, same syntax.
@@ -39,6 +40,7 @@ int main(int argc, char** argv) {
   // The interface starts in the learner's language (a zh-CN browser gets Chinese); the link's lang= wins.
   if (ap::platform_prefers_chinese()) ap::set_lang(ap::Lang::Zh);
   if (!query.empty()) ap::apply_url_query(*g_state, query);
+  ap::platform_mark("ap-model-ready");  // every scene's first model built, the link applied
   ap::page_api_attach(g_state);
   ap::platform_run(frame, before_frame, busy);
   ap::ui_shutdown(*g_ui);

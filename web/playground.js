@@ -47,6 +47,13 @@
     }
   }
 
+  function fromBase64(b64) {
+    var bin = atob(b64);
+    var out = new Uint8Array(bin.length);
+    for (var i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+    return out;
+  }
+
   function legacyCopy(text) {
     var ta = document.createElement('textarea');
     ta.value = text;
@@ -130,10 +137,80 @@
   canvas.addEventListener('pointerdown', function (e) {
     var r = canvas.getBoundingClientRect();
     var id = fieldAt(e.clientX - r.left, e.clientY - r.top);
-    if (id === null) return;
+    // A click elsewhere on the canvas ends the editing: the app's mouse handling prevents the default, so
+    // the input would otherwise keep the focus (and the keys) without a blur.
+    if (id === null) {
+      if (input) closeInput(true);
+      else if (document.activeElement !== canvas) canvas.focus({ preventScroll: true });  // the keys follow the click
+      return;
+    }
     e.preventDefault();  // the canvas would take the focus back
     openInput(id);
+  }, true);
+
+  // ---- files in and out (issue 8): a file chooser, files dropped anywhere on the page, downloads ----
+  // A picked or dropped file goes to the wasm heap and _ap_file_arrived (src/platform/platform.cpp) takes it;
+  // the C++ side reads it (app/array_io.h) and opens the import scene, or says what is wrong. Files over
+  // 64 MiB are refused here, before they are read.
+  var MAX_FILE_BYTES = 64 * 1024 * 1024;
+  function sendFile(name, bytes, error) {
+    var n = Module.lengthBytesUTF8(name) + 1;
+    var namePtr = Module._malloc(n);
+    Module.stringToUTF8(name, namePtr, n);
+    var errPtr = 0;
+    var dataPtr = 0;
+    if (error) {
+      var en = Module.lengthBytesUTF8(error) + 1;
+      errPtr = Module._malloc(en);
+      Module.stringToUTF8(error, errPtr, en);
+    } else if (bytes.length > 0) {
+      dataPtr = Module._malloc(bytes.length);
+      if (!dataPtr) { Module._free(namePtr); sendFile(name, null, 'not enough memory for ' + bytes.length + ' bytes'); return; }
+      Module.HEAPU8.set(bytes, dataPtr);
+    }
+    Module._ap_file_arrived(namePtr, dataPtr, error ? 0 : bytes.length, errPtr);
+    Module._free(namePtr);
+    if (errPtr) Module._free(errPtr);
+    wake();
+  }
+  function readFile(file) {
+    if (!firstFrame || !file) return;
+    if (file.size > MAX_FILE_BYTES) {
+      sendFile(file.name, null, 'the file has ' + file.size + ' bytes; the limit is ' + MAX_FILE_BYTES);
+      return;
+    }
+    file.arrayBuffer().then(function (buf) { sendFile(file.name, new Uint8Array(buf), null); },
+      function (e) { sendFile(file.name, null, 'the file could not be read: ' + String((e && e.message) || e)); });
+  }
+  var fileInput = document.createElement('input');
+  fileInput.type = 'file';
+  fileInput.id = 'ap-file';
+  fileInput.hidden = true;
+  fileInput.setAttribute('aria-label', 'Open attention weights (.npy or .json)');
+  fileInput.addEventListener('change', function () {
+    if (fileInput.files && fileInput.files[0]) readFile(fileInput.files[0]);
+    fileInput.value = '';
   });
+  document.body.appendChild(fileInput);
+  window.addEventListener('dragover', function (e) { e.preventDefault(); if (e.dataTransfer) e.dataTransfer.dropEffect = 'copy'; });
+  window.addEventListener('drop', function (e) {
+    e.preventDefault();
+    var files = e.dataTransfer && e.dataTransfer.files;
+    if (files && files.length) readFile(files[0]);
+  });
+  function downloadBytes(name, ptr, size, mime) {
+    try {
+      var blob = new Blob([Module.HEAPU8.slice(ptr, ptr + size)], { type: mime || 'application/octet-stream' });
+      var a = document.createElement('a');
+      a.href = URL.createObjectURL(blob);
+      a.download = name;
+      document.body.appendChild(a);
+      a.click();
+      a.remove();
+      setTimeout(function () { URL.revokeObjectURL(a.href); }, 10000);
+      return true;
+    } catch (e) { return false; }
+  }
 
   // Functions the C++ side calls (src/platform/platform.cpp).
   var firstFrame = false;
@@ -164,6 +241,9 @@
       window.addEventListener('keyup', run, true);
       window.addEventListener('pointerup', run, true);
     },
+    // Files (issue 8): the file chooser and downloads (the files block above).
+    pickFile: function (accept) { fileInput.accept = accept; fileInput.click(); return true; },
+    download: function (name, ptr, size, mime) { return downloadBytes(name, ptr, size, mime); },
     // Text fields (src/platform/text_field.cpp): where each is and what it holds; the overlay edits them.
     textField: function (id, x, y, w, h, font, multiline, text, name) {
       fields[id] = { x: x, y: y, w: w, h: h, font: font, multiline: multiline, text: text, name: name };
@@ -201,10 +281,11 @@
         Module._free(p);
         wake();
       }
-      fetch(name).then(function (r) {
+      var embedded = window.AP_EMBEDDED && window.AP_EMBEDDED.assets && window.AP_EMBEDDED.assets[name];
+      (embedded ? Promise.resolve(fromBase64(embedded).buffer) : fetch(name).then(function (r) {
         if (!r.ok) throw new Error(name + ': HTTP ' + r.status);
         return r.arrayBuffer();
-      }).then(function (buf) {
+      })).then(function (buf) {
         var p = Module._malloc(buf.byteLength);
         if (!p) { fail(name + ': not enough memory for ' + buf.byteLength + ' bytes'); return; }
         Module.HEAPU8.set(new Uint8Array(buf), p);
@@ -248,6 +329,7 @@
     var pool = [], current = 0;
     function maxWorkers() {
       if (typeof Worker === 'undefined') return 0;
+      if (window.AP_EMBEDDED) return 0;  // the offline single file has no worker files beside it
       return Math.max(1, Math.min(8, navigator.hardwareConcurrency || 1));
     }
     function spawn() {
@@ -396,5 +478,30 @@
         rejectReady(new Error('aborted: ' + what));
       }
     };
+    // Startup breakdown (./build.sh bench): the wasm compiled and instantiated.
+    window.Module.onRuntimeInitialized = function () { if (window.performance && performance.mark) performance.mark('ap-runtime-ready'); };
+    // The offline single file (tools/make_single_file.py) carries the wasm inside the page.
+    if (window.AP_EMBEDDED) window.Module.wasmBinary = fromBase64(window.AP_EMBEDDED.wasm);
+    loadAppWhenSeen();
+  }
+
+  // The app itself (attention_playground.js and its wasm). A page of its own loads it at once; an embed in a
+  // course page waits until it scrolls into view, so that six embeds further down cost the page nothing:
+  // no download, no compile, no frame.
+  function loadApp() {
+    var s = document.createElement('script');
+    var inline = document.getElementById('ap-app-code');  // the offline single file carries the code inline
+    if (inline) s.textContent = inline.textContent;
+    else { s.src = 'attention_playground.js'; s.async = true; }
+    document.body.appendChild(s);
+  }
+  function loadAppWhenSeen() {
+    if (window.parent === window || !('IntersectionObserver' in window)) { loadApp(); return; }
+    var io = new IntersectionObserver(function (entries) {
+      if (!entries[entries.length - 1].isIntersecting) return;
+      io.disconnect();
+      loadApp();
+    });
+    io.observe(canvas);
   }
 })();

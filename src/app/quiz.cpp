@@ -86,6 +86,21 @@ const TrPair kQuizStrings[] = {
     {"Attention log n, RNN n", "注意力 log n 步，RNN n 步"},
     {"The maximum path length: O(1) for self-attention, O(n) for a recurrent layer, O(log_k n) for stacked convolutions. It is why attention captures long-range dependencies.",
      "最大路径长度：自注意力 O(1)，循环层 O(n)，堆叠卷积 O(log_k n)。这正是注意力能捕捉长距离依赖的原因。"},
+    // import
+    {"The rows of your imported weights do not sum to 1. What does that tell you?", "你导入的权重每行之和不为 1。这说明什么？"},
+    {"The file is broken and should be refused", "文件坏了，应当拒绝"},
+    {"They are not softmax outputs (scores before softmax, or weights averaged or rescaled): they are shown as they are",
+     "它们不是 softmax 的输出（softmax 之前的分数，或被平均、重新缩放过的权重）：按原样显示"},
+    {"Attention weights never sum to 1", "注意力权重从来不会和为 1"},
+    {"softmax makes every row of A a distribution (Σ_j A_ij = 1). Scores before softmax, or weights after averaging or rescaling, need not sum to 1; the scene reports max |row sum − 1| instead of refusing them.",
+     "softmax 让 A 的每一行都是一个分布（Σ_j A_ij = 1）。softmax 之前的分数，或被平均、重新缩放后的权重，不必和为 1；本场景报告最大 |行和 − 1|，而不是拒绝它们。"},
+    {"A model saved its attention as an array of shape [12, 12, 9, 9]. What is it?", "某模型把注意力保存为形状 [12, 12, 9, 9] 的数组。它是什么？"},
+    {"12 layers × 12 heads for 9 tokens: entry [l][h][i][j] is how much query i attends to key j",
+     "9 个词的 12 层 × 12 头：元素 [l][h][i][j] 是 query i 对 key j 的注意力"},
+    {"12 sentences of 12 words", "12 个句子，每句 12 个词"},
+    {"9 layers × 9 heads for 12 tokens", "12 个词的 9 层 × 9 头"},
+    {"Attention outputs for one sentence are [layers, heads, n, n] (Hugging Face gives one [batch, heads, n, n] tensor per layer). The last two sizes are queries × keys, equal in self-attention.",
+     "一个句子的注意力输出形状是 [layers, heads, n, n]（Hugging Face 每层给出一个 [batch, heads, n, n] 张量）。最后两维是 query × key，在自注意力中相等。"},
     // bottleneck
     {"Why does Seq2Seq's single vector c lose the beginning of a long sentence?", "为什么 Seq2Seq 的单个向量 c 会丢掉长句的开头？"},
     {"The first words matter less for a translation", "开头的词对翻译不那么重要"},
@@ -273,6 +288,16 @@ const std::map<std::string, std::vector<QuizQuestion>>& table() {
         {"path", N_("How many steps does information need to travel from token 1 to token n?"),
          {N_("Attention 1, RNN n"), N_("n in both"), N_("Attention log n, RNN n")},
          0, N_("The maximum path length: O(1) for self-attention, O(n) for a recurrent layer, O(log_k n) for stacked convolutions. It is why attention captures long-range dependencies.")}}},
+      {"import",
+       {{"rows", N_("The rows of your imported weights do not sum to 1. What does that tell you?"),
+         {N_("The file is broken and should be refused"),
+          N_("They are not softmax outputs (scores before softmax, or weights averaged or rescaled): they are shown as they are"),
+          N_("Attention weights never sum to 1")},
+         1, N_("softmax makes every row of A a distribution (Σ_j A_ij = 1). Scores before softmax, or weights after averaging or rescaling, need not sum to 1; the scene reports max |row sum − 1| instead of refusing them.")},
+        {"shape", N_("A model saved its attention as an array of shape [12, 12, 9, 9]. What is it?"),
+         {N_("12 layers × 12 heads for 9 tokens: entry [l][h][i][j] is how much query i attends to key j"), N_("12 sentences of 12 words"),
+          N_("9 layers × 9 heads for 12 tokens")},
+         0, N_("Attention outputs for one sentence are [layers, heads, n, n] (Hugging Face gives one [batch, heads, n, n] tensor per layer). The last two sizes are queries × keys, equal in self-attention.")}}},
   };
   return kQuiz;
 }

@@ -4,6 +4,7 @@
 #include "app/scenes/bahdanau_scene.h"
 #include "app/scenes/bottleneck_scene.h"
 #include "app/scenes/cost_scene.h"
+#include "app/scenes/import_scene.h"
 #include "app/scenes/luong_scene.h"
 #include "app/scenes/masks_scene.h"
 #include "app/scenes/multihead_scene.h"
@@ -26,6 +27,7 @@ std::vector<std::unique_ptr<Scene>> make_scenes() {
   v.push_back(std::make_unique<MultiheadScene>());
   v.push_back(std::make_unique<MasksScene>());
   v.push_back(std::make_unique<CostScene>());
+  v.push_back(std::make_unique<ImportScene>());  // your own model's attention, from a file (not on the notes' path)
   size_t quiz_count = 0;
   const TrPair* quiz = quiz_translations(&quiz_count);  // (not in one call: argument order is unspecified)
   add_translations(quiz, quiz_count);

@@ -129,6 +129,7 @@ void one_frame() {
   glClearColor(0.96f, 0.96f, 0.97f, 1.f);
   glClear(GL_COLOR_BUFFER_BIT);
   imgui_renderer_render(ImGui::GetDrawData(), dw, dh);
+  platform_capture_after_render(dw, dh);  // only when a picture of the view was asked for (Export)
   SDL_GL_SwapWindow(g_window);
 }
 
@@ -239,6 +240,7 @@ bool key_pressed(Key k, bool repeat) {
     case Key::G: sc = SDL_SCANCODE_G; break;
     case Key::T: sc = SDL_SCANCODE_T; break;
     case Key::F: sc = SDL_SCANCODE_F; break;
+    case Key::E: sc = SDL_SCANCODE_E; break;
     case Key::Plus: return ImGui::IsKeyPressed(SDL_SCANCODE_EQUALS, repeat) || ImGui::IsKeyPressed(SDL_SCANCODE_KP_PLUS, repeat);
     case Key::Minus: return ImGui::IsKeyPressed(SDL_SCANCODE_MINUS, repeat) || ImGui::IsKeyPressed(SDL_SCANCODE_KP_MINUS, repeat);
     case Key::Slash: sc = SDL_SCANCODE_SLASH; break;
@@ -265,6 +267,9 @@ std::string platform_url_query() {
   return out;
 }
 void platform_frame_drawn() { EM_ASM({ if (window.apBridge) window.apBridge.frameDrawn(); }); }
+void platform_mark(const char* name) {
+  EM_ASM({ if (window.performance && performance.mark) performance.mark(UTF8ToString($0)); }, name);
+}
 void platform_announce(const std::string& text) {
   EM_ASM({ if (window.apBridge) window.apBridge.announce(UTF8ToString($0)); }, text.c_str());
 }
@@ -417,9 +422,126 @@ bool platform_is_touch() { return false; }
 bool platform_prompt(const char*, const std::string&, std::string*) { return false; }
 std::string platform_url_query() { return {}; }
 void platform_frame_drawn() {}
+void platform_mark(const char*) {}
 void platform_announce(const std::string&) {}
 void platform_set_document_lang(const char*) {}
 #endif
+
+// ---- files in and out (issue 8): the file chooser, dropped files, downloads, a capture of the view ----
+namespace {
+struct IncomingFile {
+  std::string name;
+  std::vector<unsigned char> bytes;
+  std::string error;
+};
+std::vector<IncomingFile> g_files;  // picked or dropped, not yet taken
+bool g_capture_asked = false;
+int g_capture_w = 0, g_capture_h = 0;
+std::vector<unsigned char> g_capture;  // top row first once read
+bool g_capture_ready = false;
+}  // namespace
+
+#ifdef __EMSCRIPTEN__
+}  // namespace ap
+// Called by web/playground.js when a file was picked or dropped: its bytes (malloc'ed by JavaScript, freed
+// here) or an error text (then data is 0).
+extern "C" EMSCRIPTEN_KEEPALIVE void ap_file_arrived(const char* name, unsigned char* data, int size, const char* error) {
+  using namespace ap;
+  IncomingFile f;
+  f.name = name ? name : "";
+  if (error) f.error = error;
+  else if (data && size > 0) f.bytes.assign(data, data + size);
+  std::free(data);
+  g_files.push_back(std::move(f));
+  platform_request_frames(2);
+}
+namespace ap {
+
+bool platform_pick_file(const char* accept) {
+  return EM_ASM_INT({ return window.apBridge && window.apBridge.pickFile(UTF8ToString($0)) ? 1 : 0; }, accept) != 0;
+}
+std::string platform_download(const char* filename, const std::vector<unsigned char>& bytes, const char* mime, std::string* error) {
+  const int ok = EM_ASM_INT({ return window.apBridge && window.apBridge.download(UTF8ToString($0), $1, $2, UTF8ToString($3)) ? 1 : 0; },
+                            filename, bytes.data(), static_cast<int>(bytes.size()), mime);
+  if (!ok && error) *error = "the browser refused the download";
+  return {};
+}
+#else
+bool platform_pick_file(const char*) { return false; }
+std::string platform_download(const char* filename, const std::vector<unsigned char>& bytes, const char*, std::string* error) {
+  FILE* f = std::fopen(filename, "wb");
+  if (!f || std::fwrite(bytes.data(), 1, bytes.size(), f) != bytes.size()) {
+    if (f) std::fclose(f);
+    if (error) *error = std::string(filename) + ": cannot be written";
+    return {};
+  }
+  std::fclose(f);
+  return std::string("./") + filename;  // the current directory
+}
+#endif
+
+bool platform_take_file(std::string* name, std::vector<unsigned char>* bytes, std::string* error) {
+  if (g_files.empty()) return false;
+  IncomingFile f = std::move(g_files.front());
+  g_files.erase(g_files.begin());
+  *name = std::move(f.name);
+  *bytes = std::move(f.bytes);
+  *error = std::move(f.error);
+  return true;
+}
+
+void platform_request_capture() {
+  g_capture_asked = true;
+  platform_request_frames(2);
+}
+
+// glReadPixels gives the bottom row first: rows are flipped so that row 0 is the top of the view.
+void platform_capture_after_render(int fb_width, int fb_height) {
+  if (!g_capture_asked || fb_width <= 0 || fb_height <= 0) return;
+  g_capture_asked = false;
+  const size_t row = static_cast<size_t>(fb_width) * 4;
+  std::vector<unsigned char> px(row * static_cast<size_t>(fb_height));
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glReadPixels(0, 0, fb_width, fb_height, GL_RGBA, GL_UNSIGNED_BYTE, px.data());
+  g_capture.resize(px.size());
+  for (int y = 0; y < fb_height; ++y)
+    std::copy(px.begin() + static_cast<long>(row * static_cast<size_t>(fb_height - 1 - y)),
+              px.begin() + static_cast<long>(row * static_cast<size_t>(fb_height - y)), g_capture.begin() + static_cast<long>(row * static_cast<size_t>(y)));
+  for (size_t k = 3; k < g_capture.size(); k += 4) g_capture[k] = 255;  // the canvas is opaque
+  g_capture_w = fb_width;
+  g_capture_h = fb_height;
+  g_capture_ready = true;
+  platform_request_frames(2);
+}
+
+bool platform_take_capture(int* width, int* height, std::vector<unsigned char>* rgba) {
+  if (!g_capture_ready) return false;
+  g_capture_ready = false;
+  *width = g_capture_w;
+  *height = g_capture_h;
+  *rgba = std::move(g_capture);
+  g_capture = {};
+  return true;
+}
+
+namespace {
+std::vector<std::string> g_export_requests;
+}  // namespace
+#ifdef __EMSCRIPTEN__
+}  // namespace ap
+extern "C" EMSCRIPTEN_KEEPALIVE void ap_export_request(const char* what) {
+  if (what) ap::g_export_requests.push_back(what);
+  ap::platform_request_frames(4);
+  EM_ASM({ if (window.apBridge) window.apBridge.wake(); });  // the loop may be paused: a call from the page is no input event
+}
+namespace ap {
+#endif
+bool platform_take_export_request(std::string* what) {
+  if (g_export_requests.empty()) return false;
+  *what = g_export_requests.front();
+  g_export_requests.erase(g_export_requests.begin());
+  return true;
+}
 
 }  // namespace ap
 

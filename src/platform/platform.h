@@ -34,7 +34,7 @@ void platform_rebuild_font_texture();
 
 // Keys for shortcuts beyond Dear ImGui 1.86's named keys (its backend indexes keys by SDL scancode).
 enum class Key { Space, Left, Right, Up, Down, PageUp, PageDown, Home, End, Escape, Tab, F1, L, C, R, M, S, Plus, Minus,
-                 Slash, BracketLeft, BracketRight, N, P, G, T, F };
+                 Slash, BracketLeft, BracketRight, N, P, G, T, F, E };
 bool key_pressed(Key k, bool repeat = false);
 bool digit_pressed(int d);  // the 1..9 row or keypad
 
@@ -52,6 +52,7 @@ AssetState platform_asset(const char* name, std::vector<unsigned char>* bytes, s
 std::string platform_url_query();              // location.search, e.g. "?lang=zh"
 bool platform_prefers_chinese();               // the browser's first language (native: $LANG) is Chinese
 void platform_frame_drawn();                   // first call resolves window.playground.ready
+void platform_mark(const char* name);          // a performance.mark for the startup breakdown (./build.sh bench)
 void platform_announce(const std::string& s);  // text for the ARIA live region (screen readers)
 void platform_set_document_lang(const char* code);
 // The address bar shows `query` (history.replaceState: no new history entry, no reload).
@@ -68,5 +69,25 @@ bool platform_copy_text(const std::string& text);
 // with the browser's own prompt. platform_is_touch() is true on such devices (coarse pointer).
 bool platform_is_touch();
 bool platform_prompt(const char* question, const std::string& current, std::string* answer);
+
+// ---- files in and out (issue 8: import and export) ----
+// Opens the browser's file chooser (`accept`: ".npy,.json"); the chosen file arrives later through
+// platform_take_file. Native: no chooser (false: the caller says so).
+bool platform_pick_file(const char* accept);
+// A file picked or dropped onto the page since the last call: its name and bytes, or `error` (too large, could
+// not be read) with the name. False when none is waiting.
+bool platform_take_file(std::string* name, std::vector<unsigned char>* bytes, std::string* error);
+// Saves `bytes` as a file: web: a download (Blob + <a download>); native: written into the current directory.
+// Returns where it went natively (the path), "" on the web; `error` is set when it could not be written.
+std::string platform_download(const char* filename, const std::vector<unsigned char>& bytes, const char* mime, std::string* error);
+// A picture of the view: asked for, the framebuffer is read once right after the next frame is drawn (never in
+// the normal loop); platform_take_capture then gives it, top row first, RGBA8, framebuffer pixels.
+void platform_request_capture();
+bool platform_take_capture(int* width, int* height, std::vector<unsigned char>* rgba);
+// Called by the frame loop after drawing, before the swap (reads the pixels when a capture was asked for).
+void platform_capture_after_render(int fb_width, int fb_height);
+// Export requests from the page (web: Module._ap_export_request("png" | "<format>:<matrix path>"), used by the
+// tests and by course pages), taken by the export dialog as if its buttons were pressed.
+bool platform_take_export_request(std::string* what);
 
 }  // namespace ap

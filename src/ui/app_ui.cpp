@@ -94,6 +94,7 @@ void handle_keys(PlaygroundState& st, UiState& ui, ViewContext& ctx, bool scene_
   // Lecture mode: T presenter theme, F full screen.
   if (key_pressed(Key::T)) set_presenter(st, !st.presenter);
   if (key_pressed(Key::F)) platform_toggle_fullscreen();
+  if (key_pressed(Key::E)) ui.show_export = !ui.show_export;
   if (key_pressed(Key::Plus)) st.ui_scale = std::min(PlaygroundState::kMaxUiScale, st.ui_scale + 0.1f);
   if (key_pressed(Key::Minus)) st.ui_scale = std::max(PlaygroundState::kMinUiScale, st.ui_scale - 0.1f);
   if (scene_focused && key_pressed(Key::Tab) && st.show_controls) ImGui::SetWindowFocus("controls");
@@ -101,11 +102,19 @@ void handle_keys(PlaygroundState& st, UiState& ui, ViewContext& ctx, bool scene_
   ui.view(st).keys(ctx);
 }
 
-// Tells screen readers where the animation is, when that changes.
-void announce(PlaygroundState& st, UiState& ui) {
+// Tells screen readers where the animation is, in words and numbers, when that changes: the scene, "Step 5 of
+// 7", the stage, and — when the animation is paused — the arithmetic of the sub-step on screen (the view's
+// step line, e.g. "“it” max = 0.806 Σ exp = 4.496"). While it plays, only stage changes are read, so that
+// a screen reader is not flooded.
+void announce(PlaygroundState& st, UiState& ui, const ViewContext& ctx) {
   const Timeline& t = st.timeline();
-  std::string s = std::string(tr(st.scene().title())) + ". " + tr("Stage") + " " + std::to_string(t.stage() + 1) + "/" +
-                  std::to_string(t.stage_count()) + ": " + tr(st.scene().stages()[static_cast<size_t>(t.stage())].title);
+  std::string s = std::string(tr(st.scene().title())) + ". " +
+                  format_template(tr("Step {0} of {1}"), {std::to_string(t.stage() + 1), std::to_string(t.stage_count())}) + ": " +
+                  tr(st.scene().stages()[static_cast<size_t>(t.stage())].title);
+  if (!t.playing()) {
+    const std::string detail = ui.view(st).step_text(ctx);
+    if (!detail.empty()) s += ". " + detail;
+  }
   if (!st.errors.empty()) s += ". " + localize(st.errors.back().text);
   if (s != ui.announced) {
     ui.announced = s;
@@ -144,6 +153,7 @@ bool ui_prepare_fonts(PlaygroundState& st, UiState& ui, const FrameInfo& f) {
   const float scale = std::min(f.dpr * zoom, 3.f);
   if (scale == ui.font_scale && zoom == ui.font_zoom && !fonts_rebuild_pending(ui) && ui.style_presenter == st.presenter) return false;
   fonts_rebuild(st, ui, scale, zoom);
+  if (ui.font_scale == 0.f) platform_mark("ap-fonts-ready");  // the first atlas
   apply_style(zoom, st.presenter);
   ui.style_presenter = st.presenter;
   ui.font_scale = scale;
@@ -182,7 +192,8 @@ void ui_frame(PlaygroundState& st, UiState& ui, const FrameInfo& f) {
   ui.compact = W < 760.f;
   if (st.frames_drawn == 0 && ui.compact) st.show_controls = false;  // phones start with the animation
   const float fs = ImGui::GetFontSize();
-  const float top_h = st.is_hidden("topbar") ? 0.f : fs + 20.f;
+  // As tall as a button and the window's padding, whatever the text size (fs + 20 clipped the buttons at 1.7×).
+  const float top_h = st.is_hidden("topbar") ? 0.f : std::max(fs + 20.f, ImGui::GetFrameHeight() + ImGui::GetStyle().WindowPadding.y);
   if (top_h > 0) top_bar(st, ui, top_h);
 
   ViewContext ctx{st, {ui.fonts.body, ui.fonts.formula, ui.fonts.small}, ui.compact, W, H};
@@ -217,7 +228,9 @@ void ui_frame(PlaygroundState& st, UiState& ui, const FrameInfo& f) {
   if (controls) {
     ImGui::SetNextWindowPos(ImVec2(0, top_h));
     ImGui::SetNextWindowSize(ImVec2(side_w, H - top_h));
-    ImGui::Begin("controls", nullptr, (fixed & ~ImGuiWindowFlags_NoBringToFrontOnFocus) | ImGuiWindowFlags_NoFocusOnAppearing);
+    // A visible scrollbar: at 720 px the controls are taller than the window (NoDecoration hid it).
+    ImGui::Begin("controls", nullptr,
+                 (fixed & ~ImGuiWindowFlags_NoBringToFrontOnFocus & ~ImGuiWindowFlags_NoScrollbar) | ImGuiWindowFlags_NoFocusOnAppearing);
     controls_panel(st, ui, ctx);
     ImGui::End();
   }
@@ -231,9 +244,11 @@ void ui_frame(PlaygroundState& st, UiState& ui, const FrameInfo& f) {
   if (st.presenter) pointer_highlight();
   if (ui.show_lessons) lesson_map(st, ui);
   if (ui.show_share) share_dialog(st, ui);
+  files_poll(st, ui);  // picked or dropped files, export requests, the PNG of the view
+  if (ui.show_export) export_dialog(st, ui);
   page_sync(st, ui);
   if (ui.show_help) help_panel(st, ui);
-  announce(st, ui);
+  announce(st, ui, ctx);
   text_fields_end_frame();
   if (++st.frames_drawn == 2) platform_frame_drawn();  // the first frame is on screen by now
 }

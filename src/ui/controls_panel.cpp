@@ -9,6 +9,7 @@
 #include "app/i18n.h"
 #include "app/quiz.h"
 #include "ui/ui_state.h"
+#include "widgets/colormap.h"
 #include "widgets/section.h"
 
 namespace ap {
@@ -85,6 +86,11 @@ void controls_panel(PlaygroundState& st, UiState& ui, ViewContext& ctx) {
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("High contrast, large type, the pointer highlighted: for a projector."));
   ImGui::SameLine();
   if (ImGui::Button((std::string(tr("Full screen (F)")) + "###fullscreen").c_str())) platform_toggle_fullscreen();
+  bool colorblind = colormap_colorblind();
+  if (ImGui::Checkbox((std::string(tr("Colour-blind-safe colours")) + "###colorblind").c_str(), &colorblind))
+    set_colormap_colorblind(colorblind);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("Blue–orange instead of blue–red, and a light-yellow–grey–blue scale for the weights."));
+  if (ImGui::Button((std::string(tr("Export (E)")) + "###export").c_str())) ui.show_export = !ui.show_export;
   ImGui::Spacing();
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   ImGui::TextWrapped("%s", tr("Keys: Space play · ←/→ stage · Shift+←/→ one cell · Home/End · F1 help"));

@@ -35,6 +35,9 @@ struct UiState {
   bool show_help = false;
   bool show_lessons = false;     // the lesson map (G)
   bool show_share = false;       // the link and embed dialog
+  bool show_export = false;      // the export dialog (E): PNG of the view, a matrix as SVG, PNG, CSV, JSON, .npy, LaTeX
+  int export_choice = 0;         // the matrix chosen in it
+  int export_decimals = 2;       // for LaTeX and the SVG's numbers
   std::string synced_view;       // the view last written to the address bar and told to the host page
   std::string synced_step;       // the scene and stage last told to the host page
   std::string share_note;        // "Copied" after a copy
@@ -75,6 +78,9 @@ void fonts_follow_text(PlaygroundState& st, UiState& ui);
 // The link and embed dialog (share_dialog.cpp), and keeping the address bar and the host page in step with
 // the view (page_sync.cpp).
 void share_dialog(PlaygroundState& st, UiState& ui);
+// Export (export_dialog.cpp), and files picked or dropped onto the page read into the import scene (every frame).
+void export_dialog(PlaygroundState& st, UiState& ui);
+void files_poll(PlaygroundState& st, UiState& ui);
 void page_sync(PlaygroundState& st, UiState& ui);
 bool fonts_rebuild_pending(const UiState& ui);
 void fonts_rebuild(PlaygroundState& st, UiState& ui, float scale, float zoom);

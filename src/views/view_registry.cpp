@@ -2,6 +2,7 @@
 #include "views/bahdanau_view.h"
 #include "views/bottleneck_view.h"
 #include "views/cost_view.h"
+#include "views/import_view.h"
 #include "views/luong_view.h"
 #include "views/masks_view.h"
 #include "views/multihead_view.h"
@@ -19,6 +20,7 @@ std::unique_ptr<SceneView> view_for(Scene& s) {
   if (auto* sc = dynamic_cast<SelfScene*>(&s)) return std::make_unique<SelfView>(*sc);
   if (auto* sc = dynamic_cast<ScalingScene*>(&s)) return std::make_unique<ScalingView>(*sc);
   if (auto* sc = dynamic_cast<CostScene*>(&s)) return std::make_unique<CostView>(*sc);
+  if (auto* sc = dynamic_cast<ImportScene*>(&s)) return std::make_unique<ImportView>(*sc);
   if (auto* sc = dynamic_cast<MasksScene*>(&s)) return std::make_unique<MasksView>(*sc);
   if (auto* sc = dynamic_cast<LuongScene*>(&s)) return std::make_unique<LuongView>(*sc);
   if (auto* sc = dynamic_cast<MultiheadScene*>(&s)) return std::make_unique<MultiheadView>(*sc);

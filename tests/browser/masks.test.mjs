@@ -39,7 +39,7 @@ test('masks scene: every stage in both languages, the bug visible in the row sum
 test('masks scene: sentences typed (Chinese too), bad input refused with a message, last good state kept', async () => {
   const { page, errors } = await openPage(browser.context, url + '?scene=masks&step=0');
   // Type into the sentences field: click it, select all, type two lines.
-  await page.mouse.click(160, 330);
+  await page.mouse.click(160, 385);  // inside the sentences field
   await frames(page, 2);
   await page.keyboard.press('Control+A');
   await page.keyboard.type('the cat sat down\nI love cats');

@@ -154,8 +154,8 @@ test('setState with bad values is refused, nothing changes, the message is on sc
 test('bad input typed into the UI: an empty sentence and NaN in a cell show a message and keep the last good state', async () => {
   const { page, errors } = await openPage(browser.context, url);
   const before = await page.evaluate(() => window.playground.getState());
-  // The sentence field sits in the controls at the left (1280×720 layout).
-  await page.mouse.click(160, 322);
+  // The sentence field sits in the controls at the left (1280×720 layout); a click opens its HTML input.
+  await page.mouse.click(160, 336);
   await frames(page, 2);
   await page.keyboard.press('Control+A');
   await page.keyboard.press('Delete');
@@ -170,13 +170,13 @@ test('bad input typed into the UI: an empty sentence and NaN in a cell show a me
   assert.equal(s.n, 3);
   assert.equal(s.errors.length, 0, 'the message goes away once the sentence is fixed');
 
-  // A cell: the "I love cats" example, first stage; Q[0][0] is drawn at (401, 244) in this layout, and
+  // A cell: the "I love cats" example, first stage; Q[0][0] is drawn at (667, 255) in this layout, and
   // 61 px lower while an error message is shown above the flow strip.
   await page.evaluate(() => window.playground.setState({ preset: 'cats', step: 0 }));
   await frames(page, 3);
   const good = await page.evaluate(() => window.playground.getState());
-  for (const [typed, y] of [['NaN', 244], ['abc', 305]]) {
-    await page.mouse.click(401, y);
+  for (const [typed, y] of [['NaN', 255], ['abc', 316]]) {
+    await page.mouse.click(667, y);
     await frames(page, 3);
     await page.keyboard.press('Control+A');
     await page.keyboard.type(typed);
@@ -190,7 +190,7 @@ test('bad input typed into the UI: an empty sentence and NaN in a cell show a me
     await frames(page, 4);
   }
   // A number goes in, and everything downstream is recomputed from it.
-  await page.mouse.click(401, 305);
+  await page.mouse.click(667, 316);
   await frames(page, 3);
   await page.keyboard.press('Control+A');
   await page.keyboard.type('2');
@@ -208,7 +208,7 @@ test('hover shows the arithmetic of a cell; the canvas follows the window size; 
   const { page, errors } = await openPage(browser.context, url + '?preset=cats');
   await page.evaluate(() => window.playground.setState({ step: 1 }));
   await frames(page, 3);
-  await page.mouse.move(683, 364);  // S[1][2] in this layout: "I" → "love"
+  await page.mouse.move(869, 376);  // S[1][2] in this layout: "I" → "love"
   await frames(page, 3);
   const hover = (await page.evaluate(() => window.playground.getState({ matrices: false }))).hover;
   assert.match(hover, /“I” → “love”/);
@@ -238,36 +238,41 @@ test('hover shows the arithmetic of a cell; the canvas follows the window size; 
   await page.close();
 });
 
-test('touch screens: the sentence and cells are asked for with the browser prompt (no on-screen keyboard for a canvas)', async () => {
+test('touch screens: a tap on the sentence opens an HTML input (the on-screen keyboard comes up); cells use the browser prompt', async () => {
   const page = await browser.context.newPage();
   await page.addInitScript(() => {
     const orig = window.matchMedia.bind(window);
     window.matchMedia = (q) => (q === '(pointer: coarse)' ? { matches: true, media: q, addEventListener() {}, removeEventListener() {} } : orig(q));
   });
-  const answers = ['I love dogs', 'abc', '3'];
+  const answers = ['abc', '3'];
   const asked = [];
   page.on('dialog', async (d) => { asked.push(d.message()); await d.accept(answers.shift()); });
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   await page.goto(url);
   await page.evaluate(() => window.playground.ready);
-  await page.mouse.click(160, 322);  // the sentence field
+  await page.mouse.click(160, 336);  // the sentence field: an HTML input, focused inside the tap
+  await frames(page, 2);
+  assert.equal(await page.evaluate(() => document.activeElement && document.activeElement.className), 'ap-input');
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('I love dogs');
+  await page.keyboard.press('Enter');
   await frames(page, 4);
   let s = await page.evaluate(() => window.playground.getState({ matrices: false }));
   assert.equal(s.text, 'I love dogs');
   assert.equal(s.n, 3);
   await page.evaluate(() => window.playground.setState({ preset: 'cats', step: 0 }));
   await frames(page, 3);
-  await page.mouse.click(401, 244);  // Q[0][0]: answered "abc"
+  await page.mouse.click(667, 255);  // Q[0][0]: answered "abc"
   await frames(page, 4);
   s = await page.evaluate(() => window.playground.getState());
   assert.ok(s.errors.some((e) => e.includes('Not a number')));
   assert.equal(s.matrices.Q[0][0], 1);
-  await page.mouse.click(401, 305);  // lower now, under the message: answered "3"
+  await page.mouse.click(667, 316);  // lower now, under the message: answered "3"
   await frames(page, 4);
   s = await page.evaluate(() => window.playground.getState());
   assert.equal(s.matrices.Q[0][0], 3);
-  assert.deepEqual(asked, ['Sentence', 'Q[1][1]', 'Q[1][1]']);
+  assert.deepEqual(asked, ['Q[1][1]', 'Q[1][1]']);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -60,7 +60,7 @@ test('the sentence field: a click opens an HTML input; typed and composed Chines
 
 test('the masks sentences: a textarea, one sentence per line, pasted Chinese', async () => {
   const { page, errors } = await openPage(browser.context, url + '?scene=masks&step=0');
-  await page.mouse.click(160, 300);
+  await page.mouse.click(160, 385);
   await frames(page, 2);
   const o = await overlay(page);
   assert.ok(o && o.tag === 'TEXTAREA' && o.focused, JSON.stringify(o));

@@ -219,7 +219,7 @@ double bottleneck_bound(int d_h, int d_in, int L) {
 //   2) the probe's data: its seeded encoder is the one that reads the sentence
 //   3) X = seeded embeddings of the tokens (N(0, 1) like the probe's random vocabulary), H = rnn_encode(X)
 //   4) the probe over random sentences, L = 1 … L_max
-Status compute_bottleneck(const BottleneckParams& p, BottleneckModel* out) {
+Status compute_bottleneck(const BottleneckParams& p, BottleneckModel* out, bool with_probe) {
   BottleneckModel m;
   AP_TRY(tokenize(p.text, probe_limits::kMaxLength, &m.tokens));
   if (m.n() > p.l_max)
@@ -230,15 +230,25 @@ Status compute_bottleneck(const BottleneckParams& p, BottleneckModel* out) {
   AP_TRY(make_probe_data(cfg, &data));  // validates the sizes and the budget
   AP_TRY(embed_tokens(m.tokens, p.d_in, p.seed, /*positional=*/false, &m.X));
   AP_TRY(rnn_encode(m.X, data.encoder, /*reverse=*/false, &m.trace));
-  AP_TRY(memo_probe(cfg, &m.probe));
+  if (with_probe) AP_TRY(memo_probe(cfg, &m.probe));
   *out = std::move(m);
   return Status::Ok();
 }
 
 BottleneckScene::BottleneckScene() {
-  Status s = compute_bottleneck(params_, &model_);  // the defaults always compute
+  Status s = compute_bottleneck(params_, &model_, /*with_probe=*/false);  // the defaults always compute
   (void)s;
+  probe_pending_ = true;
   first_model();
+}
+
+const BottleneckModel& BottleneckScene::model() const {
+  if (probe_pending_) {
+    probe_pending_ = false;
+    Status s = memo_probe(bottleneck_probe_config(params_), &model_.probe);  // the defaults always compute
+    (void)s;
+  }
+  return model_;
 }
 
 const char* BottleneckScene::title() const { return N_("The Seq2Seq bottleneck"); }
@@ -283,7 +293,7 @@ void BottleneckScene::write_params(json& doc) const {
 }
 
 void BottleneckScene::write_results(json& doc, bool with_matrices) const {
-  doc["results"] = results_json(params_, model_, with_matrices);
+  doc["results"] = results_json(params_, model(), with_matrices);
 }
 
 const std::vector<UrlParam>& BottleneckScene::url_params() const {
@@ -334,6 +344,7 @@ void BottleneckScene::commit(std::unique_ptr<SceneChange> change) {
   auto* c = static_cast<BottleneckChange*>(change.get());
   params_ = c->params;
   model_ = std::move(c->model);
+  probe_pending_ = false;
   model_replaced();
 }
 
@@ -359,7 +370,7 @@ std::string fill(const char* tmpl, std::initializer_list<std::string> args) {
 }  // namespace
 
 std::string BottleneckScene::explain(int what, int i, int j) const {
-  const BottleneckModel& m = model_;
+  const BottleneckModel& m = model();
   const int n = m.n();
   const auto tok = [&](int t) { return m.tokens[static_cast<size_t>(t)]; };
   switch (static_cast<BottleneckItem>(what)) {

@@ -48,7 +48,9 @@ struct BottleneckModel {
 ProbeConfig bottleneck_probe_config(const BottleneckParams& p);
 // A linear read-out of d_h numbers explains at most d_h of the L·d_in unit variances: min(1, d_h / (L·d_in)).
 double bottleneck_bound(int d_h, int d_in, int L);
-Status compute_bottleneck(const BottleneckParams& p, BottleneckModel* out);
+// `with_probe` false leaves out the probe (the scene's first model: the page does not pay for the probe, tens
+// of milliseconds, until the scene is looked at).
+Status compute_bottleneck(const BottleneckParams& p, BottleneckModel* out, bool with_probe = true);
 
 class BottleneckScene final : public Scene {
  public:
@@ -69,12 +71,15 @@ class BottleneckScene final : public Scene {
   std::string explain(int what, int i, int j) const override;
 
   const BottleneckParams& params() const { return params_; }
-  const BottleneckModel& model() const { return model_; }
+  // The probe of the first model is run the first time anything reads the model (a frame of this scene, the
+  // page API), not when the playground starts.
+  const BottleneckModel& model() const;
   Status apply(const BottleneckParams& p);
 
  private:
   BottleneckParams params_;
-  BottleneckModel model_;
+  mutable BottleneckModel model_;
+  mutable bool probe_pending_ = false;
 };
 
 }  // namespace ap

@@ -1,0 +1,268 @@
+#include "import_scene.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "app/json_fields.h"
+#include "app/scene_presets.h"
+#include "core/number_text.h"
+#include "core/sdpa_pipeline.h"
+
+namespace ap {
+
+using nlohmann::json;
+
+namespace {
+
+const TrPair kStrings[] = {
+    {"Your model's attention", "你的模型的注意力"},
+    {"Every head of a layer", "一层中的每个头"},
+    {"One head, with its numbers", "一个头及其数值"},
+    {"Each small heatmap is one head's weights A = softmax(QKᵀ/√d_k): row i is query i, column j key j. Heads of one layer look at different things.",
+     "每个小热力图是一个头的注意力权重 A = softmax(QKᵀ/√d_k)：第 i 行是 query i，第 j 列是 key j。同一层的不同头关注不同的东西。"},
+    {"One head large: each row is how much query i attends to every key; in a trained model the rows sum to 1.",
+     "放大一个头：每一行是 query i 对每个 key 的注意力；训练好的模型中每行之和为 1。"},
+    {"Drop a .npy or .json of attention weights from your own model (shape [heads, n, n] or [layers, heads, n, n], e.g. Hugging Face output_attentions) anywhere on the page, or use Open file.",
+     "把你自己模型的注意力权重（.npy 或 .json，形状 [heads, n, n] 或 [layers, heads, n, n]，例如 Hugging Face 的 output_attentions）拖到页面任意处，或点“打开文件”。"},
+    {"Real heads specialise: some look at the previous token, some at the first token or punctuation, some spread evenly; the layer selector shows how this changes with depth.",
+     "真实模型的头会分工：有的看前一个词，有的看第一个词或标点，有的均匀分散；用层选择器看看它如何随深度变化。"},
+    {"The built-in example", "内置示例"},
+    {"The weights of the scaled dot-product scene's default sentence, computed by the core: 1 layer × 1 head, seeded, not trained.",
+     "缩放点积注意力场景默认句子的权重，由核心计算：1 层 × 1 头，随机种子生成，没有训练。"},
+    {"Built-in example: the SDPA scene's weights (seeded, not trained), 1 layer × 1 head. Drop your model's attention (.npy or .json) to see real heads.",
+     "内置示例：SDPA 场景的权重（随机种子生成，没有训练），1 层 × 1 头。拖入你的模型的注意力（.npy 或 .json）即可看到真实的头。"},
+    {"Open file…", "打开文件…"},
+    {"data from", "数据来自"},
+    {"or drop a .npy / .json file anywhere on the page", "或把 .npy / .json 文件拖到页面任意处"},
+    {"rows sum to 1", "每行之和为 1"},
+    {"rows do not sum to 1 (max |row sum − 1| = {0}): not softmax weights, shown as they are",
+     "行和不为 1（最大 |行和 − 1| = {0}）：不是 softmax 权重，按原样显示"},
+    {"negative values: the colour scale is diverging", "有负值：颜色刻度为发散型"},
+    {"layers × heads = {0} × {1}, n = {2}", "层数 × 头数 = {0} × {1}，n = {2}"},
+    {"layer {0} head {1}", "第 {0} 层 第 {1} 头"},
+    {"Opening a file needs the web page; in the desktop build use setState with weights.",
+     "打开文件需要网页版；桌面版请用 setState 传入 weights。"},
+    {"{0} must be between 0 and {1}, got {2}", "{0} 必须在 0 到 {1} 之间，收到的是 {2}"},
+    {"source '{0}' needs its weights", "来源 '{0}' 需要同时给出 weights"},
+};
+
+using Preset = ScenePreset<int>;
+const std::vector<Preset>& preset_table() {
+  static const std::vector<Preset> kPresets = {
+      {{"example", N_("The built-in example"),
+        N_("The weights of the scaled dot-product scene's default sentence, computed by the core: 1 layer × 1 head, seeded, not trained.")},
+       0}};
+  return kPresets;
+}
+
+struct ImportChange final : SceneChange {
+  ImportData data;
+  ImportParams params;
+};
+
+json results_json(const ImportData& d, const ImportParams& p, bool with_matrices) {
+  json r;
+  r["layers"] = d.w.layers;
+  r["heads"] = d.w.heads;
+  r["n"] = d.w.n;
+  r["max_row_sum_dev"] = d.max_row_sum_dev;
+  r["rows_sum_to_one"] = d.max_row_sum_dev <= 1e-3;
+  r["min"] = d.min_value;
+  r["max"] = d.max_value;
+  if (with_matrices) r["shown"] = matrix_json(d.w.at(p.layer, p.head));
+  return r;
+}
+
+}  // namespace
+
+// The SDPA scene's default sentence through the core: its weights A (n × n) as one layer of one head.
+Status import_example(ImportData* out) {
+  SdpaModel m;
+  AP_TRY(build_sdpa(SdpaParams{}, &m));
+  ImportData d;
+  d.w.layers = d.w.heads = 1;
+  d.w.n = static_cast<int>(m.trace.weights().rows());
+  d.w.maps = {m.trace.weights()};
+  d.w.tokens = m.query_tokens;
+  d.source = "example";
+  measure_import(&d);
+  *out = std::move(d);
+  return Status::Ok();
+}
+
+// |Σ_j w_ij − 1| over every row of every map (double sums), and the value range.
+void measure_import(ImportData* d) {
+  double dev = 0;
+  float lo = 0, hi = 0;
+  bool first = true;
+  for (const Mat& m : d->w.maps) {
+    for (Eigen::Index i = 0; i < m.rows(); ++i) {
+      double s = 0;
+      for (Eigen::Index j = 0; j < m.cols(); ++j) {
+        const float v = m(i, j);
+        s += v;
+        lo = first ? v : std::min(lo, v);
+        hi = first ? v : std::max(hi, v);
+        first = false;
+      }
+      dev = std::max(dev, std::fabs(s - 1.0));
+    }
+  }
+  d->max_row_sum_dev = dev;
+  d->min_value = lo;
+  d->max_value = hi;
+  d->negative = lo < 0;
+}
+
+ImportScene::ImportScene() {
+  size_t count = 0;
+  const TrPair* io = array_io_translations(&count);
+  add_translations(io, count);
+  Status s = import_example(&data_);  // the default sentence always builds
+  (void)s;
+  labels_ = data_.w.tokens;
+  first_model();
+}
+
+const char* ImportScene::title() const { return N_("Your model's attention"); }
+
+LessonInfo ImportScene::lesson() const {
+  return {"A^h = softmax(Q^h·K^hᵀ/√dₖ),   h = 1 … H,  in every layer",
+          N_("Drop a .npy or .json of attention weights from your own model (shape [heads, n, n] or [layers, heads, n, n], e.g. Hugging Face output_attentions) anywhere on the page, or use Open file."),
+          N_("Real heads specialise: some look at the previous token, some at the first token or punctuation, some spread evenly; the layer selector shows how this changes with depth.")};
+}
+
+const std::vector<StageInfo>& ImportScene::stages() const {
+  static const std::vector<StageInfo> kStages = {
+      {"heads", N_("Every head of a layer"), "A^h = softmax(Q^h·K^hᵀ/√dₖ),   h = 1 … H",
+       N_("Each small heatmap is one head's weights A = softmax(QKᵀ/√d_k): row i is query i, column j key j. Heads of one layer look at different things.")},
+      {"head", N_("One head, with its numbers"), "Σⱼ Aᵢⱼ = 1",
+       N_("One head large: each row is how much query i attends to every key; in a trained model the rows sum to 1.")},
+  };
+  return kStages;
+}
+
+const std::vector<PresetInfo>& ImportScene::presets() const { return preset_infos(preset_table()); }
+const TrPair* ImportScene::translations(size_t* count) const { return translation_table(kStrings, count); }
+
+std::string ImportScene::token(int i) const {
+  return i >= 0 && static_cast<size_t>(i) < labels_.size() ? labels_[static_cast<size_t>(i)] : std::to_string(i + 1);
+}
+
+void ImportScene::write_params(json& doc) const {
+  doc["source"] = data_.source;
+  doc["layer"] = params_.layer;
+  doc["head"] = params_.head;
+  doc["tokens"] = data_.w.tokens;
+  doc["weights"] = attention_weights_json(data_.w);
+}
+
+void ImportScene::write_results(json& doc, bool with_matrices) const { doc["results"] = results_json(data_, params_, with_matrices); }
+
+const std::vector<UrlParam>& ImportScene::url_params() const {
+  // Only the view: the weights are too big for an address (they travel in setState, or as a file).
+  static const std::vector<UrlParam> kParams = {{"layer", "layer", UrlKind::Number}, {"head", "head", UrlKind::Number}};
+  return kParams;
+}
+
+// 1. the data: a preset, new weights (with tokens), or new tokens for the current weights; 2. layer and head
+// within the data; 3. results, if given, must be what these give.
+Status ImportScene::prepare(const json& in, std::unique_ptr<SceneChange>* out) const {
+  if (!in.is_object()) return Status::Error("expects an object, got {0}", {quote_json(in)});
+  AP_TRY(check_known_fields(in, {"preset", "source", "layer", "head", "tokens", "weights", "results"}));
+  auto change = std::make_unique<ImportChange>();
+  ImportData& d = change->data;
+  ImportParams& p = change->params;
+  d = data_;
+  p = params_;
+  bool new_data = false;
+  if (const auto it = in.find("preset"); it != in.end()) {
+    int unused = 0;
+    AP_TRY(find_preset_params(*it, preset_table(), &unused));
+    AP_TRY(import_example(&d));
+    new_data = true;
+  }
+  std::string source;
+  if (const auto it = in.find("source"); it != in.end()) AP_TRY(read_string(*it, "source", &source));
+  if (const auto it = in.find("weights"); it != in.end()) {
+    NdArray a;
+    AP_TRY(array_from_json(*it, "weights", &a));
+    AP_TRY(attention_from_array(a, &d.w));
+    d.source = source.empty() ? "setState" : source;
+    new_data = true;
+  } else if (!source.empty() && source != d.source) {
+    if (source != "example") return Status::Error("source '{0}' needs its weights", {source});
+    AP_TRY(import_example(&d));
+    new_data = true;
+  }
+  if (const auto it = in.find("tokens"); it != in.end()) {
+    std::vector<std::string> t;
+    AP_TRY(read_string_list(*it, "tokens", &t));
+    if (!t.empty() && static_cast<int>(t.size()) != d.w.n)
+      return Status::Error("tokens has {0} entries, but n = {1}", {arg(static_cast<long long>(t.size())), arg(d.w.n)});
+    d.w.tokens = std::move(t);
+  } else if (in.contains("weights")) {
+    d.w.tokens.clear();  // new weights without tokens: numbered rows
+  }
+  if (new_data) {
+    measure_import(&d);
+    p.layer = std::min(p.layer, d.w.layers - 1);
+    p.head = std::min(p.head, d.w.heads - 1);
+  }
+  long long v;
+  if (const auto it = in.find("layer"); it != in.end()) {
+    AP_TRY(read_int(*it, "layer", 0, d.w.layers - 1, &v));
+    p.layer = static_cast<int>(v);
+  }
+  if (const auto it = in.find("head"); it != in.end()) {
+    AP_TRY(read_int(*it, "head", 0, d.w.heads - 1, &v));
+    p.head = static_cast<int>(v);
+  }
+  if (const auto it = in.find("results"); it != in.end()) {
+    const json mine = json::parse(results_json(d, p, it->contains("shown")).dump());
+    if (json::parse(it->dump()) != mine) return Status::Error("results do not match what the other fields give");
+  }
+  *out = std::move(change);
+  return Status::Ok();
+}
+
+void ImportScene::commit(std::unique_ptr<SceneChange> change) {
+  auto* c = static_cast<ImportChange*>(change.get());
+  data_ = std::move(c->data);
+  params_ = c->params;
+  labels_ = data_.w.tokens;
+  model_replaced();
+}
+
+Status ImportScene::import_file(const std::string& name, const std::vector<unsigned char>& bytes) {
+  auto change = std::make_unique<ImportChange>();
+  AP_TRY(read_attention_file(name, bytes, &change->data.w));
+  change->data.source = name.empty() ? "file" : name;
+  measure_import(&change->data);
+  change->params = {};
+  commit(std::move(change));
+  return Status::Ok();
+}
+
+Status ImportScene::select(int layer, int head) {
+  std::unique_ptr<SceneChange> c;
+  AP_TRY(prepare(json{{"layer", layer}, {"head", head}}, &c));
+  commit(std::move(c));
+  return Status::Ok();
+}
+
+std::string ImportScene::explain(int what, int i, int j) const {
+  const int head = what, layer = params_.layer;
+  if (head < 0 || head >= data_.w.heads || i < 0 || j < 0 || i >= data_.w.n || j >= data_.w.n) return {};
+  const Mat& m = data_.w.at(layer, head);
+  double row = 0;
+  for (int k = 0; k < data_.w.n; ++k) row += m(i, k);
+  char buf[512];
+  std::snprintf(buf, sizeof buf, "%s: %s %d “%s” → %s %d “%s” = %s\n%s %s = %s",
+                format_template(tr("layer {0} head {1}"), {arg(layer + 1), arg(head + 1)}).c_str(), tr("query"), i + 1, token(i).c_str(),
+                tr("key"), j + 1, token(j).c_str(), fmt(m(i, j), 4).c_str(), tr("row sum"), token(i).c_str(), fmt(row, 4).c_str());
+  return buf;
+}
+
+}  // namespace ap

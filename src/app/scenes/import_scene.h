@@ -1,0 +1,75 @@
+// Scene "Your model's attention" (id "import"): attention weights imported from a file (.npy or .json, shape
+// [heads, n, n] or [layers, heads, n, n], optional tokens; app/array_io.h), shown one heatmap per head with a
+// layer selector, or one head large with its numbers. Before any import it shows an honest built-in example:
+// the weights of the scaled dot-product scene's default sentence, computed by the core (one layer × one head,
+// seeded, not trained).
+//
+// The document carries the data itself (`weights`: [layers][heads][n][n] nested arrays, `tokens`), so that
+// setState({scene: 'import', weights: [...], tokens: [...]}) imports through the page API too, within
+// io_limits. The URL carries only `layer` and `head`: the data is too big for an address.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/array_io.h"
+#include "app/scene.h"
+
+namespace ap {
+
+enum class ImportStage { Heads = 0, OneHead, Count };
+
+struct ImportData {
+  AttentionWeights w;
+  std::string source;  // "example", or the file's name, or "setState"
+  // Measured on import: how far the rows are from distributions.
+  double max_row_sum_dev = 0;  // max over every row of every map of |Σ_j w_ij − 1|
+  float min_value = 0, max_value = 0;
+  bool negative = false;
+};
+
+struct ImportParams {
+  int layer = 0, head = 0;
+};
+
+class ImportScene final : public Scene {
+ public:
+  ImportScene();
+
+  const char* id() const override { return "import"; }
+  const char* title() const override;
+  LessonInfo lesson() const override;
+  const std::vector<StageInfo>& stages() const override;
+  const std::vector<PresetInfo>& presets() const override;
+  const TrPair* translations(size_t* count) const override;
+  void write_params(nlohmann::json& doc) const override;
+  void write_results(nlohmann::json& doc, bool with_matrices) const override;
+  Status prepare(const nlohmann::json& doc, std::unique_ptr<SceneChange>* change) const override;
+  void commit(std::unique_ptr<SceneChange> change) override;
+  const std::vector<UrlParam>& url_params() const override;
+  std::vector<int> substeps() const override { return {1, 1}; }
+  // what: the head (of the current layer) whose cell (i query, j key) is hovered.
+  std::string explain(int what, int i, int j) const override;
+
+  const ImportData& data() const { return data_; }
+  const ImportParams& params() const { return params_; }
+  bool is_example() const { return data_.source == "example"; }
+  // The token of row i ("3" when the file gave none).
+  std::string token(int i) const;
+  const std::vector<std::string>& labels() const { return labels_; }
+
+  // A file's bytes (picked, dropped): read, checked and installed, or refused with nothing changed.
+  Status import_file(const std::string& name, const std::vector<unsigned char>& bytes);
+  Status select(int layer, int head);  // the layer and head shown
+
+ private:
+  ImportData data_;
+  ImportParams params_;
+  std::vector<std::string> labels_;  // tokens, or 1 … n
+};
+
+// The built-in example (the SDPA scene's default weights, by the core) and the row-sum measurement.
+Status import_example(ImportData* out);
+void measure_import(ImportData* d);
+
+}  // namespace ap

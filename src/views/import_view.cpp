@@ -1,0 +1,171 @@
+// View of the scene "Your model's attention": the controls (Open file, layer, head, what was imported and how
+// its rows sum) and, stage by stage, every head of the chosen layer as a grid of heatmaps (a click opens one),
+// or the chosen head large with its numbers. It draws what the scene holds; it computes nothing.
+#include "views/import_view.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "core/number_text.h"
+#include "platform/platform.h"
+#include "widgets/matrix_view.h"
+
+namespace ap {
+
+namespace {
+const ImVec4 kWarn(0.70f, 0.35f, 0.05f, 1.f);
+
+// The colour scale the data calls for: weights in [0, 1] sequential; negative values diverging around 0.
+void scale_for(const ImportData& d, MatrixView* v) {
+  if (d.negative) {
+    const float a = std::max(std::fabs(d.min_value), std::fabs(d.max_value));
+    v->scale = ColorScale::Diverging;
+    v->lo = -a;
+    v->hi = a;
+  } else {
+    v->scale = ColorScale::Sequential;
+    v->lo = 0.f;
+    v->hi = std::max(1.f, d.max_value);
+  }
+}
+}  // namespace
+
+ImportView::~ImportView() { heatmap_release(this); }
+
+void ImportView::controls(ViewContext& ctx) {
+  const ImportData& d = scene_.data();
+  const ImportParams& p = scene_.params();
+  ImGui::Spacing();
+  if (ImGui::Button((std::string(tr("Open file…")) + "###open").c_str())) {
+    if (!platform_pick_file(".npy,.json,application/json")) report(ctx.st, "import", Status::Error("Opening a file needs the web page; in the desktop build use setState with weights."));
+  }
+  ImGui::SameLine();
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("%s", tr("or drop a .npy / .json file anywhere on the page"));
+  ImGui::PopStyleColor();
+  ImGui::Spacing();
+  ImGui::TextWrapped("%s: %s", tr("data from"), scene_.is_example() ? tr("The built-in example") : d.source.c_str());
+  ImGui::TextUnformatted(format_template(tr("layers × heads = {0} × {1}, n = {2}"), {arg(d.w.layers), arg(d.w.heads), arg(d.w.n)}).c_str());
+  const float field = ImGui::GetFontSize() * 9.f;
+  int layer = p.layer + 1, head = p.head + 1;
+  ImGui::BeginDisabled(d.w.layers < 2);
+  ImGui::SetNextItemWidth(field);
+  if (ImGui::SliderInt((std::string(tr("layer")) + "###layer").c_str(), &layer, 1, std::max(1, d.w.layers)))
+    (void)report_result(ctx.st, "layer", scene_.select(layer - 1, p.head));
+  ImGui::EndDisabled();
+  ImGui::BeginDisabled(d.w.heads < 2);
+  ImGui::SetNextItemWidth(field);
+  if (ImGui::SliderInt((std::string(tr("head")) + "###head").c_str(), &head, 1, std::max(1, d.w.heads)))
+    (void)report_result(ctx.st, "head", scene_.select(scene_.params().layer, head - 1));
+  ImGui::EndDisabled();
+  ImGui::Spacing();
+  ImGui::PushTextWrapPos(0.f);
+  if (d.max_row_sum_dev <= 1e-3) {
+    ImGui::TextDisabled("%s (max |%s − 1| = %s)", tr("rows sum to 1"), tr("row sum"), fmt(d.max_row_sum_dev, 4).c_str());
+  } else {
+    ImGui::PushStyleColor(ImGuiCol_Text, kWarn);
+    ImGui::TextWrapped("%s", format_template(tr("rows do not sum to 1 (max |row sum − 1| = {0}): not softmax weights, shown as they are"),
+                                             {fmt(d.max_row_sum_dev, 3)}).c_str());
+    ImGui::PopStyleColor();
+  }
+  if (d.negative) ImGui::TextDisabled("%s", tr("negative values: the colour scale is diverging"));
+  if (scene_.is_example()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s", tr("Built-in example: the SDPA scene's weights (seeded, not trained), 1 layer × 1 head. Drop your model's attention (.npy or .json) to see real heads."));
+    ImGui::PopStyleColor();
+  }
+  ImGui::PopTextWrapPos();
+}
+
+std::string ImportView::step_text(const ViewContext&) const {
+  const ImportData& d = scene_.data();
+  const ImportParams& p = scene_.params();
+  return format_template(tr("layer {0} head {1}"), {arg(p.layer + 1), arg(p.head + 1)}) + "  ·  " +
+         format_template(tr("layers × heads = {0} × {1}, n = {2}"), {arg(d.w.layers), arg(d.w.heads), arg(d.w.n)}) + "  ·  max |" + tr("row sum") +
+         " − 1| = " + fmt(d.max_row_sum_dev, 4);
+}
+
+void ImportView::stage(ViewContext& ctx) {
+  if (static_cast<ImportStage>(scene_.timeline.stage()) == ImportStage::Heads) heads_stage(ctx);
+  else head_stage(ctx);
+}
+
+// A grid of H heatmaps for the chosen layer: as many columns as make the tiles largest; labels when they fit.
+void ImportView::heads_stage(ViewContext& ctx) {
+  const ImportData& d = scene_.data();
+  const ImportParams& p = scene_.params();
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float fs = ImGui::GetFontSize(), gap = fs * 0.8f;
+  const int H = d.w.heads;
+  int best_cols = 1;
+  float best = 0.f;
+  for (int c = 1; c <= H; ++c) {
+    const int r = (H + c - 1) / c;
+    const float side = std::min((avail.x - gap * (c - 1)) / c, (avail.y - gap * (r - 1)) / r - fs * 1.6f);
+    if (side > best) { best = side; best_cols = c; }
+  }
+  const float tile_w = (avail.x - gap * (best_cols - 1)) / best_cols;
+  const float tile_h = best + fs * 1.6f - fs * 0.4f;  // a margin for the chosen head's outline
+  const std::vector<std::string>& labels = scene_.labels();
+  const bool with_labels = !labels.empty() && best / std::max(1, d.w.n) >= fs * 0.9f;
+  for (int h = 0; h < H; ++h) {
+    if (h % best_cols) ImGui::SameLine(0, gap);
+    ImGui::BeginGroup();
+    ImGui::PushID(h);
+    MatrixView v;
+    v.m = &d.w.at(p.layer, h);
+    v.key = {this, p.layer * H + h, scene_.generation()};
+    v.title = format_template(tr("layer {0} head {1}"), {arg(p.layer + 1), arg(h + 1)});
+    v.row_labels = with_labels ? &labels : nullptr;
+    v.col_labels = with_labels ? &labels : nullptr;
+    v.force_heatmap = true;
+    v.max_cell_w = v.max_cell_h = 1e6f;
+    scale_for(d, &v);
+    const MatrixViewResult r = matrix_view(v, ImVec2(tile_w, tile_h));
+    if (h == p.head && H > 1) ImGui::GetWindowDrawList()->AddRect(ImVec2(r.grid_min.x - 2, r.grid_min.y - 2), ImVec2(r.grid_max.x + 2, r.grid_max.y + 2),
+                                                         IM_COL32(230, 120, 0, 255), 3.f, 0, 2.f);
+    if (r.hover_i >= 0 && r.hover_j >= 0) {
+      ctx.hover_what = h;
+      ctx.hover_i = r.hover_i;
+      ctx.hover_j = r.hover_j;
+    }
+    if (r.clicked_i >= 0) {  // open this head large
+      (void)report_result(ctx.st, "head", scene_.select(p.layer, h));
+      scene_.timeline.set_stage(static_cast<int>(ImportStage::OneHead), true);
+    }
+    ImGui::PopID();
+    ImGui::EndGroup();
+  }
+}
+
+// The chosen head large, numbered when the cells are big enough, with the colour legend.
+void ImportView::head_stage(ViewContext& ctx) {
+  const ImportData& d = scene_.data();
+  const ImportParams& p = scene_.params();
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float fs = ImGui::GetFontSize();
+  MatrixView v;
+  v.m = &d.w.at(p.layer, p.head);
+  v.key = {this, 100000 + p.layer * d.w.heads + p.head, scene_.generation()};
+  v.title = format_template(tr("layer {0} head {1}"), {arg(p.layer + 1), arg(p.head + 1)}) + "   (" + std::to_string(d.w.n) + " × " +
+            std::to_string(d.w.n) + ")";
+  v.row_labels = &scene_.labels();
+  v.col_labels = &scene_.labels();
+  if (scene_.labels().empty()) v.row_labels = v.col_labels = nullptr;
+  v.decimals = 2;
+  scale_for(d, &v);
+  const MatrixViewResult r = matrix_view(v, ImVec2(avail.x, avail.y - fs * 3.f));
+  if (r.hover_i >= 0 && r.hover_j >= 0) {
+    ctx.hover_what = p.head;
+    ctx.hover_i = r.hover_i;
+    ctx.hover_j = r.hover_j;
+  }
+  color_legend(v.scale, v.lo, v.hi, std::min(avail.x, fs * 16.f), tr("attention weights A"));
+}
+
+}  // namespace ap

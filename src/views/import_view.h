@@ -1,0 +1,24 @@
+// The drawing of the scene "Your model's attention" (see import_view.cpp).
+#pragma once
+#include <string>
+
+#include "app/scenes/import_scene.h"
+#include "views/view.h"
+
+namespace ap {
+
+class ImportView final : public SceneView {
+ public:
+  explicit ImportView(ImportScene& scene) : scene_(scene) {}
+  ~ImportView() override;
+  void controls(ViewContext& ctx) override;
+  void stage(ViewContext& ctx) override;
+  std::string step_text(const ViewContext& ctx) const override;
+
+ private:
+  void heads_stage(ViewContext& ctx);
+  void head_stage(ViewContext& ctx);
+  ImportScene& scene_;
+};
+
+}  // namespace ap

@@ -1,0 +1,150 @@
+// The scene "Your model's attention" (app/scenes/import_scene.h): the built-in example is the SDPA scene's
+// weights from the core, a file imports (and a bad one changes nothing), weights and tokens travel in the
+// document (setState imports them), layer/head in the URL, and the row-sum report equals a naive recount.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "app/api.h"
+#include "app/json_fields.h"
+#include "app/scenes/import_scene.h"
+#include "app/url.h"
+#include "core/sdpa_pipeline.h"
+#include "helpers.h"
+
+namespace ap {
+namespace {
+
+using namespace ::ap::test;
+using nlohmann::json;
+
+ImportScene& imp(PlaygroundState& st) { return *st.get<ImportScene>(); }
+bool ok(const std::string& reply) { return parse(reply).value("ok", false); }
+// The document with results and matrices, without the page's reports (messages, frames).
+json doc_of(const PlaygroundState& st) { return state_document(st, true, true, false); }
+
+// [layers, heads, n, n] float32 as a .npy file; row i of head h of layer l holds (l + h + 1)·(i + 1) + j.
+std::vector<unsigned char> sample_npy(int layers, int heads, int n) {
+  NdArray a;
+  a.shape = {layers, heads, n, n};
+  for (int l = 0; l < layers; ++l)
+    for (int h = 0; h < heads; ++h)
+      for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j) a.data.push_back(static_cast<float>((l + h + 1) * (i + 1) + j) / 100.f);
+  return write_npy(a);
+}
+
+TEST(AppImportScene, DefaultIsTheSdpaScenesWeightsFromTheCore) {
+  PlaygroundState st;
+  ASSERT_TRUE(ok(set_state_json(st, R"({"scene":"import"})")));
+  SdpaModel m;
+  ASSERT_TRUE(build_sdpa(SdpaParams{}, &m).ok);
+  const json doc = state(st, true);
+  EXPECT_EQ(str(doc["source"]), "example");
+  EXPECT_EQ(doc["results"]["layers"], 1);
+  EXPECT_EQ(doc["results"]["heads"], 1);
+  EXPECT_EQ(doc["tokens"], json(m.query_tokens));
+  std::string where;
+  EXPECT_TRUE(matrix_agrees(doc["results"]["shown"], m.trace.weights(), 0.0, &where)) << where;
+  EXPECT_TRUE(doc["results"]["rows_sum_to_one"].get<bool>());
+}
+
+TEST(AppImportScene, FileImportsAndRowSumsEqualANaiveRecount) {
+  PlaygroundState st;
+  ImportScene& sc = imp(st);
+  ASSERT_TRUE(sc.import_file("attn.npy", sample_npy(2, 3, 5)).ok);
+  EXPECT_EQ(sc.data().w.layers, 2);
+  EXPECT_EQ(sc.data().w.heads, 3);
+  EXPECT_EQ(sc.data().source, "attn.npy");
+  EXPECT_TRUE(sc.labels().empty());
+  EXPECT_EQ(sc.token(2), "3");
+  // max |Σ_j w_ij − 1| by naive loops over the same formula.
+  double worst = 0;
+  for (int l = 0; l < 2; ++l)
+    for (int h = 0; h < 3; ++h)
+      for (int i = 0; i < 5; ++i) {
+        double s = 0;
+        for (int j = 0; j < 5; ++j) s += static_cast<float>((l + h + 1) * (i + 1) + j) / 100.f;
+        worst = std::max(worst, std::fabs(s - 1.0));
+      }
+  EXPECT_NEAR(sc.data().max_row_sum_dev, worst, 1e-6);  // float sums in double: 1e-6 is generous
+  ASSERT_TRUE(sc.select(1, 2).ok);
+  EXPECT_FLOAT_EQ(sc.data().w.at(1, 2)(4, 3), ((1 + 2 + 1) * 5 + 3) / 100.f);
+  const std::string hover = sc.explain(2, 4, 3);
+  EXPECT_NE(hover.find("layer 2 head 3"), std::string::npos) << hover;
+  EXPECT_NE(hover.find("0.23"), std::string::npos) << hover;
+}
+
+TEST(AppImportScene, BadFilesAreRefusedAndNothingChanges) {
+  PlaygroundState st;
+  ImportScene& sc = imp(st);
+  ASSERT_TRUE(sc.import_file("good.npy", sample_npy(1, 2, 4)).ok);
+  const json before = doc_of(st);
+  std::vector<unsigned char> truncated = sample_npy(1, 2, 4);
+  truncated.resize(truncated.size() - 7);
+  std::vector<unsigned char> rank1 = write_npy(NdArray{{16}, std::vector<float>(16, 0.1f)});
+  const std::string ragged = "[[[1,0],[0,1]],[[1,0]]]";
+  const std::string nan = "[[1, NaN],[0,1]]";
+  const std::vector<std::pair<std::string, std::vector<unsigned char>>> bad = {
+      {"truncated.npy", truncated},
+      {"rank1.npy", rank1},
+      {"ragged.json", std::vector<unsigned char>(ragged.begin(), ragged.end())},
+      {"nan.json", std::vector<unsigned char>(nan.begin(), nan.end())},
+      {"empty.json", {}},
+  };
+  for (const auto& [name, bytes] : bad) {
+    const Status s = sc.import_file(name, bytes);
+    EXPECT_FALSE(s.ok) << name;
+    EXPECT_FALSE(s.message.empty()) << name;
+    EXPECT_EQ(doc_of(st), before) << name;
+  }
+}
+
+TEST(AppImportScene, WeightsAndTokensTravelInTheDocument) {
+  PlaygroundState a, b;
+  const std::string doc = R"({"scene":"import","weights":[[[[0.5,0.5],[0.1,0.9]],[[1,0],[0,1]]]],"tokens":["I","cats"],"head":1,"step":1})";
+  ASSERT_TRUE(ok(set_state_json(a, doc)));
+  EXPECT_EQ(imp(a).data().w.heads, 2);
+  EXPECT_EQ(imp(a).data().source, "setState");
+  EXPECT_EQ(imp(a).params().head, 1);
+  ASSERT_TRUE(ok(set_state_json(a, get_state_json(a, true)))) << "setState(getState()) is accepted";
+  ASSERT_TRUE(ok(set_state_json(b, get_state_json(a, true))));
+  EXPECT_EQ(state(a, true), state(b, true));
+  // The URL carries only the view (layer, head): never the weights.
+  const std::string q = state_to_query(a);
+  EXPECT_NE(q.find("head=1"), std::string::npos) << q;
+  EXPECT_EQ(q.find("weights"), std::string::npos) << q;
+  // Back to the example.
+  ASSERT_TRUE(ok(set_state_json(a, R"({"preset":"example"})")));
+  EXPECT_TRUE(imp(a).is_example());
+  EXPECT_EQ(imp(a).params().head, 0);
+}
+
+TEST(AppImportScene, BadDocumentsAreRefusedAndTheLastGoodStateStays) {
+  PlaygroundState st;
+  ASSERT_TRUE(ok(set_state_json(st, R"({"scene":"import","weights":[[[0.5,0.5],[0.1,0.9]],[[1,0],[0,1]]]})")));
+  const json before = doc_of(st);
+  const char* bad[] = {
+      R"({"head":2})",                                           // two heads: 0 … 1
+      R"({"layer":1})",                                          // one layer
+      R"({"weights":[[1,2,3],[4,5,6]]})",                        // not square
+      R"({"weights":[[[1,0],[0,1]],[[1,0]]]})",                  // ragged
+      R"({"weights":[1,2,3]})",                                  // rank 1
+      R"({"weights":[[[["x"]]]]})",                              // not a number
+      R"({"tokens":["a","b","c"]})",                             // n = 2
+      R"({"source":"model.npy"})",                               // a source without its weights
+      R"({"results":{"heads":3}})",                              // results that do not agree
+      R"({"colour":1})",                                         // unknown field
+  };
+  for (const char* doc : bad) {
+    const json r = parse(set_state_json(st, doc));
+    EXPECT_FALSE(r.value("ok", true)) << doc;
+    EXPECT_FALSE(str(r["error"]).empty()) << doc;
+    EXPECT_EQ(doc_of(st), before) << doc;
+  }
+}
+
+}  // namespace
+}  // namespace ap

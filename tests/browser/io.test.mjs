@@ -1,0 +1,182 @@
+// Browser test of import and export (issue 8, items 7 and 8): a .npy built here imported through the file
+// input and a .json dropped onto the page show their heads in the `import` scene; a malformed file gives a
+// message and changes nothing; the PNG of the view is a valid image of the canvas' pixel size, the SVG heatmap
+// parses, CSV and .npy downloads hold the matrix. Screenshots (1280×720, English and Chinese):
+// build/screenshots/io-*.png.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { serveDist, launch, openPage, screenshot, frames } from './helpers.mjs';
+
+let server, url, browser;
+before(async () => { ({ server, url } = await serveDist()); browser = await launch(); });
+after(async () => { await browser.close(); server.close(); });
+
+// A NumPy v1.0 file, '<f4', C order: magic, version, header length, the dict padded to 64 bytes, the data.
+function npy(shape, values) {
+  let header = `{'descr': '<f4', 'fortran_order': False, 'shape': (${shape.join(', ')}${shape.length === 1 ? ',' : ''}), }`;
+  header += ' '.repeat((64 - ((10 + header.length + 1) % 64)) % 64) + '\n';
+  const head = Buffer.alloc(10);
+  Buffer.from([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, 1, 0]).copy(head);
+  head.writeUInt16LE(header.length, 8);
+  const data = Buffer.alloc(values.length * 4);
+  values.forEach((v, i) => data.writeFloatLE(v, i * 4));
+  return Buffer.concat([head, Buffer.from(header, 'latin1'), data]);
+}
+// [1, 2, 5, 5]: head 0 looks at the previous token, head 1 spreads evenly (rows sum to 1).
+function twoHeads() {
+  const v = [];
+  for (let h = 0; h < 2; h++)
+    for (let i = 0; i < 5; i++)
+      for (let j = 0; j < 5; j++) v.push(h === 0 ? (j === Math.max(0, i - 1) ? 1 : 0) : 1 / 5);
+  return npy([1, 2, 5, 5], v);
+}
+
+async function download(page, what) {
+  const [dl] = await Promise.all([
+    page.waitForEvent('download', { timeout: 20000 }),
+    page.evaluate((w) => { window.Module.ccall('ap_export_request', null, ['string'], [w]); }, what),
+  ]);
+  return { name: dl.suggestedFilename(), bytes: fs.readFileSync(await dl.path()) };
+}
+
+test('import: the example, an .npy by the file input, a .json dropped, a bad file refused; screenshots', async () => {
+  const { page, errors } = await openPage(browser.context, url + '?scene=import&lang=en');
+  let s = await page.evaluate(() => window.playground.getState());
+  assert.equal(s.scene, 'import');
+  assert.equal(s.source, 'example');
+  assert.equal(s.results.heads, 1);
+  assert.equal(s.results.rows_sum_to_one, true);
+  await screenshot(page, 'io-example-en.png');
+
+  // An .npy through the file input (what "Open file…" clicks).
+  await page.setInputFiles('#ap-file', { name: 'attn.npy', mimeType: 'application/octet-stream', buffer: twoHeads() });
+  await frames(page, 4);
+  s = await page.evaluate(() => window.playground.getState());
+  assert.equal(s.source, 'attn.npy');
+  assert.equal(s.results.layers, 1);
+  assert.equal(s.results.heads, 2);
+  assert.equal(s.results.n, 5);
+  assert.deepEqual(s.weights[0][0][3], [0, 0, 1, 0, 0]);
+  assert.deepEqual(errors, []);
+
+  // A .json of [2, 3, 6, 6] with tokens, dropped onto the page from another scene: the import scene opens.
+  assert.deepEqual(await page.evaluate(() => window.playground.setState({ scene: 'sdpa' })), { ok: true });
+  const tokens = ['the', 'cat', 'sat', 'on', 'the', 'mat'];
+  const attention = [0, 1].map((l) => [0, 1, 2].map((h) => tokens.map((_, i) => tokens.map((_, j) => {
+    const w = tokens.map((_, k) => Math.exp(-Math.abs(k - (i - h)) * (l + 1)));
+    return w[j] / w.reduce((a, b) => a + b, 0);
+  }))));
+  await page.evaluate((text) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([text], 'attention.json', { type: 'application/json' }));
+    document.getElementById('canvas').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, JSON.stringify({ attention, tokens }));
+  await frames(page, 4);
+  s = await page.evaluate(() => window.playground.getState());
+  assert.equal(s.scene, 'import');
+  assert.equal(s.source, 'attention.json');
+  assert.equal(s.results.layers, 2);
+  assert.equal(s.results.heads, 3);
+  assert.deepEqual(s.tokens, tokens);
+  for (const lang of ['en', 'zh']) {
+    await page.evaluate((lang) => window.playground.setState({ lang, step: 0, layer: 1, head: 1 }), lang);
+    await screenshot(page, `io-import-0-heads-${lang}.png`);
+    await page.evaluate(() => window.playground.setState({ step: 1 }));
+    await screenshot(page, `io-import-1-head-${lang}.png`);
+  }
+  await page.evaluate(() => window.playground.setState({ lang: 'en', step: 0 }));
+
+  // Malformed files: a message on screen, nothing changes (the data, the scene).
+  const before = await page.evaluate(() => window.playground.getState());
+  const truncated = twoHeads().subarray(0, 150);
+  await page.setInputFiles('#ap-file', { name: 'broken.npy', mimeType: 'application/octet-stream', buffer: truncated });
+  await frames(page, 4);
+  let after = await page.evaluate(() => window.playground.getState());
+  assert.deepEqual(after.weights, before.weights);
+  assert.equal(after.source, before.source);
+  assert.ok(after.errors.some((e) => e.includes('broken.npy') && e.includes('truncated')), JSON.stringify(after.errors));
+  await screenshot(page, 'io-bad-file-en.png');
+  await page.setInputFiles('#ap-file', { name: 'rank1.npy', mimeType: 'application/octet-stream', buffer: npy([4], [1, 2, 3, 4]) });
+  await frames(page, 4);
+  after = await page.evaluate(() => window.playground.getState());
+  assert.equal(after.source, before.source);
+  assert.ok(after.errors.some((e) => e.includes('2, 3 or 4 dimensions')), JSON.stringify(after.errors));
+  await page.setInputFiles('#ap-file', { name: 'ragged.json', mimeType: 'application/json', buffer: Buffer.from('[[[1,0],[0,1]],[[1,0]]]') });
+  await frames(page, 4);
+  after = await page.evaluate(() => window.playground.getState());
+  assert.equal(after.source, before.source);
+  assert.ok(after.errors.some((e) => e.includes('ragged')), JSON.stringify(after.errors));
+  // The same weights through the page API, and a bad document refused.
+  const bad = await page.evaluate(() => window.playground.setState({ weights: [[1, 2, 3], [4, 5, 6]] }));
+  assert.equal(bad.ok, false);
+  assert.match(bad.error, /n × n/);
+  const api = await page.evaluate(() => window.playground.setState({ weights: [[[0.5, 0.5], [0.2, 0.8]]], tokens: ['a', 'b'] }));
+  assert.deepEqual(api, { ok: true });
+  s = await page.evaluate(() => window.playground.getState());
+  assert.equal(s.results.n, 2);
+  assert.match(await page.evaluate(() => window.playground.link()), /scene=import.*layer=0.*head=0/);
+  assert.ok(!(await page.evaluate(() => window.playground.link())).includes('weights'));
+  assert.deepEqual(errors, []);
+});
+
+test('export: the dialog, a PNG of the view, an SVG heatmap that parses, CSV and .npy', async () => {
+  const { page, errors } = await openPage(browser.context, url + '?scene=import&lang=en&step=1');
+  await page.setInputFiles('#ap-file', { name: 'attn.npy', mimeType: 'application/octet-stream', buffer: twoHeads() });
+  await frames(page, 4);
+  // The dialog (E), in both languages.
+  await page.keyboard.press('e');
+  await frames(page, 3);
+  await screenshot(page, 'io-export-dialog-en.png');
+  await page.evaluate(() => window.playground.setState({ lang: 'zh' }));
+  await screenshot(page, 'io-export-dialog-zh.png');
+  await page.evaluate(() => window.playground.setState({ lang: 'en' }));
+
+  // PNG of the view: the canvas' pixels, the dialog left out of the picture.
+  const png = await download(page, 'png');
+  assert.match(png.name, /^import-view\.png$/);
+  assert.deepEqual([...png.bytes.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  assert.equal(png.bytes.subarray(12, 16).toString('latin1'), 'IHDR');
+  const size = await page.evaluate(() => { const c = document.getElementById('canvas'); return [c.width, c.height]; });
+  assert.deepEqual([png.bytes.readUInt32BE(16), png.bytes.readUInt32BE(20)], size);
+  fs.writeFileSync(new URL('../../build/screenshots/io-exported-view.png', import.meta.url), png.bytes);
+
+  // SVG of the shown head: well-formed XML with an <svg> root and 25 cells.
+  const svg = await download(page, 'svg:results.shown');
+  assert.equal(svg.name, 'import-results_shown.svg');
+  const text = svg.bytes.toString('utf8');
+  assert.ok(text.startsWith('<svg'), text.slice(0, 40));
+  const parsed = await page.evaluate((t) => {
+    const d = new DOMParser().parseFromString(t, 'image/svg+xml');
+    return { error: d.getElementsByTagName('parsererror').length, root: d.documentElement.nodeName, rects: d.querySelectorAll('rect[x]').length };
+  }, text);
+  assert.deepEqual(parsed, { error: 0, root: 'svg', rects: 25 });
+  fs.writeFileSync(new URL('../../build/screenshots/io-exported-head.svg', import.meta.url), text);
+  const view = await browser.context.newPage();
+  await view.setViewportSize({ width: 400, height: 320 });
+  await view.setContent(text);
+  await view.screenshot({ path: new URL('../../build/screenshots/io-exported-head-svg.png', import.meta.url).pathname });
+  await view.close();
+
+  // CSV: 5 rows of 5 numbers (no tokens in an .npy: no labels); head 0 looks at the previous token.
+  await page.evaluate(() => window.playground.setState({ head: 0 }));
+  await frames(page, 2);
+  const csv = (await download(page, 'csv:results.shown')).bytes.toString('utf8').trim().split(/\r\n/);
+  assert.equal(csv.length, 5);
+  assert.deepEqual(csv[3].split(',').map(Number), [0, 0, 1, 0, 0]);
+  // .npy: NumPy's header for a 5 × 5 float32 array, then 100 bytes of data.
+  const n = (await download(page, 'npy:results.shown')).bytes;
+  assert.equal(n.subarray(1, 6).toString('latin1'), 'NUMPY');
+  const hlen = n.readUInt16LE(8);
+  assert.match(n.subarray(10, 10 + hlen).toString('latin1'), /'descr': '<f4', 'fortran_order': False, 'shape': \(5, 5\)/);
+  assert.equal(n.length - 10 - hlen, 100);
+  assert.equal(n.readFloatLE(10 + hlen + (3 * 5 + 2) * 4), 1);
+  // Another scene's matrices are found the same way (sdpa: Q, K, V, scores …).
+  await page.evaluate(() => window.playground.setState({ scene: 'sdpa' }));
+  await frames(page, 2);
+  const q = (await download(page, 'csv:matrices.weights')).bytes.toString('utf8').trim().split(/\r\n/);
+  const s = await page.evaluate(() => window.playground.getState());
+  assert.equal(q.length, s.matrices.weights.length + 1, 'a header row of tokens');
+  assert.equal(q[0].split(',').length, s.key_tokens.length + 1);
+  assert.deepEqual(errors, []);
+});

@@ -1,0 +1,179 @@
+// ./build.sh bench, part 2: what the page costs, each figure beside a baseline measured in the same run
+// (issue 8, item 1). Merged into build/bench.json as "page_cost", with a table.
+//   idle            main-thread busy share over 10 s with nothing changing (CDP Performance.getMetrics
+//                   TaskDuration), against a bare WebGL2 page that clears every frame
+//   animating       median frame interval while the SDPA animation plays at 1280×720 (main-loop turns),
+//                   against the bare WebGL2 clear loop's requestAnimationFrame interval
+//   startup         navigation to `ready` (the first frame) over 5 fresh browsers, against the bare WebGL2
+//                   page's first frame in fresh browsers too, with a breakdown from performance marks:
+//                   download (the .wasm's responseEnd), compile and instantiate (ap-runtime-ready), first model
+//                   (ap-main → ap-model-ready), font atlas (→ ap-fonts-ready), first frame (ap-first-frame)
+//   course page     web/examples/course.html, six embeds (loading="lazy"): how many load before scrolling,
+//                   each one's start as it scrolls into view, then the idle page's main-thread share over 10 s
+// Targets: idle <= 2 %, animating <= 1.25 × baseline, startup <= 1.5 × baseline, course page idle <= 5 %.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+process.chdir(path.join(root, 'tests', 'browser'));
+const { serveDist, launch } = await import(path.join(root, 'tests/browser/helpers.mjs'));
+const { startServer } = await import(path.join(root, 'tools/serve.mjs'));
+
+// The baseline: a bare WebGL2 page that clears the canvas every frame (what any WebGL2 page costs at least).
+const baseDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ap-baseline-'));
+fs.writeFileSync(path.join(baseDir, 'index.html'), `<!doctype html><html><head><meta charset="utf-8">
+<style>html,body{margin:0;height:100%;overflow:hidden}canvas{position:fixed;inset:0;width:100%;height:100%}</style></head>
+<body><canvas id="c"></canvas><script>
+const c = document.getElementById('c'); const gl = c.getContext('webgl2'); let first = true, k = 0;
+window.stamps = [];
+function frame(t) {
+  const dpr = window.devicePixelRatio || 1;
+  const w = Math.round(c.clientWidth * dpr), h = Math.round(c.clientHeight * dpr);
+  if (c.width !== w || c.height !== h) { c.width = w; c.height = h; }
+  gl.viewport(0, 0, w, h); k = (k + 1) % 256; gl.clearColor(k / 255, 0.5, 0.7, 1); gl.clear(gl.COLOR_BUFFER_BIT);
+  window.stamps.push(t);
+  if (first) { first = false; requestAnimationFrame(() => performance.mark('bl-first-frame')); }
+  requestAnimationFrame(frame);
+}
+requestAnimationFrame(frame);
+</script></body></html>`);
+
+const median = (a) => { const s = [...a].sort((x, y) => x - y); return s.length ? s[Math.floor(s.length / 2)] : null; };
+const r1 = (v) => (v == null ? null : +v.toFixed(1));
+async function busyShare(page, ms) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Performance.enable');
+  const get = async () => Object.fromEntries((await cdp.send('Performance.getMetrics')).metrics.map((m) => [m.name, m.value]));
+  const a = await get();
+  await page.waitForTimeout(ms);
+  const b = await get();
+  await cdp.detach();
+  return (b.TaskDuration - a.TaskDuration) / ((b.Timestamp - a.Timestamp) || ms / 1000);
+}
+async function intervals(page, ms, expr) {
+  await page.evaluate(expr);
+  await page.waitForTimeout(ms);
+  const t = await page.evaluate(() => window.__t || window.stamps);
+  const d = [];
+  for (let i = 1; i < t.length; i++) d.push(t[i] - t[i - 1]);
+  return d.slice(5);
+}
+
+const { server, url } = await serveDist();
+const base = await startServer(baseDir, 0);
+const baseUrl = `http://127.0.0.1:${base.address().port}/`;
+const out = {};
+try {
+  // 1 and 2: idle and animating, one browser for both pages.
+  {
+    const browser = await launch();
+    const bp = await browser.context.newPage();
+    await bp.goto(baseUrl);
+    await bp.waitForTimeout(1500);
+    const baseIdle = await busyShare(bp, 10000);
+    const baseInt = await intervals(bp, 4000, () => { window.stamps = []; });
+    await bp.close();
+    const pp = await browser.context.newPage();
+    await pp.goto(url + '?scene=sdpa');
+    await pp.evaluate(() => window.playground.ready.then(() => true));
+    await pp.waitForTimeout(2000);  // the loop pauses half a second after the last change
+    const idle = await busyShare(pp, 10000);
+    const framesBefore = await pp.evaluate(() => window.playground.getState({ matrices: false }).frames);
+    const anim = await intervals(pp, 4000, () => {
+      window.__t = [];
+      Module.postMainLoop = () => { window.__t.push(performance.now()); };
+      window.playground.setState({ step: 0, playing: true, speed: 0.5 });
+    });
+    const drawn = await pp.evaluate(() => window.playground.getState({ matrices: false }).frames);
+    await pp.close();
+    await browser.close();
+    out.idle = { busy_share: +idle.toFixed(4), baseline_busy_share: +baseIdle.toFixed(4), target: 0.02 };
+    out.animating = { median_interval_ms: r1(median(anim)), baseline_median_interval_ms: r1(median(baseInt)),
+      ratio: median(baseInt) ? +(median(anim) / median(baseInt)).toFixed(2) : null, frames_drawn: drawn - framesBefore, target_ratio: 1.25 };
+  }
+  // 3: startup in fresh browsers.
+  const st = { baseline: [], ready: [], download: [], runtime: [], model: [], fonts: [], first_frame: [] };
+  for (let i = 0; i < 5; i++) {
+    let browser = await launch();
+    let p = await browser.context.newPage();
+    await p.goto(baseUrl + '?i=' + i);
+    await p.waitForFunction(() => performance.getEntriesByName('bl-first-frame').length > 0);
+    st.baseline.push(await p.evaluate(() => performance.getEntriesByName('bl-first-frame')[0].startTime));
+    await browser.close();
+    browser = await launch();
+    p = await browser.context.newPage();
+    await p.goto(url + '?i=' + i);
+    await p.evaluate(() => window.playground.ready.then(() => true));
+    const m = await p.evaluate(() => {
+      const mark = (n) => { const e = performance.getEntriesByName(n); return e.length ? e[0].startTime : null; };
+      const w = performance.getEntriesByType('resource').find((r) => r.name.endsWith('.wasm'));
+      return { download: w ? w.responseEnd : null, runtime: mark('ap-runtime-ready'), main: mark('ap-main'), model: mark('ap-model-ready'),
+        fonts: mark('ap-fonts-ready'), first: mark('ap-first-frame') };
+    });
+    st.ready.push(m.first);
+    st.download.push(m.download);
+    st.runtime.push(m.runtime - m.download);
+    st.model.push(m.model - m.main);
+    st.fonts.push(m.fonts - m.model);
+    st.first_frame.push(m.first - m.fonts);
+    await browser.close();
+  }
+  out.startup = { ready_ms: r1(median(st.ready)), baseline_first_frame_ms: r1(median(st.baseline)),
+    ratio: +(median(st.ready) / median(st.baseline)).toFixed(2), target_ratio: 1.5,
+    samples_ms: st.ready.map(r1), baseline_samples_ms: st.baseline.map(r1),
+    breakdown_median_ms: { download: r1(median(st.download)), compile_and_instantiate: r1(median(st.runtime)),
+      first_model: r1(median(st.model)), font_atlas: r1(median(st.fonts)), first_frame: r1(median(st.first_frame)) } };
+  // 4: the course page with six embeds.
+  {
+    const browser = await launch();
+    const p = await browser.context.newPage();
+    await p.goto(url + 'examples/course.html');
+    await p.waitForTimeout(6000);
+    const status = () => p.evaluate(() => [...document.querySelectorAll('iframe')].map((f) => {
+      try { const pg = f.contentWindow.playground; return pg ? { frames: pg.getState({ matrices: false }).frames } : { frames: -1 }; }
+      catch (e) { return { frames: -1 }; }
+    }));
+    const atTop = await status();
+    const started = atTop.map((s) => (s.frames > 0 ? 0 : null));
+    const scrollStart = Date.now();
+    const height = await p.evaluate(() => document.body.scrollHeight);
+    for (let y = 0; y <= height; y += 360) {
+      await p.mouse.wheel(0, 360);
+      await p.waitForTimeout(1500);
+      (await status()).forEach((s, k) => { if (started[k] == null && s.frames > 0) started[k] = y; });
+    }
+    const before = await status();
+    const idle = await busyShare(p, 10000);
+    const after = await status();
+    await browser.close();
+    out.course_page = { embeds: atTop.length, drawing_before_scroll: atTop.filter((s) => s.frames > 0).length,
+      started_at_scroll_px: started, idle_busy_share: +idle.toFixed(4), target: 0.05,
+      frames_while_idle: after.map((s, k) => s.frames - before[k].frames), scroll_ms: Date.now() - scrollStart };
+  }
+} finally {
+  server.close();
+  base.close();
+  fs.rmSync(baseDir, { recursive: true, force: true });
+}
+
+const file = path.join(root, 'build/bench.json');
+const all = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : {};
+all.page_cost = out;
+fs.mkdirSync(path.dirname(file), { recursive: true });
+fs.writeFileSync(file, JSON.stringify(all, null, 2));
+const pct = (v) => `${(v * 100).toFixed(2)} %`;
+const ok = (c) => (c ? 'ok' : 'MISSED');
+const rows = [
+  ['idle: main thread busy (10 s)', `${pct(out.idle.busy_share)} (bare WebGL2 page: ${pct(out.idle.baseline_busy_share)})`, `<= 2 % ${ok(out.idle.busy_share <= 0.02)}`],
+  ['animating: median frame interval', `${out.animating.median_interval_ms} ms (bare WebGL2: ${out.animating.baseline_median_interval_ms} ms) = ${out.animating.ratio}×`, `<= 1.25× ${ok(out.animating.ratio <= 1.25)}`],
+  ['startup: ready, median of 5 fresh browsers', `${out.startup.ready_ms} ms (bare WebGL2 first frame: ${out.startup.baseline_first_frame_ms} ms) = ${out.startup.ratio}×`, `<= 1.5× ${ok(out.startup.ratio <= 1.5)}`],
+  ['startup breakdown (median ms)', Object.entries(out.startup.breakdown_median_ms).map(([k, v]) => `${k} ${v}`).join(', '), ''],
+  ['course page: embeds drawing before scrolling', `${out.course_page.drawing_before_scroll} of ${out.course_page.embeds}`, ''],
+  ['course page: each embed started at scroll (px)', out.course_page.started_at_scroll_px.join(', '), ''],
+  ['course page: idle main thread (10 s)', pct(out.course_page.idle_busy_share), `<= 5 % ${ok(out.course_page.idle_busy_share <= 0.05)}`],
+];
+const w0 = Math.max(...rows.map((r) => r[0].length));
+for (const r of rows) console.log(`${r[0].padEnd(w0)}  ${r[1]}  ${r[2]}`);
+console.log('written: build/bench.json (page_cost)');
