@@ -3,6 +3,7 @@
 #include <imgui.h>
 #include <imgui_internal.h>  // ClearActiveID: the HTML overlay, not ImGui, edits the text
 
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -38,13 +39,17 @@ Field* find(int id) {
 
 // ImGui's field, shared by both builds. On the web it shows the text; the overlay edits it.
 bool imgui_field(const char* id, std::string* text, const TextFieldOptions& o) {
-  std::vector<char> buf(o.max_bytes + 1, '\0');
-  text->copy(buf.data(), std::min(text->size(), o.max_bytes));
+  // One buffer for every field, grown when needed: a drawn frame copies the text, not max_bytes of zeros.
+  static std::vector<char> buf;
+  if (buf.size() < o.max_bytes + 1) buf.resize(o.max_bytes + 1);
+  const size_t n = std::min(text->size(), o.max_bytes);
+  text->copy(buf.data(), n);
+  buf[n] = '\0';
   bool changed;
   if (o.multiline)
-    changed = ImGui::InputTextMultiline(id, buf.data(), buf.size(), ImVec2(-1, o.height > 0 ? o.height : ImGui::GetTextLineHeight() * 4.5f));
+    changed = ImGui::InputTextMultiline(id, buf.data(), o.max_bytes + 1, ImVec2(-1, o.height > 0 ? o.height : ImGui::GetTextLineHeight() * 4.5f));
   else
-    changed = ImGui::InputText(id, buf.data(), buf.size());
+    changed = ImGui::InputText(id, buf.data(), o.max_bytes + 1);
   if (changed) *text = buf.data();
   return changed;
 }
