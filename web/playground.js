@@ -17,7 +17,13 @@
   // Without WebGL2 the app cannot draw: say so in words instead of leaving a blank page.
   var probe = document.createElement('canvas');
   var hasWebGL2 = false;
-  try { hasWebGL2 = !!(window.WebGL2RenderingContext && probe.getContext('webgl2')); } catch (e) { /* no */ }
+  try {
+    var probeGl = window.WebGL2RenderingContext && probe.getContext('webgl2');
+    hasWebGL2 = !!probeGl;
+    // Give the probe's context back at once: a second live context costs the GPU process while we start.
+    var lose = probeGl && probeGl.getExtension('WEBGL_lose_context');
+    if (lose) lose.loseContext();
+  } catch (e) { /* no */ }
   if (!hasWebGL2) {
     showFallback('<h1>Attention Playground needs WebGL2</h1><p>This browser (or its settings) does not offer ' +
       'WebGL2, which the playground uses to draw. Try a current Chrome, Edge, Firefox or Safari, or turn on ' +
@@ -93,12 +99,14 @@
     st.left = f.x + 'px'; st.top = f.y + 'px'; st.width = f.w + 'px'; st.height = f.h + 'px';
     st.fontSize = f.font + 'px';
   }
-  function closeInput(refocus) {
+  // how: 0 left (blur, a click elsewhere), 2 Enter, 3 Escape; the C++ side may act on Enter and Escape
+  // (the cell editor sets its value or cancels).
+  function closeInput(refocus, how) {
     if (!input) return;
     var old = input;
     input = null;
     old.el.remove();
-    Module._ap_text_overlay(old.fieldId, 0);
+    Module._ap_text_overlay(old.fieldId, how || 0);
     if (refocus) canvas.focus({ preventScroll: true });
     wake();
   }
@@ -119,12 +127,13 @@
     el.addEventListener('compositionend', function () { if (input) { input.composing = false; sendText(); } });
     el.addEventListener('input', function (e) { if (!e.isComposing) sendText(); });
     el.addEventListener('keydown', function (e) {
-      if (e.key === 'Escape' || (e.key === 'Enter' && !f.multiline && !e.isComposing)) { e.preventDefault(); closeInput(true); }
+      if (e.key === 'Escape') { e.preventDefault(); closeInput(true, 3); }
+      else if (e.key === 'Enter' && !f.multiline && !e.isComposing) { e.preventDefault(); closeInput(true, 2); }
     });
     el.addEventListener('blur', function () { if (input && input.el === el) closeInput(false); });
     el.focus({ preventScroll: true });
     var end = el.value.length;
-    try { el.setSelectionRange(end, end); } catch (e) { /* some inputs refuse */ }
+    try { el.setSelectionRange(f.selectAll ? 0 : end, end); } catch (e) { /* some inputs refuse */ }
     Module._ap_text_overlay(id, 1);
   }
   function fieldAt(x, y) {
@@ -245,8 +254,8 @@
     pickFile: function (accept) { fileInput.accept = accept; fileInput.click(); return true; },
     download: function (name, ptr, size, mime) { return downloadBytes(name, ptr, size, mime); },
     // Text fields (src/platform/text_field.cpp): where each is and what it holds; the overlay edits them.
-    textField: function (id, x, y, w, h, font, multiline, text, name) {
-      fields[id] = { x: x, y: y, w: w, h: h, font: font, multiline: multiline, text: text, name: name };
+    textField: function (id, x, y, w, h, font, multiline, text, name, selectAll) {
+      fields[id] = { x: x, y: y, w: w, h: h, font: font, multiline: multiline, text: text, name: name, selectAll: selectAll };
       if (input && input.fieldId === id) placeInput();
     },
     dropField: function (id) { delete fields[id]; if (input && input.fieldId === id) closeInput(false); },
@@ -294,11 +303,7 @@
       }).catch(fail);
     },
     announce: function (text) { document.getElementById('live').textContent = text; },
-    setLang: function (code) { document.documentElement.lang = code === 'zh' ? 'zh-CN' : 'en'; },
-    // Touch screens: the canvas cannot raise the on-screen keyboard, the browser's prompt can.
-    prompt: function (question, current) {
-      try { return window.prompt(question, current); } catch (e) { return null; }
-    }
+    setLang: function (code) { document.documentElement.lang = code === 'zh' ? 'zh-CN' : 'en'; }
   };
 
   // The frame loop runs only while it has something to do. The app pauses it after half a second without

@@ -38,6 +38,7 @@ struct PlaygroundState {
   static constexpr float kMinUiScale = 0.6f, kMaxUiScale = 3.0f;
   float ui_scale_before_presenter = 1.0f;
   bool presenter = false;     // lecture mode (T, ?present=1): high contrast, large type, the pointer highlighted
+  bool colorblind = false;    // blue-orange / cividis-like colour maps (?colors=colorblind); the frame applies it
   // The item under the mouse (Scene::explain's what, i, j; what = -1: none). Its text is made when it is
   // read (hover_text), so it can never describe a cell of a model that has since been replaced.
   int hover_what = -1, hover_i = -1, hover_j = -1;

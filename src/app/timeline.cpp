@@ -65,8 +65,12 @@ void Timeline::set_stage_at(int stage, double sub) {
   mode_ = Mode::Paused;
 }
 
+// A stage of many sub-steps lasts about 6 s (one sub-step at most 0.6 s, so a short stage does not crawl); a
+// stage of few sub-steps (÷√d_k, mask: one) still stays on screen kMinStageSeconds so it can be read.
 double Timeline::seconds_per_substep(int stage) const {
-  return std::clamp(6.0 / substeps(stage), 1e-6, 0.6);
+  constexpr double kStageSeconds = 6.0, kMaxSubstepSeconds = 0.6, kMinStageSeconds = 3.0;
+  const double n = substeps(stage);
+  return std::max(std::clamp(kStageSeconds / n, 1e-6, kMaxSubstepSeconds), kMinStageSeconds / n);
 }
 
 void Timeline::advance(double dt) {

@@ -46,7 +46,7 @@ class Timeline {
   double position() const;
   void set_position(double p);
 
-  double seconds_per_substep(int stage) const;  // at speed 1: a stage lasts about 6 s, a sub-step <= 0.6 s
+  double seconds_per_substep(int stage) const;  // at speed 1: a stage lasts 3-6 s, a sub-step <= 0.6 s unless the stage has < 5
 
  private:
   std::vector<int> substeps_{1};

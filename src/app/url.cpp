@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
@@ -57,7 +58,9 @@ bool unbase64url(const std::string& s, std::string* out) {
 void put_u16(std::string* b, uint32_t v) { *b += char(v & 0xFF); *b += char((v >> 8) & 0xFF); }
 
 // Parameters that are the page's, or common to every scene.
-bool is_layout_param(const std::string& k) { return k == "embed" || k == "controls" || k == "hide" || k == "present"; }
+bool is_layout_param(const std::string& k) {
+  return k == "embed" || k == "controls" || k == "hide" || k == "present" || k == "colors" || k == "zoom";
+}
 
 // ?hide=controls,timeline: every name must be a panel; the whole list is refused otherwise.
 Status parse_hidden(const std::string& val, std::vector<std::string>* out) {
@@ -233,6 +236,24 @@ void apply_url_query(PlaygroundState& st, const std::string& query) {
       if (st.presenter) st.ui_scale = std::max(st.ui_scale, 1.6f);
       continue;
     }
+    if (key == "colors") {  // colour maps: default or colour-blind-safe
+      if (val == "colorblind") st.colorblind = true;
+      else if (val == "default") st.colorblind = false;
+      else problems.push_back("colors=" + utf8_prefix(val, 80) + ": " + localize(Status::Error("colors: {0} is not default or colorblind", {utf8_prefix(val, 40)})));
+      continue;
+    }
+    if (key == "zoom") {  // text size, 0.6 … 3 (1 = 100 %)
+      char* end = nullptr;
+      const double z = std::strtod(val.c_str(), &end);
+      if (val.empty() || *end != '\0' || !std::isfinite(z) || z < PlaygroundState::kMinUiScale - 1e-6 ||
+          z > PlaygroundState::kMaxUiScale + 1e-6) {
+        problems.push_back("zoom=" + utf8_prefix(val, 80) + ": " + localize(Status::Error("zoom: the text size must be a number from 0.6 to 3")));
+        continue;
+      }
+      st.ui_scale = static_cast<float>(z);
+      if (st.presenter) st.ui_scale = std::max(st.ui_scale, 1.6f);
+      continue;
+    }
     if (key == "hide") {
       std::vector<std::string> hidden;
       const Status h = parse_hidden(val, &hidden);
@@ -295,6 +316,12 @@ std::string layout_query(const PlaygroundState& st) {
   std::string q;
   if (st.embed) q += "embed=1";
   if (st.presenter) q += std::string(q.empty() ? "" : "&") + "present=1";
+  if (st.colorblind) q += std::string(q.empty() ? "" : "&") + "colors=colorblind";
+  if (std::fabs(st.ui_scale - 1.f) > 0.005f) {
+    char z[16];
+    std::snprintf(z, sizeof z, "%.3g", static_cast<double>(st.ui_scale));  // 1.6, 0.7, 2.25
+    q += std::string(q.empty() ? "" : "&") + "zoom=" + z;
+  }
   if (!st.hidden.empty()) {
     std::string names;
     for (const auto& h : st.hidden) names += (names.empty() ? "" : ",") + h;

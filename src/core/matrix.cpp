@@ -42,14 +42,16 @@ Status check_matrix(const Mat& m, const char* name, int expect_rows, int expect_
   if (m.rows() > max_rows) return Status::Error("{0} has {1} rows; the limit is {2}", {n, arg(m.rows()), arg(max_rows)});
   if (m.cols() > max_cols)
     return Status::Error("{0} has {1} columns; the limit is {2}", {n, arg(m.cols()), arg(max_cols)});
+  // The cell's name is spelt out only for the message: building it for every element made this check
+  // cost more than the attention it guards.
+  const auto cell = [&](Eigen::Index i, Eigen::Index j) { return n + "[" + arg(i) + "][" + arg(j) + "]"; };
   for (Eigen::Index i = 0; i < m.rows(); ++i)
     for (Eigen::Index j = 0; j < m.cols(); ++j) {
       const float v = m(i, j);
-      const std::string cell = n + "[" + arg(i) + "][" + arg(j) + "]";
       if (!std::isfinite(v))
-        return Status::Error("{0} is {1}; every value must be a finite number", {cell, format_number(v)});
+        return Status::Error("{0} is {1}; every value must be a finite number", {cell(i, j), format_number(v)});
       if (std::fabs(v) > limits::kMaxAbsValue)
-        return Status::Error("{0} = {1} is too large; the limit is ±1e6", {cell, format_number(v)});
+        return Status::Error("{0} = {1} is too large; the limit is ±1e6", {cell(i, j), format_number(v)});
     }
   return Status::Ok();
 }

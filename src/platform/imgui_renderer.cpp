@@ -13,7 +13,7 @@ namespace {
 
 struct Renderer {
   GLuint program = 0, vao = 0, vbo = 0, ebo = 0, font = 0;
-  GLint u_proj = -1, u_texture = -1;
+  GLint u_proj = -1, u_texture = -1, u_white_uv = -1;
   int fb_w = 0, fb_h = 0;
 } g;
 
@@ -36,6 +36,8 @@ void set_state(const ImDrawData* dd) {
                           (R + L) / (L - R), (T + B) / (B - T), 0, 1.f};
   glUniformMatrix4fv(g.u_proj, 1, GL_FALSE, proj);
   glUniform1i(g.u_texture, 0);
+  const ImVec2 white = ImGui::GetIO().Fonts->TexUvWhitePixel;  // solid shapes: no texture fetch (imgui.frag)
+  glUniform2f(g.u_white_uv, white.x, white.y);
   glActiveTexture(GL_TEXTURE0);
   glBindVertexArray(g.vao);  // holds the attribute layout and the element buffer
   glBindBuffer(GL_ARRAY_BUFFER, g.vbo);
@@ -48,6 +50,7 @@ bool imgui_renderer_init() {
   if (!g.program) return false;
   g.u_proj = glGetUniformLocation(g.program, "u_proj");
   g.u_texture = glGetUniformLocation(g.program, "u_texture");
+  g.u_white_uv = glGetUniformLocation(g.program, "u_white_uv");
   glGenVertexArrays(1, &g.vao);
   glGenBuffers(1, &g.vbo);
   glGenBuffers(1, &g.ebo);
@@ -73,7 +76,8 @@ void imgui_renderer_fonts() {
   ImGuiIO& io = ImGui::GetIO();
   unsigned char* pixels = nullptr;
   int w = 0, h = 0;
-  io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+  // One channel (coverage), not RGBA: a quarter of the upload, and imgui.frag reads .r.
+  io.Fonts->GetTexDataAsAlpha8(&pixels, &w, &h);
   if (g.font) glDeleteTextures(1, &g.font);
   glGenTextures(1, &g.font);
   glBindTexture(GL_TEXTURE_2D, g.font);
@@ -82,7 +86,7 @@ void imgui_renderer_fonts() {
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
   glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, pixels);
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_R8, w, h, 0, GL_RED, GL_UNSIGNED_BYTE, pixels);
   io.Fonts->SetTexID(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(g.font)));
 }
 

@@ -126,7 +126,10 @@ void one_frame() {
   int dw, dh;
   SDL_GL_GetDrawableSize(g_window, &dw, &dh);
   glViewport(0, 0, dw, dh);
-  glClearColor(0.96f, 0.96f, 0.97f, 1.f);
+  // The windows' own colour: the scene and the controls draw no background of their own over it (each
+  // full-window fill costs a whole pass of pixels with software WebGL).
+  const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+  glClearColor(bg.x, bg.y, bg.z, 1.f);
   glClear(GL_COLOR_BUFFER_BIT);
   imgui_renderer_render(ImGui::GetDrawData(), dw, dh);
   platform_capture_after_render(dw, dh);  // only when a picture of the view was asked for (Export)
@@ -276,23 +279,6 @@ void platform_announce(const std::string& text) {
 void platform_set_document_lang(const char* code) {
   EM_ASM({ if (window.apBridge) window.apBridge.setLang(UTF8ToString($0)); }, code);
 }
-bool platform_is_touch() {
-  return EM_ASM_INT({ return window.matchMedia && window.matchMedia('(pointer: coarse)').matches ? 1 : 0; }) != 0;
-}
-bool platform_prompt(const char* question, const std::string& current, std::string* answer) {
-  char* s = reinterpret_cast<char*>(EM_ASM_INT({
-    var r = window.apBridge ? window.apBridge.prompt(UTF8ToString($0), UTF8ToString($1)) : null;
-    if (r === null || r === undefined) return 0;
-    var n = lengthBytesUTF8(r) + 1;
-    var p = _malloc(n);
-    stringToUTF8(r, p, n);
-    return p;
-  }, question, current.c_str()));
-  if (!s) return false;
-  *answer = s;
-  free(s);
-  return true;
-}
 bool platform_prefers_chinese() {
   return EM_ASM_INT({
     var l = (navigator.languages && navigator.languages[0]) || navigator.language || '';
@@ -418,8 +404,6 @@ bool platform_prefers_chinese() {
   const char* l = std::getenv("LANG");
   return l && (l[0] == 'z' || l[0] == 'Z') && (l[1] == 'h' || l[1] == 'H');
 }
-bool platform_is_touch() { return false; }
-bool platform_prompt(const char*, const std::string&, std::string*) { return false; }
 std::string platform_url_query() { return {}; }
 void platform_frame_drawn() {}
 void platform_mark(const char*) {}

@@ -65,10 +65,6 @@ std::string platform_page_url();
 void platform_post_event(const std::string& json);
 // Puts `text` on the system clipboard; false when the browser refused (it may ask the learner instead).
 bool platform_copy_text(const std::string& text);
-// Phones and tablets: a text field inside the canvas raises no on-screen keyboard, so text is asked for
-// with the browser's own prompt. platform_is_touch() is true on such devices (coarse pointer).
-bool platform_is_touch();
-bool platform_prompt(const char* question, const std::string& current, std::string* answer);
 
 // ---- files in and out (issue 8: import and export) ----
 // Opens the browser's file chooser (`accept`: ".npy,.json"); the chosen file arrives later through

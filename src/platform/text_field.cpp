@@ -27,6 +27,7 @@ struct Field {
   std::string sent;       // the text the page holds for it (what a new overlay starts with)
   bool has_pending = false;
   std::string pending;    // typed in the overlay, not yet taken by text_field
+  int closed_how = 0;     // the overlay closed with Enter (2) or Escape (3), not yet taken by text_field
 };
 std::vector<Field> g_fields;
 int g_open = 0;  // the field whose overlay is open (0: none)
@@ -46,10 +47,15 @@ bool imgui_field(const char* id, std::string* text, const TextFieldOptions& o) {
   text->copy(buf.data(), n);
   buf[n] = '\0';
   bool changed;
-  if (o.multiline)
+  if (o.multiline) {
     changed = ImGui::InputTextMultiline(id, buf.data(), o.max_bytes + 1, ImVec2(-1, o.height > 0 ? o.height : ImGui::GetTextLineHeight() * 4.5f));
-  else
-    changed = ImGui::InputText(id, buf.data(), o.max_bytes + 1);
+  } else {
+    ImGuiInputTextFlags flags = o.select_all ? ImGuiInputTextFlags_AutoSelectAll : 0;
+    if (o.submitted) flags |= ImGuiInputTextFlags_EnterReturnsTrue;  // then it returns true on Enter only
+    const bool r = ImGui::InputText(id, buf.data(), o.max_bytes + 1, flags);
+    changed = o.submitted ? *text != buf.data() : r;
+    if (o.submitted && r) *o.submitted = true;
+  }
   if (changed) *text = buf.data();
   return changed;
 }
@@ -69,9 +75,12 @@ extern "C" EMSCRIPTEN_KEEPALIVE void ap_text_input(int id, const char* text) {
   ap::platform_request_frames(2);
 }
 // The overlay opened from a pointer event (the page knew the field's place), or closed.
-extern "C" EMSCRIPTEN_KEEPALIVE void ap_text_overlay(int id, int open) {
-  if (open) ap::g_open = id;
+// `state`: 1 opened; 0 closed by leaving it, 2 by Enter, 3 by Escape.
+extern "C" EMSCRIPTEN_KEEPALIVE void ap_text_overlay(int id, int state) {
+  if (state == 1) ap::g_open = id;
   else if (ap::g_open == id) ap::g_open = 0;
+  if (state >= 2)
+    if (ap::Field* f = ap::find(id)) f->closed_how = state;
   ap::platform_request_frames(2);
 }
 
@@ -93,8 +102,13 @@ bool text_field(const char* id, std::string* text, const TextFieldOptions& o) {
     if (f->pending.size() > o.max_bytes) f->pending.resize(o.max_bytes);
     if (f->pending != *text) { *text = f->pending; changed = true; }
   }
+  if (f->closed_how == 2 && o.submitted) *o.submitted = true;
+  if (f->closed_how == 3 && o.cancelled) *o.cancelled = true;
+  f->closed_how = 0;
   // 2. The field itself; a click, tap or Tab into it hands over to the overlay.
-  (void)imgui_field(id, text, o);
+  TextFieldOptions shown = o;
+  shown.submitted = shown.cancelled = nullptr;  // the overlay reports Enter and Escape (above), not ImGui
+  (void)imgui_field(id, text, shown);
   const bool activated = ImGui::IsItemActivated();
   if (activated || ImGui::IsItemActive()) ImGui::ClearActiveID();
   const ImVec2 p0 = ImGui::GetItemRectMin(), p1 = ImGui::GetItemRectMax();
@@ -105,8 +119,8 @@ bool text_field(const char* id, std::string* text, const TextFieldOptions& o) {
     f->x = p0.x; f->y = p0.y; f->w = p1.x - p0.x; f->h = p1.y - p0.y; f->font = font; f->multiline = o.multiline;
     f->sent = *text;
     EM_ASM({
-      if (window.apBridge) window.apBridge.textField($0, $1, $2, $3, $4, $5, $6 !== 0, UTF8ToString($7), UTF8ToString($8));
-    }, iid, f->x, f->y, f->w, f->h, font, o.multiline ? 1 : 0, text->c_str(), o.accessible_name);
+      if (window.apBridge) window.apBridge.textField($0, $1, $2, $3, $4, $5, $6 !== 0, UTF8ToString($7), UTF8ToString($8), $9 !== 0);
+    }, iid, f->x, f->y, f->w, f->h, font, o.multiline ? 1 : 0, text->c_str(), o.accessible_name, o.select_all ? 1 : 0);
   }
   if (activated && g_open != iid) {
     g_open = iid;

@@ -16,6 +16,11 @@ struct TextFieldOptions {
   float height = 0.f;             // multi-line: the field's height in pixels (0: 4 lines)
   size_t max_bytes = 16384;       // longer text is cut here (the scene then says it is too long)
   const char* accessible_name = "";  // what a screen reader calls the field
+  bool select_all = false;        // editing starts with the whole text selected (a number to replace)
+  // Single line: set to true in the frame the learner pressed Enter (*submitted) or Escape (*cancelled) in
+  // the field; left alone otherwise. nullptr: not asked.
+  bool* submitted = nullptr;
+  bool* cancelled = nullptr;
 };
 
 // Draws the field at the cursor, full width of the next item (SetNextItemWidth applies). Returns true when

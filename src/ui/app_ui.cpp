@@ -172,6 +172,7 @@ void ui_shutdown(UiState& ui) {
 }
 
 void ui_frame(PlaygroundState& st, UiState& ui, const FrameInfo& f) {
+  set_colormap_colorblind(st.colorblind);  // the state (and the link, ?colors=) holds it; widgets read it
   ui.frame = f;
   st.view_width = f.width;
   st.view_height = f.height;
@@ -208,7 +209,9 @@ void ui_frame(PlaygroundState& st, UiState& ui, const FrameInfo& f) {
   ImGui::SetNextWindowSize(ImVec2(W - scene_x, H - top_h));
   const ImGuiWindowFlags fixed = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
                                  ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
-  ImGui::Begin("scene", nullptr, fixed | ImGuiWindowFlags_NoNavInputs);
+  // No background: the frame is cleared to WindowBg already (platform.cpp), and filling the window again
+  // costs a whole pass of pixels with software WebGL (bench_page: the frame interval while animating).
+  ImGui::Begin("scene", nullptr, fixed | ImGuiWindowFlags_NoNavInputs | ImGuiWindowFlags_NoBackground);
   handle_keys(st, ui, ctx, ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows) ||
                                !ImGui::IsWindowFocused(ImGuiFocusedFlags_AnyWindow));
   messages_panel(st);
@@ -219,7 +222,10 @@ void ui_frame(PlaygroundState& st, UiState& ui, const FrameInfo& f) {
   const float timeline_h = !show_timeline ? 0.f : ImGui::GetFrameHeightWithSpacing() * (ui.compact ? 3.f : 2.f) +
                            ImGui::GetStyle().ItemSpacing.y * 2.f + ImGui::GetStyle().WindowPadding.y;
   ImGui::BeginChild("stage", ImVec2(0, -timeline_h), false, ImGuiWindowFlags_NoNavInputs);
+  // The stage is white already: a view's own child windows inside it paint nothing under their contents.
+  ImGui::PushStyleColor(ImGuiCol_ChildBg, ImVec4(0, 0, 0, 0));
   view.stage(ctx);
+  ImGui::PopStyleColor();
   ImGui::EndChild();
   ImGui::PopID();
   if (show_timeline) timeline_panel(st, ui);
@@ -229,8 +235,11 @@ void ui_frame(PlaygroundState& st, UiState& ui, const FrameInfo& f) {
     ImGui::SetNextWindowPos(ImVec2(0, top_h));
     ImGui::SetNextWindowSize(ImVec2(side_w, H - top_h));
     // A visible scrollbar: at 720 px the controls are taller than the window (NoDecoration hid it).
+    // Beside the scene it lies on the cleared frame (no background of its own); over the scene (compact
+    // layouts) it needs one.
     ImGui::Begin("controls", nullptr,
-                 (fixed & ~ImGuiWindowFlags_NoBringToFrontOnFocus & ~ImGuiWindowFlags_NoScrollbar) | ImGuiWindowFlags_NoFocusOnAppearing);
+                 (fixed & ~ImGuiWindowFlags_NoBringToFrontOnFocus & ~ImGuiWindowFlags_NoScrollbar) | ImGuiWindowFlags_NoFocusOnAppearing |
+                     (overlay ? 0 : ImGuiWindowFlags_NoBackground));
     controls_panel(st, ui, ctx);
     ImGui::End();
   }

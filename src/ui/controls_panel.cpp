@@ -86,9 +86,7 @@ void controls_panel(PlaygroundState& st, UiState& ui, ViewContext& ctx) {
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("High contrast, large type, the pointer highlighted: for a projector."));
   ImGui::SameLine();
   if (ImGui::Button((std::string(tr("Full screen (F)")) + "###fullscreen").c_str())) platform_toggle_fullscreen();
-  bool colorblind = colormap_colorblind();
-  if (ImGui::Checkbox((std::string(tr("Colour-blind-safe colours")) + "###colorblind").c_str(), &colorblind))
-    set_colormap_colorblind(colorblind);
+  ImGui::Checkbox((std::string(tr("Colour-blind-safe colours")) + "###colorblind").c_str(), &st.colorblind);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("Blue–orange instead of blue–red, and a light-yellow–grey–blue scale for the weights."));
   if (ImGui::Button((std::string(tr("Export (E)")) + "###export").c_str())) ui.show_export = !ui.show_export;
   ImGui::Spacing();

@@ -18,6 +18,8 @@
 #include <vector>
 
 #include "app/api.h"
+#include "app/i18n.h"
+#include "ui/fonts.h"
 #include "ui/ui_state.h"
 
 namespace ap {
@@ -79,6 +81,12 @@ std::string missing_from(const ImFont* font, const std::set<uint32_t>& wanted) {
 
 void fonts_follow_text(PlaygroundState& st, UiState& ui) {
   FontFollow& ff = ui.font_follow;
+  // 0. The interface turned Chinese: every one of its own hanzi from now on (one rebuild, kept after).
+  if (!ff.own_all && lang() == Lang::Zh) {
+    ff.own_all = true;
+    ff.rebuild = true;
+    platform_request_frames(2);
+  }
   // 1. The larger font arrived (or failed): the characters waiting for it go into the atlas.
   if (st.fonts.extra_requested && !st.fonts.extra_loaded && st.fonts.error.empty()) {
     std::string error;
@@ -99,8 +107,15 @@ void fonts_follow_text(PlaygroundState& st, UiState& ui) {
   std::set<uint32_t> cps;
   cjk_code_points(text_on_screen(st), &cps);
   std::set<uint32_t> lacking;
-  for (uint32_t cp : cps)
-    if (!ui.fonts.body || !ui.fonts.body->FindGlyphNoFallback(static_cast<ImWchar>(cp))) lacking.insert(cp);
+  for (uint32_t cp : cps) {
+    if (ui.fonts.body && ui.fonts.body->FindGlyphNoFallback(static_cast<ImWchar>(cp))) continue;
+    // One of the interface's own hanzi left out of an English atlas: bake it in, nothing to fetch.
+    if (!ff.own_all && own_cjk_has(cp)) {
+      if (ff.own_wanted.insert(cp).second) ff.rebuild = true;
+      continue;
+    }
+    lacking.insert(cp);
+  }
   for (uint32_t cp : lacking) {
     if (ff.wanted.insert(cp).second && st.fonts.extra_loaded) ff.rebuild = true;
   }
@@ -131,7 +146,24 @@ void fonts_rebuild(PlaygroundState& st, UiState& ui, float scale, float zoom) {
     }
   }
   ff.ranges.push_back(0);
-  build_fonts(&ui.fonts, scale, zoom, ExtraFont{st.fonts.extra_loaded ? &ff.extra_bytes : nullptr, &ff.ranges});
+  // The interface's own hanzi: all (Chinese), or those an English screen has shown so far.
+  if (!ff.own_all && lang() == Lang::Zh) ff.own_all = true;
+  if (!ff.own_all && ff.own_wanted.empty()) {
+    // What an English screen shows before any text is looked at: the language button and English strings
+    // that quote Chinese (a preset's title, an example).
+    cjk_code_points("中文", &ff.own_wanted);
+    for (int i = 0; i < translation_count(); ++i)
+      if (const char* en = translation_key(i)) cjk_code_points(en, &ff.own_wanted);
+  }
+  ff.own_ranges.clear();
+  for (uint32_t cp : ff.own_wanted) {
+    if (!own_cjk_has(cp)) continue;
+    if (!ff.own_ranges.empty() && ff.own_ranges.back() + 1 == cp) ff.own_ranges.back() = static_cast<ImWchar>(cp);
+    else { ff.own_ranges.push_back(static_cast<ImWchar>(cp)); ff.own_ranges.push_back(static_cast<ImWchar>(cp)); }
+  }
+  ff.own_ranges.push_back(0);
+  ExtraFont extra{st.fonts.extra_loaded ? &ff.extra_bytes : nullptr, &ff.ranges, ff.own_all ? nullptr : &ff.own_ranges};
+  build_fonts(&ui.fonts, scale, zoom, extra);
   const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   if (ff.rebuild) {  // a rebuild for typed Chinese (not the first build, nor a zoom change)
     ++st.fonts.rebuilds;

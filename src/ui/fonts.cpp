@@ -11,27 +11,36 @@ ImFont* add_merged(ImFontAtlas* atlas, float px, bool with_cjk, const ExtraFont&
   cfg.OversampleH = 2;
   cfg.OversampleV = 1;
   cfg.PixelSnapH = false;
-  const auto add = [&](const fonts::FontBlob& f, bool merge) {
+  const auto add = [&](const fonts::FontBlob& f, bool merge, const ImWchar* ranges = nullptr) {
     ImFontConfig c = cfg;
     c.MergeMode = merge;
+    if (&f == &fonts::cjk) c.OversampleH = 1;  // square hanzi gain little from sub-pixel placement; half the work
     return atlas->AddFontFromMemoryTTF(const_cast<unsigned char*>(f.data), static_cast<int>(f.size), px, &c,
-                                       reinterpret_cast<const ImWchar*>(f.ranges));
+                                       ranges ? ranges : reinterpret_cast<const ImWchar*>(f.ranges));
   };
   ImFont* font = add(fonts::latin, false);
   add(fonts::math, true);
   add(fonts::symbols, true);
-  if (with_cjk) add(fonts::cjk, true);
+  if (with_cjk && !extra.own_cjk_ranges) add(fonts::cjk, true);
+  else if (with_cjk && extra.own_cjk_ranges->size() > 1) add(fonts::cjk, true, extra.own_cjk_ranges->data());
   // Typed Chinese beyond the interface's own: only the characters asked for, so the atlas stays small and
   // rebuilding it stays quick.
   if (with_cjk && extra.bytes && extra.ranges && extra.ranges->size() > 1) {
     ImFontConfig c = cfg;
     c.MergeMode = true;
+    c.OversampleH = 1;
     atlas->AddFontFromMemoryTTF(const_cast<unsigned char*>(extra.bytes->data()), static_cast<int>(extra.bytes->size()), px, &c,
                                 extra.ranges->data());
   }
   return font;
 }
 }  // namespace
+
+bool own_cjk_has(uint32_t cp) {
+  for (const unsigned short* r = fonts::cjk.ranges; r[0]; r += 2)
+    if (cp >= r[0] && cp <= r[1]) return true;
+  return false;
+}
 
 void build_fonts(UiFonts* out, float pixel_scale, float zoom, const ExtraFont& extra) {
   ImGuiIO& io = ImGui::GetIO();

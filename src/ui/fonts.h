@@ -2,6 +2,7 @@
 #pragma once
 #include <imgui.h>
 
+#include <cstdint>
 #include <vector>
 
 namespace ap {
@@ -20,7 +21,14 @@ struct UiFonts {
 struct ExtraFont {
   const std::vector<unsigned char>* bytes = nullptr;
   const std::vector<ImWchar>* ranges = nullptr;
+  // The interface's own Chinese glyphs to bake (fonts::cjk): nullptr for all of them (the Chinese
+  // interface), else only these ranges (English: "中文" and the few hanzi on screen). Rasterising the CJK
+  // outlines was most of the first atlas's time.
+  const std::vector<ImWchar>* own_cjk_ranges = nullptr;
 };
 void build_fonts(UiFonts* fonts, float pixel_scale, float zoom, const ExtraFont& extra = {});
+
+// True when the interface's own Chinese font (fonts::cjk) has a glyph for `cp`.
+bool own_cjk_has(uint32_t cp);
 
 }  // namespace ap

@@ -21,6 +21,12 @@ struct FontFollow {
   std::vector<unsigned char> extra_bytes;  // the larger font, once loaded (the atlas points into it)
   std::vector<ImWchar> ranges;           // `wanted` as ImGui ranges (the atlas points into it)
   bool rebuild = false;                  // rebuild the atlas before the next frame
+  // The interface's own hanzi (fonts::cjk) in the atlas: all of them once the interface has been Chinese,
+  // else only those an English screen shows ("中文", English strings that quote Chinese, Chinese text of
+  // a scene), so that the first atlas of an English visit stays quick.
+  bool own_all = false;
+  std::set<uint32_t> own_wanted;
+  std::vector<ImWchar> own_ranges;       // `own_wanted` as ImGui ranges (the atlas points into it)
 };
 
 struct UiState {

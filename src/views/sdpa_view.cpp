@@ -3,7 +3,6 @@
 // Q, Kᵀ → QKᵀ → ÷√dₖ → mask → softmax → ×V → output, revealed as the timeline advances) and the cell editor.
 // It reads the SdpaScene's model (computed by src/core) and its timeline; it computes nothing.
 #include <imgui.h>
-#include <imgui_internal.h>  // ClearActiveID, for the touch-screen prompt
 
 #include <algorithm>
 #include <cmath>
@@ -12,6 +11,7 @@
 #include <string>
 
 #include "app/cell_text.h"
+#include "app/presets.h"
 #include "app/scenes/sdpa_scene.h"
 #include "core/tokenizer.h"
 #include "platform/platform.h"
@@ -854,6 +854,30 @@ void SdpaView::stage(ViewContext& ctx) {
     else if (legend_row + ImGui::CalcTextSize(note_short).x <= avail.x) note_inline = note_short;
     else note = note_long;
   }
+  // A hand-set example from the notes whose printed softmax row is wrong: the printed row beside the
+  // computed one, on the main screen (not only in a tooltip). Both sums are shown: the printed one is not 1.
+  std::string misprint;
+  if (custom) {
+    const Preset* pr = hand_set_preset(m.Q, m.K, m.V);
+    const Mat& A = m.trace.weights();
+    if (pr && pr->printed_row >= 0 && pr->printed_row < A.rows() &&
+        static_cast<int>(pr->printed_weights.size()) == A.cols()) {
+      const int r = pr->printed_row;
+      std::string printed = "[", computed = "[";
+      double printed_sum = 0, computed_sum = 0;
+      for (int j = 0; j < A.cols(); ++j) {
+        printed += (j ? ", " : "") + fmt(pr->printed_weights[static_cast<size_t>(j)]);
+        computed += (j ? ", " : "") + fmt(A(r, j));
+        printed_sum += pr->printed_weights[static_cast<size_t>(j)];
+        computed_sum += A(r, j);
+      }
+      LocalText t;
+      t.tmpl = N_("The notes print the weights of “{0}” as {1} (sum {2}); computed here: {3} (sum {4}).");
+      t.args = {m.query_tokens[static_cast<size_t>(r)], printed + "]", fmt(printed_sum), computed + "]", fmt(computed_sum)};
+      misprint = localize(t);
+      note = misprint.c_str();
+    }
+  }
   if (note) avail.y -= fs * 1.3f;
   avail.y = std::max(avail.y, fs * 4.f);
   bool fits = true;
@@ -949,12 +973,10 @@ void SdpaView::begin_cell_edit(PlaygroundState& st, MatrixId id, int i, int j) {
   edit_id_ = id;
   edit_i_ = i;
   edit_j_ = j;
-  std::snprintf(edit_buf_, sizeof edit_buf_, "%g", v);
-  if (platform_is_touch()) {  // no on-screen keyboard for the canvas: the browser's prompt asks instead
-    std::string typed;
-    if (platform_prompt(cell_name().c_str(), edit_buf_, &typed)) (void)set_cell(st, typed.c_str());
-    return;
-  }
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  edit_text_ = buf;
+  (void)st;
   cell_popup_ = true;
   ImGui::OpenPopup("edit_cell");
 }
@@ -972,22 +994,31 @@ void SdpaView::cell_editor(ViewContext& ctx) {
     return;
   }
   ImGui::TextUnformatted(cell_name().c_str());
+  // The value's field: in the browser a real HTML input lies over it (phones' keyboards, paste, screen
+  // readers); it takes the keys as the popup appears, with the number selected. Enter sets, Escape cancels.
   if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8.f);
-  const bool enter = ImGui::InputText("##value", edit_buf_, sizeof edit_buf_, ImGuiInputTextFlags_EnterReturnsTrue |
-                                                                             ImGuiInputTextFlags_AutoSelectAll);
+  bool enter = false, escape = false;
+  const std::string name = cell_name();
+  TextFieldOptions o;
+  o.max_bytes = 63;
+  o.accessible_name = name.c_str();
+  o.select_all = true;
+  o.submitted = &enter;
+  o.cancelled = &escape;
+  (void)text_field("##value", &edit_text_, o);
   ImGui::SameLine();
   const bool ok = ImGui::Button((std::string(tr("Set")) + "###set").c_str()) || enter;
   ImGui::SameLine();
   // One Escape cancels (the text field would otherwise take the first one for itself).
-  if (ImGui::Button((std::string(tr("Cancel")) + "###cancel").c_str()) || key_pressed(Key::Escape)) {
+  if (ImGui::Button((std::string(tr("Cancel")) + "###cancel").c_str()) || escape || key_pressed(Key::Escape)) {
     ImGui::CloseCurrentPopup();
     cell_popup_ = false;
     ImGui::EndPopup();
     return;
   }
   ImGui::TextDisabled("%s", tr("Enter sets the value; Q, K and V become hand-edited."));
-  if (ok && set_cell(ctx.st, edit_buf_)) {
+  if (ok && set_cell(ctx.st, edit_text_.c_str())) {
     ImGui::CloseCurrentPopup();
     cell_popup_ = false;
   }

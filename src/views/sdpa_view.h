@@ -95,7 +95,7 @@ class SdpaView final : public SceneView {
   bool cell_popup_ = false, close_popup_ = false;
   MatrixId edit_id_ = MatrixId::Q;
   int edit_i_ = -1, edit_j_ = -1;
-  char edit_buf_[64] = {};
+  std::string edit_text_;  // the cell editor's field (an HTML input over it in the browser)
 };
 
 }  // namespace ap

@@ -102,9 +102,9 @@ Layout compute(const MatrixView& v, ImVec2 avail) {
 }
 
 // Text written upwards from `bottom_left` (a quarter turn): the glyphs' vertices are turned in place.
-void add_text_up(ImDrawList* dl, ImFont* f, ImVec2 bottom_left, ImU32 col, const std::string& s) {
+void add_text_up(ImDrawList* dl, ImFont* f, ImVec2 bottom_left, ImU32 col, const std::string& s, float scale = 1.f) {
   const int first = dl->VtxBuffer.Size;
-  dl->AddText(f, font_px(f), bottom_left, col, s.c_str());
+  dl->AddText(f, font_px(f) * scale, bottom_left, col, s.c_str());
   for (int k = first; k < dl->VtxBuffer.Size; ++k) {
     ImVec2& p = dl->VtxBuffer[k].pos;
     const float dx = p.x - bottom_left.x, dy = p.y - bottom_left.y;
@@ -180,8 +180,13 @@ MatrixViewResult matrix_view(const MatrixView& v, ImVec2 avail) {
       const ImU32 c = j == v.hl_col ? ink : faint;
       if (g0.x + j * L.cell_w + (L.cell_w + lfs) * 0.5f > g1.x + lfs * 0.3f) break;
       if (L.vertical) {
-        const std::string s = fit((*v.col_labels)[j], L.header_h - 6.f, v.font);
-        add_text_up(dl, lf, ImVec2(g0.x + j * L.cell_w + (L.cell_w - lfs) * 0.5f, g0.y - 3.f), c, s);
+        // A label a little longer than the header is drawn a little smaller (down to 80 %) before it is cut:
+        // "because" stays whole in an 800×480 embed.
+        const std::string& whole = (*v.col_labels)[j];
+        const float room = L.header_h - 6.f, w = text_w(whole, v.font);
+        const float scale = w > room ? std::max(0.8f, room / w) : 1.f;
+        const std::string s = fit(whole, room / scale, v.font);
+        add_text_up(dl, lf, ImVec2(g0.x + j * L.cell_w + (L.cell_w - lfs * scale) * 0.5f, g0.y - 3.f), c, s, scale);
       } else {
         const std::string s = fit((*v.col_labels)[j], L.cell_w - 2.f, v.font);
         dl->AddText(lf, lfs, ImVec2(g0.x + j * L.cell_w + (L.cell_w - text_w(s, v.font)) * 0.5f, g0.y - L.header_h + 2.f),

@@ -246,11 +246,11 @@ TEST(AppState, LoadPresetCats) {
   EXPECT_EQ(m.trace.m, 3);
   EXPECT_EQ(m.trace.d_k, 2);
   EXPECT_EQ(m.query_tokens, (std::vector<std::string>{"I", "love", "cats"}));
-  // The seed's Q·Kᵀ.
+  // The notes' Q·Kᵀ.
   const float want_scores[3][3] = {{1, 0, 0.5f}, {0, 1, 0.5f}, {1, 1, 1}};
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j) EXPECT_FLOAT_EQ(m.trace.scores(i, j), want_scores[i][j]) << i << "," << j;
-  // The correctly computed softmax row 0 (the seed's [0.43, 0.21, 0.30] does not sum to 1).
+  // The correctly computed softmax row 0 (the notes' [0.43, 0.21, 0.30] does not sum to 1).
   const Mat& A = m.trace.weights();
   EXPECT_EQ(std::lround(A(0, 0) * 100.0), 46) << A(0, 0);
   EXPECT_EQ(std::lround(A(0, 1) * 100.0), 22) << A(0, 1);
@@ -271,6 +271,47 @@ TEST(AppState, LoadPresetOneQuery) {
   EXPECT_NEAR(A(0, 1), 0.245, 5e-4);
   EXPECT_NEAR(A(0, 2), 0.090, 5e-4);
   EXPECT_NEAR(model(st).trace.output(0, 0), 5.752, 5e-3);
+}
+
+// The hand-set "it → animal" preset: what the notes say a trained model does with "it", by hand-set Q, K.
+TEST(AppState, LoadPresetItAnimal) {
+  PlaygroundState st;
+  ASSERT_TRUE(load_preset(st, "it-animal").ok);
+  const SdpaModel& m = model(st);
+  ASSERT_EQ(m.trace.n, 11);
+  ASSERT_EQ(m.query_tokens[7], "it");
+  const Mat& A = m.trace.weights();
+  // Row "it": naive softmax of its scaled scores (animal 6/√2, tired 3/√2, others 0).
+  const double a = std::exp(6 / std::sqrt(2.0)), t = std::exp(3 / std::sqrt(2.0)), sum = a + t + 9;
+  EXPECT_NEAR(A(7, 1), a / sum, 1e-5);
+  EXPECT_NEAR(A(7, 10), t / sum, 1e-5);
+  EXPECT_GT(A(7, 1), 0.75f);
+  int best = 0;
+  for (int j = 1; j < 11; ++j) if (A(7, j) > A(7, best)) best = j;
+  EXPECT_EQ(m.key_tokens[static_cast<size_t>(best)], "animal");
+  // Every other row learnt nothing: uniform.
+  for (int i = 0; i < 11; ++i) {
+    if (i != 7) { EXPECT_NEAR(A(i, 0), 1.0 / 11, 1e-6) << i; }
+  }
+}
+
+// A hand-set preset is recognised while its Q, K, V are untouched (the view then shows the notes' printed
+// row beside the computed one); one edited cell and it is not.
+TEST(AppState, HandSetPresetIsRecognisedUntilEdited) {
+  PlaygroundState st;
+  EXPECT_EQ(hand_set_preset(model(st).Q, model(st).K, model(st).V), nullptr);  // projection mode
+  ASSERT_TRUE(load_preset(st, "cats").ok);
+  const Preset* p = hand_set_preset(model(st).Q, model(st).K, model(st).V);
+  ASSERT_NE(p, nullptr);
+  EXPECT_STREQ(p->id, "cats");
+  ASSERT_EQ(p->printed_row, 0);
+  ASSERT_EQ(p->printed_weights.size(), 3u);
+  float printed = 0;
+  for (float w : p->printed_weights) printed += w;
+  EXPECT_NEAR(printed, 0.94f, 1e-6f);  // the notes' misprint: not 1
+  Mat Q = model(st).Q;
+  Q(0, 0) += 0.5f;
+  EXPECT_EQ(hand_set_preset(Q, model(st).K, model(st).V), nullptr);
 }
 
 TEST(AppState, LoadUnknownPresetErrorsAndKeepsTheModel) {

@@ -352,7 +352,9 @@ TEST(AppTimeline, AdvanceDoesNothingWhenPaused) {
 
 TEST(AppTimeline, SecondsPerSubstep) {
   const Timeline t = sized(20, 20);
-  EXPECT_DOUBLE_EQ(t.seconds_per_substep(kQkv), 0.6);  // capped for one-step stages
+  // A one-step stage (÷√d_k) stays 3 s on screen, not 0.6 s (issue 8: it flashed by during autoplay).
+  EXPECT_DOUBLE_EQ(t.seconds_per_substep(kQkv), 3.0);
+  EXPECT_DOUBLE_EQ(t.substeps(kQkv) * t.seconds_per_substep(kQkv), 3.0);
   EXPECT_DOUBLE_EQ(t.seconds_per_substep(kScores), 6.0 / 400);
   EXPECT_DOUBLE_EQ(t.seconds_per_substep(kSoftmax), 6.0 / 60);
   const Timeline huge = sized(1024, 1024);

@@ -185,6 +185,44 @@ TEST_F(AppUrl, ControlsCanBeHiddenOnTheirOwn) {
   EXPECT_FALSE(st.embed);
 }
 
+// The colour maps and the text size are part of a link (issue 8: a lecturer's view restores whole).
+TEST_F(AppUrl, ColorsAndZoomRoundTrip) {
+  apply_url_query(st, "?colors=colorblind&zoom=1.7");
+  EXPECT_TRUE(st.colorblind);
+  EXPECT_FLOAT_EQ(st.ui_scale, 1.7f);
+  EXPECT_TRUE(st.errors.empty()) << all_errors(st);
+  const std::string q = layout_query(st);
+  EXPECT_NE(q.find("colors=colorblind"), std::string::npos) << q;
+  EXPECT_NE(q.find("zoom=1.7"), std::string::npos) << q;
+  PlaygroundState back;
+  apply_url_query(back, q);
+  EXPECT_TRUE(back.colorblind);
+  EXPECT_FLOAT_EQ(back.ui_scale, 1.7f);
+  apply_url_query(back, "?colors=default&zoom=1");
+  EXPECT_FALSE(back.colorblind);
+  EXPECT_EQ(layout_query(back), "");  // the defaults are not written
+}
+
+TEST_F(AppUrl, BadColorsAndZoomAreReportedAndChangeNothing) {
+  for (const char* q : {"?zoom=9", "?zoom=0", "?zoom=nan", "?zoom=", "?zoom=1.5x", "?colors=rainbow"}) {
+    PlaygroundState s;
+    apply_url_query(s, q);
+    EXPECT_FLOAT_EQ(s.ui_scale, 1.f) << q;
+    EXPECT_FALSE(s.colorblind) << q;
+    ASSERT_TRUE(has_key(s, "url")) << q;
+    const std::string e = all_errors(s);
+    EXPECT_TRUE(e.find("zoom") != std::string::npos || e.find("rainbow") != std::string::npos) << q << ": " << e;
+  }
+}
+
+TEST_F(AppUrl, PresenterKeepsItsLargeTypeWhateverTheOrder) {
+  PlaygroundState a, b;
+  apply_url_query(a, "?present=1&zoom=1.2");
+  apply_url_query(b, "?zoom=1.2&present=1");
+  EXPECT_FLOAT_EQ(a.ui_scale, 1.6f);
+  EXPECT_FLOAT_EQ(b.ui_scale, 1.6f);
+}
+
 TEST_F(AppUrl, Preset) {
   apply_url_query(st, "?preset=cats");
   EXPECT_EQ(model(st).params.source, QkvSource::Custom);

@@ -155,7 +155,7 @@ test('bad input typed into the UI: an empty sentence and NaN in a cell show a me
   const { page, errors } = await openPage(browser.context, url);
   const before = await page.evaluate(() => window.playground.getState());
   // The sentence field sits in the controls at the left (1280×720 layout); a click opens its HTML input.
-  await page.mouse.click(160, 336);
+  await page.mouse.click(160, 369);
   await frames(page, 2);
   await page.keyboard.press('Control+A');
   await page.keyboard.press('Delete');
@@ -238,20 +238,19 @@ test('hover shows the arithmetic of a cell; the canvas follows the window size; 
   await page.close();
 });
 
-test('touch screens: a tap on the sentence opens an HTML input (the on-screen keyboard comes up); cells use the browser prompt', async () => {
+test('touch screens: a tap on the sentence or on a hand-set cell opens an HTML input (the on-screen keyboard comes up)', async () => {
   const page = await browser.context.newPage();
   await page.addInitScript(() => {
     const orig = window.matchMedia.bind(window);
     window.matchMedia = (q) => (q === '(pointer: coarse)' ? { matches: true, media: q, addEventListener() {}, removeEventListener() {} } : orig(q));
   });
-  const answers = ['abc', '3'];
-  const asked = [];
-  page.on('dialog', async (d) => { asked.push(d.message()); await d.accept(answers.shift()); });
+  const dialogs = [];
+  page.on('dialog', async (d) => { dialogs.push(d.message()); await d.dismiss(); });
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   await page.goto(url);
   await page.evaluate(() => window.playground.ready);
-  await page.mouse.click(160, 336);  // the sentence field: an HTML input, focused inside the tap
+  await page.mouse.click(160, 369);  // the sentence field: an HTML input, focused inside the tap
   await frames(page, 2);
   assert.equal(await page.evaluate(() => document.activeElement && document.activeElement.className), 'ap-input');
   await page.keyboard.press('Control+A');
@@ -263,16 +262,45 @@ test('touch screens: a tap on the sentence opens an HTML input (the on-screen ke
   assert.equal(s.n, 3);
   await page.evaluate(() => window.playground.setState({ preset: 'cats', step: 0 }));
   await frames(page, 3);
-  await page.mouse.click(667, 255);  // Q[0][0]: answered "abc"
+  // Q[0][0]: the cell editor's field is an HTML input too, with the number selected and a screen-reader name.
+  const cell = async () => {
+    await page.mouse.click(667, 255);
+    await frames(page, 4);
+    return page.evaluate(() => {
+      const el = document.activeElement;
+      return el && el.className === 'ap-input' ? { value: el.value, label: el.getAttribute('aria-label'), selected: el.selectionEnd - el.selectionStart } : null;
+    });
+  };
+  let field = await cell();
+  assert.ok(field, 'the cell editor opened an HTML input');
+  assert.equal(field.value, '1');
+  assert.equal(field.label, 'Q[1][1]');
+  assert.equal(field.selected, 1, 'the number starts selected');
+  await screenshot(page, 'touch-cell-editor.png');
+  await page.keyboard.type('abc');  // replaces the selection
+  await page.keyboard.press('Enter');
   await frames(page, 4);
   s = await page.evaluate(() => window.playground.getState());
-  assert.ok(s.errors.some((e) => e.includes('Not a number')));
+  assert.ok(s.errors.some((e) => e.includes('Not a number')), JSON.stringify(s.errors));
   assert.equal(s.matrices.Q[0][0], 1);
-  await page.mouse.click(667, 316);  // lower now, under the message: answered "3"
+  await page.keyboard.press('Escape');  // the popup (still open after a refused value) closes
   await frames(page, 4);
-  s = await page.evaluate(() => window.playground.getState());
+  await page.mouse.move(5, 700);
+  await frames(page, 2);
+  // Types into Q[0][0] (61 px lower while a message is shown above the flow strip), ends with `key`.
+  const typeInCell = async (text, key) => {
+    if (!(await cell())) { await page.mouse.click(667, 316); await frames(page, 4); }
+    await page.keyboard.type(text);
+    await page.keyboard.press(key);
+    await frames(page, 4);
+    return page.evaluate(() => window.playground.getState());
+  };
+  s = await typeInCell('3', 'Enter');
   assert.equal(s.matrices.Q[0][0], 3);
-  assert.deepEqual(asked, ['Q[1][1]', 'Q[1][1]']);
+  s = await typeInCell('7', 'Escape');  // Escape in the field cancels: nothing set
+  assert.equal(s.matrices.Q[0][0], 3);
+  assert.notEqual(await page.evaluate(() => document.activeElement && document.activeElement.className), 'ap-input');
+  assert.deepEqual(dialogs, [], 'no browser prompt any more');
   assert.deepEqual(errors, []);
   await page.close();
 });
