@@ -30,7 +30,10 @@ def main():
     wasm = base64.b64encode(read("attention_playground.wasm", "rb")).decode("ascii")
     font = base64.b64encode(read("cjk_common.otf", "rb")).decode("ascii")
     embedded = ('window.AP_EMBEDDED = {wasm: "%s", assets: {"cjk_common.otf": "%s"}};' % (wasm, font))
-    out, n = re.subn(r'<link rel="stylesheet" href="style.css">', lambda m: "<style>\n" + css + "</style>", html)
+    # No preloading of files that are inside this one.
+    out, n = re.subn(r'<script id="ap-preload">.*?</script>\n', "", html, flags=re.S)
+    assert n == 1, "index.html: the preload script changed"
+    out, n = re.subn(r'<link rel="stylesheet" href="style.css">', lambda m: "<style>\n" + css + "</style>", out)
     assert n == 1, "index.html: the stylesheet link changed"
     # The app's code waits in a text/plain block: playground.js runs it when the page (or the embed) is seen.
     out, n = re.subn(r'<script src="playground.js"></script>',

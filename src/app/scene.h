@@ -103,8 +103,26 @@ class Scene {
   int generation() const { return generation_; }  // bumps whenever the model is replaced
   Timeline timeline;
 
+  // Scenes made for the page (make_scenes) build their first model when first used, not at startup: the
+  // page opens on one scene, and the others' models (and the wasm functions that compute them, compiled
+  // by the browser on first call) would delay its first frame. PlaygroundState::scene(), find() and get()
+  // call this; it is cheap once built. Logically const: the model is what the scene always had.
+  void ensure_built() const {
+    if (built_) return;
+    built_ = true;
+    const_cast<Scene*>(this)->build_first();
+  }
+  bool built() const { return built_; }
+
  protected:
-  // Call from the constructor, once the first model is built (generation 0).
+  // Builds the default model (generation 0) and calls first_model(). Scenes built at once (the unit tests)
+  // call it from their constructor; deferred ones call defer_first_model() there instead.
+  virtual void build_first() = 0;
+  void defer_first_model() {
+    built_ = false;
+    timeline.set_substeps(std::vector<int>(stages().size(), 1));  // the stage count holds until then
+  }
+  // Call from build_first(), once the first model is built (generation 0).
   void first_model() { timeline.set_substeps(substeps()); }
   // Call from commit(): a new model is in place.
   void model_replaced() {
@@ -114,6 +132,7 @@ class Scene {
 
  private:
   int generation_ = 0;
+  mutable bool built_ = true;
 };
 
 }  // namespace ap

@@ -14,20 +14,20 @@
 
 namespace ap {
 
-std::vector<std::unique_ptr<Scene>> make_scenes() {
+std::vector<std::unique_ptr<Scene>> make_scenes(bool defer) {
   std::vector<std::unique_ptr<Scene>> v;
   // The lecture notes' path (学习路线): the bottleneck, Bahdanau, Luong, self-attention, scaled dot-product
   // (the page opens here: PlaygroundState), √d_k, multi-head, masks, then the cost of it all.
-  v.push_back(std::make_unique<BottleneckScene>());
-  v.push_back(std::make_unique<BahdanauScene>());
-  v.push_back(std::make_unique<LuongScene>());
-  v.push_back(std::make_unique<SelfScene>());
-  v.push_back(std::make_unique<SdpaScene>());
-  v.push_back(std::make_unique<ScalingScene>());
-  v.push_back(std::make_unique<MultiheadScene>());
-  v.push_back(std::make_unique<MasksScene>());
-  v.push_back(std::make_unique<CostScene>());
-  v.push_back(std::make_unique<ImportScene>());  // your own model's attention, from a file (not on the notes' path)
+  v.push_back(std::make_unique<BottleneckScene>(defer));
+  v.push_back(std::make_unique<BahdanauScene>(defer));
+  v.push_back(std::make_unique<LuongScene>(defer));
+  v.push_back(std::make_unique<SelfScene>(defer));
+  v.push_back(std::make_unique<SdpaScene>(defer));
+  v.push_back(std::make_unique<ScalingScene>(defer));
+  v.push_back(std::make_unique<MultiheadScene>(defer));
+  v.push_back(std::make_unique<MasksScene>(defer));
+  v.push_back(std::make_unique<CostScene>(defer));
+  v.push_back(std::make_unique<ImportScene>(defer));  // your own model's attention, from a file (not on the notes' path)
   size_t quiz_count = 0;
   const TrPair* quiz = quiz_translations(&quiz_count);  // (not in one call: argument order is unspecified)
   add_translations(quiz, quiz_count);

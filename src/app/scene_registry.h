@@ -8,7 +8,8 @@
 
 namespace ap {
 
-// A fresh instance of every scene at its default; registers each scene's translations.
-std::vector<std::unique_ptr<Scene>> make_scenes();
+// A fresh instance of every scene at its default; registers each scene's translations. defer: each scene
+// builds its first model when first used (Scene::ensure_built), not here.
+std::vector<std::unique_ptr<Scene>> make_scenes(bool defer = false);
 
 }  // namespace ap

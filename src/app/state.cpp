@@ -7,14 +7,14 @@ namespace ap {
 // The page opens on scaled dot-product attention, as it always has (course pages' links without scene= rely
 // on it), although the lesson path puts four scenes before it.
 PlaygroundState::PlaygroundState() {
-  scenes = make_scenes();
+  scenes = make_scenes(/*defer=*/true);
   for (size_t k = 0; k < scenes.size(); ++k)
     if (std::string(scenes[k]->id()) == kDefaultScene) current = static_cast<int>(k);
 }
 
 Scene* PlaygroundState::find(const std::string& id) {
   for (auto& s : scenes)
-    if (id == s->id()) return s.get();
+    if (id == s->id()) return &built(*s);
   return nullptr;
 }
 

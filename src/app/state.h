@@ -63,17 +63,26 @@ struct PlaygroundState {
   PlaygroundState(const PlaygroundState&) = delete;
   PlaygroundState& operator=(const PlaygroundState&) = delete;
 
-  Scene& scene() { return *scenes[static_cast<size_t>(current)]; }
-  const Scene& scene() const { return *scenes[static_cast<size_t>(current)]; }
+  // Every way to a scene goes through these (and find, get): a scene's first model is built on first use.
+  Scene& scene() { return built(*scenes[static_cast<size_t>(current)]); }
+  const Scene& scene() const { return built(*scenes[static_cast<size_t>(current)]); }
   Timeline& timeline() { return scene().timeline; }
   const Timeline& timeline() const { return scene().timeline; }
   Scene* find(const std::string& id);
   // The scene `T` (e.g. SdpaScene) wherever it is in the list; nullptr if it is not registered.
   template <class T> T* get() {
     for (auto& s : scenes)
-      if (auto* t = dynamic_cast<T*>(s.get())) return t;
+      if (auto* t = dynamic_cast<T*>(s.get())) return &built(*t);
     return nullptr;
   }
+
+ private:
+  template <class S> static S& built(S& s) {
+    s.ensure_built();
+    return s;
+  }
+
+ public:
   template <class T> const T* get() const { return const_cast<PlaygroundState*>(this)->get<T>(); }
 };
 

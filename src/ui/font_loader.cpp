@@ -93,7 +93,7 @@ void fonts_follow_text(PlaygroundState& st, UiState& ui) {
     const AssetState a = platform_asset(kCommonFont, &ff.extra_bytes, &error);
     if (a == AssetState::Ready) {
       st.fonts.extra_loaded = true;
-      ff.rebuild = true;
+      ff.rebuild = ff.rebuild_typed = true;
     } else if (a == AssetState::Failed) {
       st.fonts.error = error;
       report(st, "fonts", Status::Error("the larger Chinese font could not be loaded, so some characters show as '?': {0}", {error}));
@@ -117,7 +117,7 @@ void fonts_follow_text(PlaygroundState& st, UiState& ui) {
     lacking.insert(cp);
   }
   for (uint32_t cp : lacking) {
-    if (ff.wanted.insert(cp).second && st.fonts.extra_loaded) ff.rebuild = true;
+    if (ff.wanted.insert(cp).second && st.fonts.extra_loaded) ff.rebuild = ff.rebuild_typed = true;
   }
   if (!lacking.empty() && !st.fonts.extra_requested) {
     st.fonts.extra_requested = true;
@@ -126,10 +126,14 @@ void fonts_follow_text(PlaygroundState& st, UiState& ui) {
     std::string error;
     if (platform_asset(kCommonFont, &ff.extra_bytes, &error) == AssetState::Ready) {
       st.fonts.extra_loaded = true;
-      ff.rebuild = true;
+      ff.rebuild = ff.rebuild_typed = true;
     }
   }
-  st.fonts.missing = missing_from(ui.fonts.body, cps);
+  // Missing: what the atlas lacks, leaving out the interface's own hanzi that the next frame bakes in.
+  std::set<uint32_t> report;
+  for (uint32_t cp : cps)
+    if (ff.own_all || !own_cjk_has(cp)) report.insert(cp);
+  st.fonts.missing = missing_from(ui.fonts.body, report);
   if (ff.rebuild) platform_request_frames(2);
 }
 
@@ -165,11 +169,11 @@ void fonts_rebuild(PlaygroundState& st, UiState& ui, float scale, float zoom) {
   ExtraFont extra{st.fonts.extra_loaded ? &ff.extra_bytes : nullptr, &ff.ranges, ff.own_all ? nullptr : &ff.own_ranges};
   build_fonts(&ui.fonts, scale, zoom, extra);
   const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  if (ff.rebuild) {  // a rebuild for typed Chinese (not the first build, nor a zoom change)
+  if (ff.rebuild_typed) {  // a rebuild for typed Chinese (not the first build, a zoom change, nor own hanzi)
     ++st.fonts.rebuilds;
     st.fonts.last_rebuild_ms = ms;
   }
-  ff.rebuild = false;
+  ff.rebuild = ff.rebuild_typed = false;
   int glyphs = 0;
   for (uint32_t cp : ff.wanted)
     if (ui.fonts.body->FindGlyphNoFallback(static_cast<ImWchar>(cp))) ++glyphs;

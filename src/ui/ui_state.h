@@ -21,6 +21,7 @@ struct FontFollow {
   std::vector<unsigned char> extra_bytes;  // the larger font, once loaded (the atlas points into it)
   std::vector<ImWchar> ranges;           // `wanted` as ImGui ranges (the atlas points into it)
   bool rebuild = false;                  // rebuild the atlas before the next frame
+  bool rebuild_typed = false;            // … for Chinese beyond the interface's own (getState().fonts counts these)
   // The interface's own hanzi (fonts::cjk) in the atlas: all of them once the interface has been Chinese,
   // else only those an English screen shows ("中文", English strings that quote Chinese, Chinese text of
   // a scene), so that the first atlas of an English visit stays quick.
@@ -55,7 +56,10 @@ struct UiState {
   std::string document_lang;      // last language given to the page's <html lang>
   FrameInfo frame;
 
-  SceneView& view(const PlaygroundState& st) { return *views[static_cast<size_t>(st.current)]; }
+  SceneView& view(const PlaygroundState& st) {
+    (void)st.scene();  // its first model is built before its view draws it
+    return *views[static_cast<size_t>(st.current)];
+  }
 };
 
 // The frame function: draws the whole interface for one frame.

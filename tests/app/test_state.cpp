@@ -2,12 +2,15 @@
 // on-screen messages by key, and presets.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include <cmath>
 #include <cstring>
 #include <string>
 
 #include "app/cell_text.h"
 #include "app/presets.h"
+#include "app/scenes/masks_scene.h"
 #include "app/state.h"
 #include "helpers.h"
 
@@ -218,6 +221,37 @@ TEST(AppState, ClearReportAndDismiss) {
   EXPECT_EQ(st.errors[0].key, "c");
   dismiss(st, 5);  // out of range: ignored
   EXPECT_EQ(st.errors.size(), 1u);
+}
+
+// ---- first models on first use ----------------------------------------------------------------------------
+
+// The page builds only the scene it opens on; another scene's first model is built when it is first used
+// (startup time, issue 8), and it is then the same model a scene built at once has.
+TEST(AppState, ScenesBuildTheirFirstModelWhenFirstUsed) {
+  PlaygroundState st;
+  int built = 0;
+  for (const auto& s : st.scenes) {
+    if (s->built()) ++built;
+    // Until then the timeline still has one sub-step per stage.
+    EXPECT_EQ(s->timeline.stage_count(), static_cast<int>(s->stages().size())) << s->id();
+  }
+  (void)st.scene();
+  built = 0;
+  for (const auto& s : st.scenes) built += s->built() ? 1 : 0;
+  EXPECT_EQ(built, 1);
+  EXPECT_TRUE(st.scene().built());
+  EXPECT_STREQ(st.scene().id(), PlaygroundState::kDefaultScene);
+  Scene* masks = st.find("masks");
+  ASSERT_NE(masks, nullptr);
+  EXPECT_TRUE(masks->built());
+  EXPECT_EQ(masks->generation(), 0);
+  nlohmann::json lazy = nlohmann::json::object(), eager = nlohmann::json::object();
+  masks->write_results(lazy, true);
+  MasksScene direct;  // built at once
+  direct.write_results(eager, true);
+  EXPECT_EQ(lazy.dump(), eager.dump());
+  EXPECT_EQ(masks->timeline.stage_count(), direct.timeline.stage_count());
+  EXPECT_EQ(masks->timeline.total(), direct.timeline.total());
 }
 
 // ---- presets ----------------------------------------------------------------------------------------------

@@ -248,7 +248,12 @@ Status compute_bahdanau(const BahdanauParams& p, BahdanauModel* out) {
   return Status::Ok();
 }
 
-BahdanauScene::BahdanauScene() {
+BahdanauScene::BahdanauScene(bool defer) {
+  if (defer) defer_first_model();
+  else build_first();
+}
+
+void BahdanauScene::build_first() {
   Status s = compute_bahdanau(params_, &model_);  // the defaults always compute
   (void)s;
   first_model();

@@ -75,7 +75,9 @@ Status compute_bahdanau(const BahdanauParams& p, BahdanauModel* out);
 
 class BahdanauScene final : public Scene {
  public:
-  BahdanauScene();
+  // defer: build the first model when first used (make_scenes), not now (Scene::ensure_built).
+  explicit BahdanauScene(bool defer = false);
+  void build_first() override;  // the default model, now or when first used
 
   const char* id() const override { return "bahdanau"; }
   const char* title() const override;

@@ -235,7 +235,12 @@ Status compute_bottleneck(const BottleneckParams& p, BottleneckModel* out, bool 
   return Status::Ok();
 }
 
-BottleneckScene::BottleneckScene() {
+BottleneckScene::BottleneckScene(bool defer) {
+  if (defer) defer_first_model();
+  else build_first();
+}
+
+void BottleneckScene::build_first() {
   Status s = compute_bottleneck(params_, &model_, /*with_probe=*/false);  // the defaults always compute
   (void)s;
   probe_pending_ = true;

@@ -54,7 +54,9 @@ Status compute_bottleneck(const BottleneckParams& p, BottleneckModel* out, bool 
 
 class BottleneckScene final : public Scene {
  public:
-  BottleneckScene();
+  // defer: build the first model when first used (make_scenes), not now (Scene::ensure_built).
+  explicit BottleneckScene(bool defer = false);
+  void build_first() override;  // the default model, now or when first used
 
   const char* id() const override { return "bottleneck"; }
   const char* title() const override;

@@ -264,7 +264,12 @@ std::vector<int> CostScene::sweep_ns(int max_n) {
   return v;
 }
 
-CostScene::CostScene() : clock_(real_clock_ms) {
+CostScene::CostScene(bool defer) : clock_(real_clock_ms) {
+  if (defer) defer_first_model();
+  else build_first();
+}
+
+void CostScene::build_first() {
   Status s = cost_table(params_.n, params_.d, params_.k, &table_);  // the defaults always compute
   (void)s;
   refresh_parallel();

@@ -100,7 +100,9 @@ constexpr double kGruSpanMs = 20.0;
 
 class CostScene final : public Scene {
  public:
-  CostScene();
+  // defer: build the first model when first used (make_scenes), not now (Scene::ensure_built).
+  explicit CostScene(bool defer = false);
+  void build_first() override;  // the default model, now or when first used
 
   const char* id() const override { return "cost"; }
   const char* title() const override;

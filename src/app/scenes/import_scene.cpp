@@ -115,10 +115,15 @@ void measure_import(ImportData* d) {
   d->negative = lo < 0;
 }
 
-ImportScene::ImportScene() {
+ImportScene::ImportScene(bool defer) {
   size_t count = 0;
   const TrPair* io = array_io_translations(&count);
   add_translations(io, count);
+  if (defer) defer_first_model();
+  else build_first();
+}
+
+void ImportScene::build_first() {
   Status s = import_example(&data_);  // the default sentence always builds
   (void)s;
   labels_ = data_.w.tokens;

@@ -34,7 +34,9 @@ struct ImportParams {
 
 class ImportScene final : public Scene {
  public:
-  ImportScene();
+  // defer: build the first model when first used (make_scenes), not now (Scene::ensure_built).
+  explicit ImportScene(bool defer = false);
+  void build_first() override;  // the default model, now or when first used
 
   const char* id() const override { return "import"; }
   const char* title() const override;

@@ -330,7 +330,12 @@ Status compute_luong(const LuongParams& p, LuongModel* out) {
   return Status::Ok();
 }
 
-LuongScene::LuongScene() {
+LuongScene::LuongScene(bool defer) {
+  if (defer) defer_first_model();
+  else build_first();
+}
+
+void LuongScene::build_first() {
   Status s = compute_luong(params_, &model_);  // the defaults always compute
   (void)s;
   first_model();

@@ -66,7 +66,9 @@ ScoreParamCounts score_param_counts(const LuongModel& m);
 
 class LuongScene final : public Scene {
  public:
-  LuongScene();
+  // defer: build the first model when first used (make_scenes), not now (Scene::ensure_built).
+  explicit LuongScene(bool defer = false);
+  void build_first() override;  // the default model, now or when first used
 
   const char* id() const override { return "luong"; }
   const char* title() const override;

@@ -208,7 +208,12 @@ Status compute_masks(const MasksParams& p, MasksModel* out) {
   return Status::Ok();
 }
 
-MasksScene::MasksScene() {
+MasksScene::MasksScene(bool defer) {
+  if (defer) defer_first_model();
+  else build_first();
+}
+
+void MasksScene::build_first() {
   Status s = compute_masks(params_, &model_);  // the defaults always compute
   (void)s;
   first_model();

@@ -42,7 +42,9 @@ struct MasksModel {
 
 class MasksScene final : public Scene {
  public:
-  MasksScene();
+  // defer: build the first model when first used (make_scenes), not now (Scene::ensure_built).
+  explicit MasksScene(bool defer = false);
+  void build_first() override;  // the default model, now or when first used
 
   const char* id() const override { return "masks"; }
   const char* title() const override;

@@ -175,7 +175,12 @@ Status compute_multihead(const MultiheadParams& p, const std::vector<MultiHeadPa
   return Status::Ok();
 }
 
-MultiheadScene::MultiheadScene() {
+MultiheadScene::MultiheadScene(bool defer) {
+  if (defer) defer_first_model();
+  else build_first();
+}
+
+void MultiheadScene::build_first() {
   Status s = compute_multihead(params_, nullptr, &model_);  // the defaults always compute
   (void)s;
   first_model();

@@ -56,7 +56,9 @@ struct MultiheadModel {
 
 class MultiheadScene final : public Scene {
  public:
-  MultiheadScene();
+  // defer: build the first model when first used (make_scenes), not now (Scene::ensure_built).
+  explicit MultiheadScene(bool defer = false);
+  void build_first() override;  // the default model, now or when first used
 
   const char* id() const override { return "multihead"; }
   const char* title() const override;

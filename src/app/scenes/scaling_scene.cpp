@@ -111,7 +111,12 @@ bool results_agree(const json& got, const ScalingResult& r) {
 
 }  // namespace
 
-ScalingScene::ScalingScene() {
+ScalingScene::ScalingScene(bool defer) {
+  if (defer) defer_first_model();
+  else build_first();
+}
+
+void ScalingScene::build_first() {
   Status s = compute_scaling(params_, &result_);  // the defaults always compute
   (void)s;
   first_model();

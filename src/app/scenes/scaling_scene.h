@@ -17,7 +17,9 @@ enum class ScalingItem { HistRaw = 0, HistScaled, SweepMaxWeight, SweepEntropy, 
 
 class ScalingScene final : public Scene {
  public:
-  ScalingScene();
+  // defer: build the first model when first used (make_scenes), not now (Scene::ensure_built).
+  explicit ScalingScene(bool defer = false);
+  void build_first() override;  // the default model, now or when first used
 
   const char* id() const override { return "scaling"; }
   const char* title() const override;

@@ -122,7 +122,12 @@ SoftmaxCursor softmax_cursor(int done, int n) {
   return c;
 }
 
-SdpaScene::SdpaScene() {
+SdpaScene::SdpaScene(bool defer) {
+  if (defer) defer_first_model();
+  else build_first();
+}
+
+void SdpaScene::build_first() {
   Status s = build_model(SdpaParams{}, &model_);  // the default sentence always builds
   (void)s;
   first_model();

@@ -37,7 +37,9 @@ std::vector<int> sdpa_substeps(int n, int m);
 
 class SdpaScene final : public Scene {
  public:
-  SdpaScene();  // the default sentence (always builds)
+  // defer: build the first model when first used (make_scenes), not now (Scene::ensure_built).
+  explicit SdpaScene(bool defer = false);
+  void build_first() override;  // the default model, now or when first used  // the default sentence (always builds)
 
   const char* id() const override { return "sdpa"; }
   const char* title() const override;

@@ -166,7 +166,12 @@ const char* SelfScene::setting_title(QkSetting s) {
   return "";
 }
 
-SelfScene::SelfScene() {
+SelfScene::SelfScene(bool defer) {
+  if (defer) defer_first_model();
+  else build_first();
+}
+
+void SelfScene::build_first() {
   Status s = compute_self(params_, &model_);  // the defaults always compute
   (void)s;
   first_model();

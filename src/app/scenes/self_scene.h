@@ -24,7 +24,9 @@ constexpr int kMaxDModel = 128;  // d_model (d_k ≤ d_model)
 
 class SelfScene final : public Scene {
  public:
-  SelfScene();
+  // defer: build the first model when first used (make_scenes), not now (Scene::ensure_built).
+  explicit SelfScene(bool defer = false);
+  void build_first() override;  // the default model, now or when first used
 
   const char* id() const override { return "self"; }
   const char* title() const override;
