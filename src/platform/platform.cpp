@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "platform/imgui_renderer.h"
+#include "widgets/svg_snapshot.h"
 #include "widgets/gl.h"
 
 // Dear ImGui comes from Debian's source package imgui 1.86 (scripts/setup.sh pins it): its backends and
@@ -133,6 +134,7 @@ void one_frame() {
   glClear(GL_COLOR_BUFFER_BIT);
   imgui_renderer_render(ImGui::GetDrawData(), dw, dh);
   platform_capture_after_render(dw, dh);  // only when a picture of the view was asked for (Export)
+  svg_snapshot_after_render(ImGui::GetDrawData(), bg);  // only when an SVG of the view was asked for
   SDL_GL_SwapWindow(g_window);
 }
 

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,8 @@
 #include "app/scenes/import_scene.h"
 #include "ui/ui_state.h"
 #include "widgets/colormap.h"
+#include "widgets/plot.h"
+#include "widgets/svg_snapshot.h"
 
 #if defined(__GNUC__)
 #pragma GCC diagnostic push
@@ -26,9 +29,8 @@
 #pragma GCC diagnostic ignored "-Wunused-function"
 #pragma GCC diagnostic ignored "-Wimplicit-fallthrough"
 #endif
-#define STB_IMAGE_WRITE_IMPLEMENTATION
 #define STBI_WRITE_NO_STDIO
-#include <stb/stb_image_write.h>
+#include <stb/stb_image_write.h>  // its implementation is in widgets/svg_snapshot.cpp
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop
 #endif
@@ -42,9 +44,13 @@ namespace {
 const TrPair kExportStrings[] = {
     {"Export", "导出"},
     {"Export (E)", "导出 (E)"},
-    {"export: PNG of the view, a matrix as SVG, CSV, JSON, .npy or LaTeX", "导出：视图的 PNG，或把一个矩阵导出为 SVG、CSV、JSON、.npy 或 LaTeX"},
+    {"export: PNG or SVG of the view, a matrix as SVG, CSV, JSON, .npy or LaTeX", "导出：视图的 PNG 或 SVG，或把一个矩阵导出为 SVG、CSV、JSON、.npy 或 LaTeX"},
     {"The view", "当前视图"},
     {"PNG of the view", "视图的 PNG"},
+    {"SVG of the view", "视图的 SVG"},
+    {"A plot of this view", "当前视图中的一幅图"},
+    {"Vector shapes and text (glyph outlines), matrices drawn as heatmaps as images of their cells: for slides and papers.",
+     "矢量图形和文字（字形轮廓），以热力图显示的矩阵作为其单元格的图像嵌入：用于幻灯片和论文。"},
     {"A matrix of this scene", "本场景的一个矩阵"},
     {"no matrix in this scene's state", "本场景的状态中没有矩阵"},
     {"decimals", "小数位数"},
@@ -70,6 +76,10 @@ struct ExportCache {
   std::vector<ExportMatrix> list;
   std::string note;
   int png_stage = 0;  // 1: capture asked at the next frame (the dialog hidden), 2: waiting for the pixels
+  int svg_stage = 0;  // the same for the SVG of the view (svg_snapshot.h)
+  // One plot instead of the whole view: its rectangle (empty: the view) and its name for the file.
+  ImVec4 crop = ImVec4(0, 0, 0, 0);
+  std::string crop_name = "view";
 } g_export;
 
 // A non-empty array of equal-length arrays of numbers (null: a masked −∞ cell).
@@ -213,6 +223,11 @@ void export_matrix(const PlaygroundState& st, const ExportMatrix& e, const std::
   }
 }
 
+void choose_plot(const PlotDrawn& p) {
+  g_export.crop = ImVec4(p.p0.x, p.p0.y, p.p1.x, p.p1.y);
+  g_export.crop_name = "plot-" + p.title.substr(0, 40);
+}
+
 const ExportMatrix* find_matrix(const std::string& name) {
   for (const ExportMatrix& e : g_export.list)
     if (e.name == name) return &e;
@@ -245,7 +260,22 @@ void files_poll(PlaygroundState& st, UiState& ui) {
   }
   std::string what;
   while (platform_take_export_request(&what)) {
-    if (what == "png") { ui.show_export = true; g_export.png_stage = 1; continue; }
+    if (what == "png" || what == "svg") {
+      ui.show_export = true;
+      g_export.crop = ImVec4(0, 0, 0, 0);
+      g_export.crop_name = "view";
+      (what == "png" ? g_export.png_stage : g_export.svg_stage) = 1;
+      continue;
+    }
+    if (what.rfind("plot-png:", 0) == 0 || what.rfind("plot-svg:", 0) == 0) {  // "plot-svg:0": the first plot shown
+      const std::vector<PlotDrawn> plots = plots_drawn();
+      const int k = std::atoi(what.c_str() + 9);
+      if (k < 0 || k >= static_cast<int>(plots.size())) { g_export.note = "no such plot: " + what; continue; }
+      choose_plot(plots[static_cast<size_t>(k)]);
+      ui.show_export = true;
+      (what[5] == 'p' ? g_export.png_stage : g_export.svg_stage) = 1;
+      continue;
+    }
     const size_t colon = what.find(':');
     refresh(st);
     const ExportMatrix* e = colon == std::string::npos ? nullptr : find_matrix(what.substr(colon + 1));
@@ -260,7 +290,45 @@ void files_poll(PlaygroundState& st, UiState& ui) {
     std::vector<unsigned char> rgba;
     if (platform_take_capture(&w, &h, &rgba)) {
       g_export.png_stage = 0;
-      save(file_name(st, "view", "png"), encode_png(w, h, rgba), "image/png");
+      const ImVec4 c = g_export.crop;
+      if (c.z > c.x && c.w > c.y && ui.frame.width > 0) {
+        // One plot: its rectangle, in framebuffer pixels (the capture's), cut out of the view.
+        const float k = static_cast<float>(w) / ui.frame.width;
+        const int x0 = std::clamp(static_cast<int>(std::floor(c.x * k)), 0, w - 1), y0 = std::clamp(static_cast<int>(std::floor(c.y * k)), 0, h - 1);
+        const int x1 = std::clamp(static_cast<int>(std::ceil(c.z * k)), x0 + 1, w), y1 = std::clamp(static_cast<int>(std::ceil(c.w * k)), y0 + 1, h);
+        std::vector<unsigned char> cut(static_cast<size_t>(x1 - x0) * (y1 - y0) * 4);
+        for (int y = y0; y < y1; ++y)
+          std::copy_n(&rgba[(static_cast<size_t>(y) * w + x0) * 4], static_cast<size_t>(x1 - x0) * 4, &cut[static_cast<size_t>(y - y0) * (x1 - x0) * 4]);
+        rgba = std::move(cut);
+        w = x1 - x0;
+        h = y1 - y0;
+      }
+      save(file_name(st, g_export.crop_name, "png"), encode_png(w, h, rgba), "image/png");
+    } else {
+      platform_request_frames(2);
+    }
+  }
+  // The SVG: the next frame is drawn without anti-aliasing (ImGui's fringes and line texture would turn
+  // into thick or half-transparent shapes; an SVG renderer anti-aliases by itself), and without the dialog.
+  static bool aa_lines = true, aa_fill = true;
+  if (g_export.svg_stage == 1) {
+    ImGuiStyle& style = ImGui::GetStyle();
+    aa_lines = style.AntiAliasedLines;
+    aa_fill = style.AntiAliasedFill;
+    style.AntiAliasedLines = style.AntiAliasedFill = false;  // from the next frame on
+    platform_request_frames(3);
+    g_export.svg_stage = 2;
+  } else if (g_export.svg_stage == 2) {
+    svg_snapshot_request(g_export.crop);  // this frame
+    platform_request_frames(2);
+    g_export.svg_stage = 3;
+  } else if (g_export.svg_stage == 3) {
+    std::string svg;
+    if (svg_snapshot_take(&svg)) {
+      g_export.svg_stage = 0;
+      ImGui::GetStyle().AntiAliasedLines = aa_lines;
+      ImGui::GetStyle().AntiAliasedFill = aa_fill;
+      save(file_name(st, g_export.crop_name, "svg"), bytes_of(svg), "image/svg+xml");
     } else {
       platform_request_frames(2);
     }
@@ -268,7 +336,7 @@ void files_poll(PlaygroundState& st, UiState& ui) {
 }
 
 void export_dialog(PlaygroundState& st, UiState& ui) {
-  if (g_export.png_stage != 0) return;  // the view is being photographed: the dialog stays out of the picture
+  if (g_export.png_stage != 0 || g_export.svg_stage != 0) return;  // the view is being photographed: the dialog stays out
   refresh(st);
   const float fs = ImGui::GetFontSize();
   ImGui::SetNextWindowPos(ImVec2(ui.frame.width * 0.5f, fs * 3.f), ImGuiCond_Appearing, ImVec2(0.5f, 0.f));
@@ -279,7 +347,32 @@ void export_dialog(PlaygroundState& st, UiState& ui) {
     return;
   }
   ImGui::TextUnformatted(tr("The view"));
-  if (ImGui::Button((std::string(tr("PNG of the view")) + "###png_view").c_str())) g_export.png_stage = 1;
+  const auto whole_view = []() {
+    g_export.crop = ImVec4(0, 0, 0, 0);
+    g_export.crop_name = "view";
+  };
+  if (ImGui::Button((std::string(tr("PNG of the view")) + "###png_view").c_str())) { whole_view(); g_export.png_stage = 1; }
+  ImGui::SameLine();
+  if (ImGui::Button((std::string(tr("SVG of the view")) + "###svg_view").c_str())) { whole_view(); g_export.svg_stage = 1; }
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("%s", tr("Vector shapes and text (glyph outlines), matrices drawn as heatmaps as images of their cells: for slides and papers."));
+  // The plots on screen (the √d_k sweep, the cost curves …): each one alone, cut out of the view.
+  const std::vector<PlotDrawn> plots = plots_drawn();
+  if (!plots.empty()) {
+    ImGui::Spacing();
+    ImGui::Separator();
+    ImGui::TextUnformatted(tr("A plot of this view"));
+    for (size_t k = 0; k < plots.size(); ++k) {
+      ImGui::PushID(static_cast<int>(k));
+      if (ImGui::Button("SVG")) { choose_plot(plots[k]); g_export.svg_stage = 1; }
+      ImGui::SameLine();
+      if (ImGui::Button("PNG")) { choose_plot(plots[k]); g_export.png_stage = 1; }
+      ImGui::SameLine();
+      ImGui::AlignTextToFramePadding();
+      ImGui::TextUnformatted(plots[k].title.c_str());
+      ImGui::PopID();
+    }
+  }
   ImGui::Spacing();
   ImGui::Separator();
   ImGui::TextUnformatted(tr("A matrix of this scene"));

@@ -145,7 +145,7 @@ void fonts_rebuild(PlaygroundState& st, UiState& ui, float scale, float zoom) {
   ff.ranges.clear();
   if (st.fonts.extra_loaded) {
     for (uint32_t cp : ff.wanted) {  // sorted: neighbours join one range
-      if (!ff.ranges.empty() && ff.ranges.back() + 1 == cp) ff.ranges.back() = static_cast<ImWchar>(cp);
+      if (!ff.ranges.empty() && static_cast<uint32_t>(ff.ranges.back()) + 1 == cp) ff.ranges.back() = static_cast<ImWchar>(cp);
       else { ff.ranges.push_back(static_cast<ImWchar>(cp)); ff.ranges.push_back(static_cast<ImWchar>(cp)); }
     }
   }
@@ -162,7 +162,7 @@ void fonts_rebuild(PlaygroundState& st, UiState& ui, float scale, float zoom) {
   ff.own_ranges.clear();
   for (uint32_t cp : ff.own_wanted) {
     if (!own_cjk_has(cp)) continue;
-    if (!ff.own_ranges.empty() && ff.own_ranges.back() + 1 == cp) ff.own_ranges.back() = static_cast<ImWchar>(cp);
+    if (!ff.own_ranges.empty() && static_cast<uint32_t>(ff.own_ranges.back()) + 1 == cp) ff.own_ranges.back() = static_cast<ImWchar>(cp);
     else { ff.own_ranges.push_back(static_cast<ImWchar>(cp)); ff.own_ranges.push_back(static_cast<ImWchar>(cp)); }
   }
   ff.own_ranges.push_back(0);

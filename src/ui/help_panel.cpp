@@ -32,7 +32,7 @@ void help_panel(PlaygroundState& st, UiState& ui) {
       {"+  −", N_("larger / smaller text")},
       {"T", N_("presenter mode (high contrast, large type, pointer highlight)")},
       {"F", N_("full screen")},
-      {"E", N_("export: PNG of the view, a matrix as SVG, CSV, JSON, .npy or LaTeX")},
+      {"E", N_("export: PNG or SVG of the view, a matrix as SVG, CSV, JSON, .npy or LaTeX")},
       {"Tab", N_("move into the controls (arrows, Space, Enter)")},
       {"Esc", N_("back to the animation")},
       {"F1  ?", N_("this help")},

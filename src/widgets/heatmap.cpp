@@ -28,6 +28,7 @@ struct DrawRecord {
   int rows = 0, cols = 0;
   ImVec2 p0, p1;
   HeatmapStyle style;
+  const Mat* m = nullptr;  // for the SVG of the view
 };
 
 struct Gl {
@@ -124,6 +125,13 @@ void draw_callback(const ImDrawList*, const ImDrawCmd* cmd) {
 
 void heatmap_begin_frame() { g.records.clear(); }
 
+bool heatmap_drawn(const ImDrawCmd& cmd, HeatmapDrawn* out) {
+  if (cmd.UserCallback != draw_callback || !cmd.UserCallbackData) return false;
+  const auto* r = static_cast<const DrawRecord*>(cmd.UserCallbackData);
+  *out = {r->m, r->p0, r->p1, r->style};
+  return r->m != nullptr;
+}
+
 bool heatmap_available() {
   if (!g.tried) init_gl();
   return g.ok;
@@ -154,7 +162,7 @@ void heatmap_draw(ImDrawList* dl, const HeatmapKey& key, const Mat& m, ImVec2 p0
   if (g.lut_palette != colormap_palette_version()) fill_luts();
   Texture& t = g.textures[{key.owner, key.item}];
   if (t.version != key.version || t.rows != m.rows() || t.cols != m.cols()) upload(t, m, key.version);
-  g.records.push_back({t.id, t.rows, t.cols, p0, p1, style});
+  g.records.push_back({t.id, t.rows, t.cols, p0, p1, style, &m});
   dl->AddCallback(draw_callback, &g.records.back());
   dl->AddCallback(ImDrawCallback_ResetRenderState, nullptr);  // hand GL state back to the ImGui backend
 }

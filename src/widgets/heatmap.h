@@ -32,6 +32,15 @@ void heatmap_begin_frame();
 // colours with ImGui rectangles, at most 128 × 128 blocks (each block takes the colour of its first cell).
 void heatmap_draw(ImDrawList* dl, const HeatmapKey& key, const Mat& m, ImVec2 p0, ImVec2 p1, const HeatmapStyle& style);
 
+// For the SVG of the view (svg_snapshot.h): what a draw command of this frame draws, when it is a heatmap.
+// `m` points at the matrix given to heatmap_draw (a scene's model: it outlives the frame).
+struct HeatmapDrawn {
+  const Mat* m = nullptr;
+  ImVec2 p0, p1;
+  HeatmapStyle style;
+};
+bool heatmap_drawn(const ImDrawCmd& cmd, HeatmapDrawn* out);
+
 // False if the shader failed to compile or link (heatmap_draw then uses rectangles).
 bool heatmap_available();
 

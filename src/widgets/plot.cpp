@@ -560,6 +560,26 @@ std::vector<SeriesView> plot_series_views(const PlotSpec& spec) {
 
 std::string plot_csv(const PlotSpec& spec) { return series_csv(plot_series_views(spec)); }
 
+namespace {
+std::vector<PlotDrawn> g_plots;
+template <class R> void remember_plot(const std::string& title, const R& box) {
+  const int now = ImGui::GetFrameCount();
+  g_plots.erase(std::remove_if(g_plots.begin(), g_plots.end(), [&](const PlotDrawn& p) { return p.frame < now; }), g_plots.end());
+  if (g_plots.size() < 32) g_plots.push_back({title, ImVec2(box.x0, box.y0), ImVec2(box.x1, box.y1), now});
+}
+}  // namespace
+
+std::vector<PlotDrawn> plots_drawn() {
+  const int now = ImGui::GetFrameCount();
+  int last = -1;  // the latest frame that drew plots, if it is this one or the one before
+  for (const PlotDrawn& p : g_plots) last = std::max(last, p.frame);
+  std::vector<PlotDrawn> out;
+  if (last < now - 1) return out;
+  for (const PlotDrawn& p : g_plots)
+    if (p.frame == last) out.push_back(p);
+  return out;
+}
+
 PlotResult plot(const char* id, const PlotSpec& spec, ImVec2 size) {
   PlotResult res;
   ImGui::PushID(id ? id : "plot");
@@ -571,7 +591,8 @@ PlotResult plot(const char* id, const PlotSpec& spec, ImVec2 size) {
   st.ink = ImGui::GetColorU32(ImGuiCol_Text);
   st.faint = ImGui::GetColorU32(ImGuiCol_TextDisabled);
   const ImVec4 child_bg = ImGui::GetStyleColorVec4(ImGuiCol_ChildBg);
-  st.bg = ImGui::GetColorU32(child_bg.w > 0.5f ? ImGuiCol_ChildBg : ImGuiCol_WindowBg);
+  // White, as child windows are (the scene's stage is, and its own children draw no background of theirs).
+  st.bg = child_bg.w > 0.5f ? ImGui::GetColorU32(ImGuiCol_ChildBg) : IM_COL32(255, 255, 255, 255);
   st.bg |= IM_COL32_A_MASK;  // opaque
   st.border = ImGui::GetColorU32(ImGuiCol_TextDisabled, 0.55f);
   st.grid_major = ImGui::GetColorU32(ImGuiCol_TextDisabled, 0.22f);
@@ -673,6 +694,7 @@ PlotResult plot(const char* id, const PlotSpec& spec, ImVec2 size) {
     ImGui::PopID();
     return res;
   }
+  remember_plot(spec.title.empty() ? std::string(id ? id : "plot") : spec.title, box);
 
   ImDrawList* dl = ImGui::GetWindowDrawList();
   dl->PushClipRect(ImVec2(box.x0, box.y0), ImVec2(box.x1, box.y1), true);

@@ -68,6 +68,15 @@ struct PlotResult {
 // the box (the tooltip is a window of its own). `id` scopes the ImGui ID (PushID(id)).
 PlotResult plot(const char* id, const PlotSpec& spec, ImVec2 size);
 
+// The plots drawn in the last frames, with their place on screen (Export: one plot as SVG or PNG is the
+// view cut to this rectangle). Entries older than the previous frame are dropped.
+struct PlotDrawn {
+  std::string title;
+  ImVec2 p0, p1;
+  int frame = 0;  // ImGui::GetFrameCount() when drawn
+};
+std::vector<PlotDrawn> plots_drawn();
+
 // The i-th default series colour (10 distinct colours, repeating).
 ImU32 plot_palette(int i);
 

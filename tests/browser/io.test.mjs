@@ -180,3 +180,87 @@ test('export: the dialog, a PNG of the view, an SVG heatmap that parses, CSV and
   assert.equal(q[0].split(',').length, s.key_tokens.length + 1);
   assert.deepEqual(errors, []);
 });
+
+// Compares two images (data: URLs) in the page, block by block (32 × 18 blocks of mean colour): the SVG of
+// the view, rendered by the browser, must look like the PNG of the same view.
+async function blockDifference(page, aUrl, bUrl, w, h) {
+  return page.evaluate(async ([a, b, w, h]) => {
+    const load = (src) => new Promise((res, rej) => { const i = new Image(); i.onload = () => res(i); i.onerror = rej; i.src = src; });
+    // Drawn at full size first (an SVG drawn straight into 32 × 18 pixels would be rendered that small).
+    const blocks = async (src) => {
+      const img = await load(src);
+      const c = document.createElement('canvas'); c.width = w; c.height = h;
+      const g = c.getContext('2d');
+      g.drawImage(img, 0, 0, w, h);
+      const px = g.getImageData(0, 0, w, h).data, out = new Float64Array(32 * 18 * 4), n = new Float64Array(32 * 18);
+      for (let y = 0; y < h; y++)
+        for (let x = 0; x < w; x++) {
+          const b = Math.floor(y * 18 / h) * 32 + Math.floor(x * 32 / w), k = (y * w + x) * 4;
+          for (let c2 = 0; c2 < 3; c2++) out[b * 4 + c2] += px[k + c2];
+          n[b]++;
+        }
+      for (let b = 0; b < n.length; b++) for (let c2 = 0; c2 < 3; c2++) out[b * 4 + c2] /= n[b];
+      return out;
+    };
+    const [x, y] = [await blocks(a), await blocks(b)];
+    let sum = 0, worst = 0;
+    for (let k = 0; k < x.length; k += 4)
+      for (let c = 0; c < 3; c++) { const d = Math.abs(x[k + c] - y[k + c]); sum += d; worst = Math.max(worst, d); }
+    return { mean: sum / (x.length / 4 * 3), worst };
+  }, [aUrl, bUrl, w, h]);
+}
+
+test('export: the SVG of the view is vector shapes and glyph outlines that look like the PNG of the same view', async () => {
+  const { page, errors } = await openPage(browser.context, url + '?scene=sdpa&lang=en&step=4');
+  for (const [name, state] of [['sdpa-softmax', { step: 4 }], ['sdpa-512-heatmaps', { preset: 'long', step: 4 }], ['scaling-plot', { scene: 'scaling' }],
+    ['sdpa-zh', { scene: 'sdpa', preset: 'chinese', lang: 'zh', step: 1 }]]) {
+    await page.evaluate((s) => window.playground.setState(s), state);
+    await frames(page, 3);
+    const svg = await download(page, 'svg');
+    assert.match(svg.name, /-view\.svg$/);
+    const text = svg.bytes.toString('utf8');
+    const parsed = await page.evaluate((t) => {
+      const d = new DOMParser().parseFromString(t, 'image/svg+xml');
+      return { error: d.getElementsByTagName('parsererror').length, root: d.documentElement.nodeName, glyphs: d.querySelectorAll('use').length,
+        outlines: d.querySelectorAll('defs path').length, shapes: d.querySelectorAll('g > path').length, images: d.querySelectorAll('image').length };
+    }, text);
+    assert.equal(parsed.error, 0, name);
+    assert.equal(parsed.root, 'svg');
+    assert.ok(parsed.glyphs > 200, `${name}: ${parsed.glyphs} glyphs placed`);
+    assert.ok(parsed.outlines > 30 && parsed.outlines < parsed.glyphs, `${name}: each outline defined once (${parsed.outlines})`);
+    assert.ok(parsed.shapes > 20, `${name}: ${parsed.shapes} filled shapes`);
+    if (name === 'sdpa-512-heatmaps') assert.ok(parsed.images >= 1, 'the shader-drawn heatmaps are in it as images');
+    fs.writeFileSync(new URL(`../../build/screenshots/io-exported-${name}.svg`, import.meta.url), text);
+    const png = await download(page, 'png');
+    const [w, h] = [png.bytes.readUInt32BE(16), png.bytes.readUInt32BE(20)];
+    const d = await blockDifference(page, 'data:image/svg+xml;base64,' + svg.bytes.toString('base64'), 'data:image/png;base64,' + png.bytes.toString('base64'), w, h);
+    console.log(`# ${name}: SVG ${(svg.bytes.length / 1024).toFixed(0)} KB, ${parsed.glyphs} glyphs, ${parsed.outlines} outlines, ${parsed.shapes} shape paths, ${parsed.images} images; block difference to the PNG mean ${d.mean.toFixed(2)}, worst ${d.worst.toFixed(1)}`);
+    assert.ok(d.mean < 2 && d.worst < 40, `${name}: the SVG looks like the view (mean ${d.mean}, worst ${d.worst})`);
+    const view = await browser.context.newPage();
+    await view.setViewportSize({ width: w, height: h });
+    await view.setContent(`<body style="margin:0">${text}</body>`);
+    await view.screenshot({ path: new URL(`../../build/screenshots/io-exported-${name}-svg.png`, import.meta.url).pathname });
+    await view.close();
+  }
+  // One plot alone (the √d_k sweep): the view cut to the plot's rectangle, as SVG and as PNG, the same size.
+  await page.evaluate(() => window.playground.setState({ scene: 'scaling', lang: 'en' }));
+  await frames(page, 3);
+  const plotSvg = await download(page, 'plot-svg:0');
+  assert.match(plotSvg.name, /^scaling-plot-.*\.svg$/);
+  const box = await page.evaluate((t) => {
+    const d = new DOMParser().parseFromString(t, 'image/svg+xml');
+    return { error: d.getElementsByTagName('parsererror').length, w: +d.documentElement.getAttribute('width'), h: +d.documentElement.getAttribute('height') };
+  }, plotSvg.bytes.toString('utf8'));
+  assert.equal(box.error, 0);
+  assert.ok(box.w > 100 && box.w < 1280 && box.h > 80 && box.h < 720, JSON.stringify(box));
+  const plotPng = await download(page, 'plot-png:0');
+  assert.match(plotPng.name, /^scaling-plot-.*\.png$/);
+  const pw = plotPng.bytes.readUInt32BE(16), ph = plotPng.bytes.readUInt32BE(20);
+  assert.ok(Math.abs(pw - box.w) <= 2 && Math.abs(ph - box.h) <= 2, `PNG ${pw}×${ph}, SVG ${box.w}×${box.h}`);
+  const pd = await blockDifference(page, 'data:image/svg+xml;base64,' + plotSvg.bytes.toString('base64'), 'data:image/png;base64,' + plotPng.bytes.toString('base64'), pw, ph);
+  console.log(`# one plot: ${box.w}×${box.h}, block difference SVG/PNG mean ${pd.mean.toFixed(2)}, worst ${pd.worst.toFixed(1)}`);
+  assert.ok(pd.mean < 3, `the plot's SVG looks like its PNG (mean ${pd.mean})`);
+  fs.writeFileSync(new URL('../../build/screenshots/io-exported-plot.svg', import.meta.url), plotSvg.bytes);
+  fs.writeFileSync(new URL('../../build/screenshots/io-exported-plot.png', import.meta.url), plotPng.bytes);
+  assert.deepEqual(errors, []);
+});
