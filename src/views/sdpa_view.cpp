@@ -878,7 +878,8 @@ void SdpaView::stage(ViewContext& ctx) {
       note = misprint.c_str();
     }
   }
-  if (note) avail.y -= fs * 1.3f;
+  // On its own line, wrapped between words on narrow screens (a phone): as tall as it needs.
+  if (note) avail.y -= ImGui::CalcTextSize(note, nullptr, false, avail.x).y + fs * 0.3f;
   avail.y = std::max(avail.y, fs * 4.f);
   bool fits = true;
   // The geometry is measured over every stage: again only when the model, the area or the text size changes.
@@ -907,7 +908,9 @@ void SdpaView::stage(ViewContext& ctx) {
   ImGui::SetCursorScreenPos(ImVec2(o.x, o.y + avail.y + 2.f));
   if (note) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.55f, 0.30f, 0.0f, 1.f));
+    ImGui::PushTextWrapPos(ImGui::GetCursorPos().x + avail.x);  // local coordinates
     ImGui::TextUnformatted(note);
+    ImGui::PopTextWrapPos();
     ImGui::PopStyleColor();
   }
   float x = 0;
