@@ -22,18 +22,6 @@
 #include "widgets/plot.h"
 #include "widgets/svg_snapshot.h"
 
-#if defined(__GNUC__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-#pragma GCC diagnostic ignored "-Wsign-compare"
-#pragma GCC diagnostic ignored "-Wunused-function"
-#pragma GCC diagnostic ignored "-Wimplicit-fallthrough"
-#endif
-#define STBI_WRITE_NO_STDIO
-#include <stb/stb_image_write.h>  // its implementation is in widgets/svg_snapshot.cpp
-#if defined(__GNUC__)
-#pragma GCC diagnostic pop
-#endif
 
 namespace ap {
 
@@ -162,18 +150,6 @@ void save(const std::string& name, const std::vector<unsigned char>& bytes, cons
 }
 
 std::vector<unsigned char> bytes_of(const std::string& s) { return std::vector<unsigned char>(s.begin(), s.end()); }
-
-void png_write(void* ctx, void* data, int size) {
-  auto* out = static_cast<std::vector<unsigned char>*>(ctx);
-  const auto* p = static_cast<const unsigned char*>(data);
-  out->insert(out->end(), p, p + size);
-}
-
-std::vector<unsigned char> encode_png(int w, int h, const std::vector<unsigned char>& rgba) {
-  std::vector<unsigned char> png;
-  stbi_write_png_to_func(png_write, &png, w, h, 4, rgba.data(), w * 4);
-  return png;
-}
 
 // The colour scale of a matrix: sequential over [0, max(1, max)] when nothing is negative, else diverging ±max|v|.
 struct Range { bool diverging; float lo, hi; };
@@ -319,9 +295,16 @@ void files_poll(PlaygroundState& st, UiState& ui) {
     platform_request_frames(3);
     g_export.svg_stage = 2;
   } else if (g_export.svg_stage == 2) {
-    svg_snapshot_request(g_export.crop);  // this frame
+    ImGuiStyle& style = ImGui::GetStyle();
+    if (style.AntiAliasedLines || style.AntiAliasedFill) {
+      // The style was made anew before this frame (a font rebuild: the language, the text size), so this
+      // frame is anti-aliased: switch it off again and take the next one.
+      style.AntiAliasedLines = style.AntiAliasedFill = false;
+    } else {
+      svg_snapshot_request(g_export.crop);  // this frame
+      g_export.svg_stage = 3;
+    }
     platform_request_frames(2);
-    g_export.svg_stage = 3;
   } else if (g_export.svg_stage == 3) {
     std::string svg;
     if (svg_snapshot_take(&svg)) {

@@ -77,6 +77,17 @@ std::string missing_from(const ImFont* font, const std::set<uint32_t>& wanted) {
   return out;
 }
 
+// Code points as ImGui glyph ranges: pairs of first/last, 0-terminated. `cps` is sorted, so neighbours
+// join one range.
+void glyph_ranges(const std::set<uint32_t>& cps, std::vector<ImWchar>* out) {
+  out->clear();
+  for (uint32_t cp : cps) {
+    if (!out->empty() && static_cast<uint32_t>(out->back()) + 1 == cp) out->back() = static_cast<ImWchar>(cp);
+    else { out->push_back(static_cast<ImWchar>(cp)); out->push_back(static_cast<ImWchar>(cp)); }
+  }
+  out->push_back(0);
+}
+
 }  // namespace
 
 void fonts_follow_text(PlaygroundState& st, UiState& ui) {
@@ -142,30 +153,20 @@ bool fonts_rebuild_pending(const UiState& ui) { return ui.font_follow.rebuild; }
 void fonts_rebuild(PlaygroundState& st, UiState& ui, float scale, float zoom) {
   FontFollow& ff = ui.font_follow;
   const auto t0 = std::chrono::steady_clock::now();
-  ff.ranges.clear();
-  if (st.fonts.extra_loaded) {
-    for (uint32_t cp : ff.wanted) {  // sorted: neighbours join one range
-      if (!ff.ranges.empty() && static_cast<uint32_t>(ff.ranges.back()) + 1 == cp) ff.ranges.back() = static_cast<ImWchar>(cp);
-      else { ff.ranges.push_back(static_cast<ImWchar>(cp)); ff.ranges.push_back(static_cast<ImWchar>(cp)); }
-    }
-  }
-  ff.ranges.push_back(0);
+  glyph_ranges(st.fonts.extra_loaded ? ff.wanted : std::set<uint32_t>{}, &ff.ranges);
   // The interface's own hanzi: all (Chinese), or those an English screen has shown so far.
   if (!ff.own_all && lang() == Lang::Zh) ff.own_all = true;
   if (!ff.own_all && ff.own_wanted.empty()) {
     // What an English screen shows before any text is looked at: the language button and English strings
     // that quote Chinese (a preset's title, an example).
-    cjk_code_points("中文", &ff.own_wanted);
+    std::set<uint32_t> shown;
+    cjk_code_points("中文", &shown);
     for (int i = 0; i < translation_count(); ++i)
-      if (const char* en = translation_key(i)) cjk_code_points(en, &ff.own_wanted);
+      if (const char* en = translation_key(i)) cjk_code_points(en, &shown);
+    for (uint32_t cp : shown)
+      if (own_cjk_has(cp)) ff.own_wanted.insert(cp);  // like those added later: only the font's own
   }
-  ff.own_ranges.clear();
-  for (uint32_t cp : ff.own_wanted) {
-    if (!own_cjk_has(cp)) continue;
-    if (!ff.own_ranges.empty() && static_cast<uint32_t>(ff.own_ranges.back()) + 1 == cp) ff.own_ranges.back() = static_cast<ImWchar>(cp);
-    else { ff.own_ranges.push_back(static_cast<ImWchar>(cp)); ff.own_ranges.push_back(static_cast<ImWchar>(cp)); }
-  }
-  ff.own_ranges.push_back(0);
+  glyph_ranges(ff.own_wanted, &ff.own_ranges);
   ExtraFont extra{st.fonts.extra_loaded ? &ff.extra_bytes : nullptr, &ff.ranges, ff.own_all ? nullptr : &ff.own_ranges};
   build_fonts(&ui.fonts, scale, zoom, extra);
   const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();

@@ -125,6 +125,13 @@ void draw_callback(const ImDrawList*, const ImDrawCmd* cmd) {
 
 void heatmap_begin_frame() { g.records.clear(); }
 
+ImU32 heatmap_cell_color(const Mat& m, int i, int j, const HeatmapStyle& style) {
+  const float x = m(i, j);
+  if (double(i) * static_cast<double>(m.cols()) + j >= style.reveal) return IM_COL32(229, 229, 234, 255);
+  if (std::isinf(x) && x < 0) return IM_COL32(140, 140, 148, 255);
+  return colormap(style.scale, colormap_t(x, style.lo, style.hi));
+}
+
 bool heatmap_drawn(const ImDrawCmd& cmd, HeatmapDrawn* out) {
   if (cmd.UserCallback != draw_callback || !cmd.UserCallbackData) return false;
   const auto* r = static_cast<const DrawRecord*>(cmd.UserCallbackData);
@@ -146,11 +153,7 @@ void draw_rectangles(ImDrawList* dl, const Mat& m, ImVec2 p0, ImVec2 p1, const H
   for (int a = 0; a < br; ++a)
     for (int b = 0; b < bc; ++b) {
       const int i = a * rows / br, j = b * cols / bc;
-      const float x = m(i, j);
-      ImU32 c;
-      if (double(i) * cols + j >= st.reveal) c = IM_COL32(229, 229, 234, 255);
-      else if (std::isinf(x) && x < 0) c = IM_COL32(140, 140, 148, 255);
-      else c = colormap(st.scale, colormap_t(x, st.lo, st.hi));
+      const ImU32 c = heatmap_cell_color(m, i, j, st);
       dl->AddRectFilled(ImVec2(p0.x + b * w, p0.y + a * h), ImVec2(p0.x + (b + 1) * w, p0.y + (a + 1) * h), c);
     }
 }

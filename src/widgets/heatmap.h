@@ -32,6 +32,10 @@ void heatmap_begin_frame();
 // colours with ImGui rectangles, at most 128 × 128 blocks (each block takes the colour of its first cell).
 void heatmap_draw(ImDrawList* dl, const HeatmapKey& key, const Mat& m, ImVec2 p0, ImVec2 p1, const HeatmapStyle& style);
 
+// The colour of cell (i, j) as the shader draws it: "not computed yet" (row-major index >= reveal) and −∞
+// (masked) in their greys, else the colour scale. For the rectangles fallback and the SVG of the view.
+ImU32 heatmap_cell_color(const Mat& m, int i, int j, const HeatmapStyle& style);
+
 // For the SVG of the view (svg_snapshot.h): what a draw command of this frame draws, when it is a heatmap.
 // `m` points at the matrix given to heatmap_draw (a scene's model: it outlives the frame).
 struct HeatmapDrawn {

@@ -7,7 +7,6 @@
 #include <map>
 #include <vector>
 
-#include "widgets/colormap.h"
 #include "widgets/heatmap.h"
 
 // stb_truetype for the glyph outlines: Dear ImGui compiles its copy with STBTT_STATIC (private to
@@ -68,29 +67,19 @@ std::string base64(const std::vector<unsigned char>& in) {
   return out;
 }
 
-void png_append(void* ctx, void* data, int size) {
-  auto* out = static_cast<std::vector<unsigned char>*>(ctx);
-  out->insert(out->end(), static_cast<unsigned char*>(data), static_cast<unsigned char*>(data) + size);
-}
-
 // A heatmap's cells as an <image> (one pixel per cell, drawn without smoothing), the same colours as the
-// shader: "not computed yet" and −∞ in their greys.
+// shader.
 std::string heatmap_image(const HeatmapDrawn& h) {
   const Mat& m = *h.m;
   const int rows = static_cast<int>(m.rows()), cols = static_cast<int>(m.cols());
   std::vector<unsigned char> px(static_cast<size_t>(rows) * cols * 4);
   for (int i = 0; i < rows; ++i)
     for (int j = 0; j < cols; ++j) {
-      const float x = m(i, j);
-      ImU32 c;
-      if (double(i) * cols + j >= h.style.reveal) c = IM_COL32(229, 229, 234, 255);
-      else if (std::isinf(x) && x < 0) c = IM_COL32(140, 140, 148, 255);
-      else c = colormap(h.style.scale, colormap_t(x, h.style.lo, h.style.hi));
+      const ImU32 c = heatmap_cell_color(m, i, j, h.style);
       unsigned char* p = &px[(static_cast<size_t>(i) * cols + j) * 4];
       p[0] = c & 0xFF; p[1] = (c >> 8) & 0xFF; p[2] = (c >> 16) & 0xFF; p[3] = 255;
     }
-  std::vector<unsigned char> png;
-  stbi_write_png_to_func(png_append, &png, cols, rows, 4, px.data(), cols * 4);
+  const std::vector<unsigned char> png = encode_png(cols, rows, px);
   return "<image x=\"" + num(h.p0.x) + "\" y=\"" + num(h.p0.y) + "\" width=\"" + num(h.p1.x - h.p0.x) + "\" height=\"" +
          num(h.p1.y - h.p0.y) + "\" preserveAspectRatio=\"none\" style=\"image-rendering:pixelated\" href=\"data:image/png;base64," +
          base64(png) + "\"/>\n";
@@ -319,6 +308,17 @@ std::string draw_data_svg(const ImDrawData& dd, ImVec4 background, ImVec4 crop) 
   return "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + num(w) + "\" height=\"" + num(h) + "\" viewBox=\"" + num(x) + " " +
          num(y) + " " + num(w) + " " + num(h) + "\">\n<defs>\n" + defs + "</defs>\n<rect x=\"" + num(x) + "\" y=\"" + num(y) +
          "\" width=\"" + num(w) + "\" height=\"" + num(h) + "\" fill=\"" + bg + "\"/>\n" + body + "</svg>\n";
+}
+
+std::vector<unsigned char> encode_png(int width, int height, const std::vector<unsigned char>& rgba) {
+  std::vector<unsigned char> png;
+  stbi_write_png_to_func(
+      [](void* ctx, void* data, int size) {
+        auto* out = static_cast<std::vector<unsigned char>*>(ctx);
+        out->insert(out->end(), static_cast<unsigned char*>(data), static_cast<unsigned char*>(data) + size);
+      },
+      &png, width, height, 4, rgba.data(), width * 4);
+  return png;
 }
 
 namespace {

@@ -9,6 +9,7 @@
 #include <imgui.h>
 
 #include <string>
+#include <vector>
 
 namespace ap {
 
@@ -22,5 +23,8 @@ void svg_snapshot_request(ImVec4 crop = ImVec4(0, 0, 0, 0));
 bool svg_snapshot_pending();
 void svg_snapshot_after_render(const ImDrawData* dd, ImVec4 background);
 bool svg_snapshot_take(std::string* svg);
+
+// RGBA8 pixels, top row first, as a PNG file (stb_image_write; the export dialog uses it too).
+std::vector<unsigned char> encode_png(int width, int height, const std::vector<unsigned char>& rgba);
 
 }  // namespace ap
