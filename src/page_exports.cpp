@@ -20,13 +20,18 @@ std::string g_reply;  // the last string handed to JavaScript
 void ap::page_api_attach(PlaygroundState* st) { g_state = st; }
 
 extern "C" {
+// with_matrices: 0 none, 1 as rows of numbers, 2 compact ({"f32": "v1.…"}, app/api.h).
 EMSCRIPTEN_KEEPALIVE const char* ap_get_state(int with_matrices) {
-  g_reply = g_state ? ap::get_state_json(*g_state, with_matrices != 0) : "{}";
+  g_reply = g_state ? ap::get_state_json(*g_state, with_matrices != 0, with_matrices == 2) : "{}";
   return g_reply.c_str();
 }
-EMSCRIPTEN_KEEPALIVE const char* ap_set_state(const char* json, int size) {
-  g_reply = g_state && json && size >= 0 ? ap::set_state_json(*g_state, json, static_cast<size_t>(size))
-                                         : "{\"ok\":false,\"error\":\"not started\"}";
+// `size` is a double (JavaScript's number): a string of the page may hold more bytes than an int counts. A
+// document over the limit comes without its bytes (json = 0) and is refused by its size, so it is never
+// copied into the heap, which grows and is never given back.
+EMSCRIPTEN_KEEPALIVE const char* ap_set_state(const char* json, double size) {
+  g_reply = g_state && size >= 0 && size < 9007199254740992.0
+                ? ap::set_state_json(*g_state, json, static_cast<uint64_t>(size))
+                : "{\"ok\":false,\"error\":\"not started\"}";
   ap::platform_request_frames(3);  // the view may have changed: draw it
   return g_reply.c_str();
 }
@@ -35,6 +40,8 @@ EMSCRIPTEN_KEEPALIVE const char* ap_step(int k) {
   ap::platform_request_frames(3);
   return g_reply.c_str();
 }
+// The largest document setState takes, in bytes (web/playground.js checks it before copying a document).
+EMSCRIPTEN_KEEPALIVE double ap_max_document_bytes() { return static_cast<double>(ap::kMaxDocumentBytes); }
 // The query string that restores the current view (README "URL parameters").
 EMSCRIPTEN_KEEPALIVE const char* ap_link_query() {
   g_reply = g_state ? ap::state_to_query(*g_state) : "";

@@ -40,9 +40,13 @@
   }
   // A document can be megabytes long: it goes through the heap (ccall's string argument would copy it
   // onto the small wasm stack and trap).
+  // A document over the limit is refused by its size alone (the C++ side says so on screen) before it is
+  // copied: the wasm heap grows to hold a copy and never shrinks. Every UTF-16 unit is at least one byte.
   function callWithText(name, text) {
     wake();
-    var size = Module.lengthBytesUTF8(text);
+    var limit = Module._ap_max_document_bytes();
+    var size = text.length > limit ? text.length : Module.lengthBytesUTF8(text);
+    if (size > limit) return JSON.parse(Module.ccall(name, 'string', ['number', 'number'], [0, size]));
     var ptr = Module._malloc(size + 1);
     if (!ptr) return { ok: false, error: 'not enough memory for a document of ' + size + ' bytes' };
     try {
@@ -427,8 +431,8 @@
     ready: ready,
     getState: function (opts) {
       if (!firstFrame) throw new Error(NOT_READY);
-      var withMatrices = !(opts && opts.matrices === false);
-      return call('ap_get_state', 'number', withMatrices ? 1 : 0);
+      var m = opts ? opts.matrices : true;  // false: none; 'compact': {f32: 'v1.…'} (README "Page API")
+      return call('ap_get_state', 'number', m === false ? 0 : m === 'compact' ? 2 : 1);
     },
     setState: function (partial) {
       if (!firstFrame) return { ok: false, error: NOT_READY };

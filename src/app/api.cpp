@@ -4,6 +4,7 @@
 
 #include "app/json_fields.h"
 #include "app/quiz.h"
+#include "app/url.h"
 
 namespace ap {
 
@@ -87,9 +88,19 @@ Status apply_document(PlaygroundState& st, const json& in, bool dry_run) {
     if (it->is_object() && it->contains("sub"))
       AP_TRY(read_int((*it)["sub"], "step.sub", 0, 1LL << 40, &sub));  // clamped to the stage's sub-steps
   }
+  // `playing` at the top, or inside `step` as getState reports it (so that setState(getState()) keeps a
+  // playing animation playing); both given and different is a contradiction.
   bool playing = false;
-  const bool has_playing = in.contains("playing");
+  bool has_playing = in.contains("playing");
   if (has_playing) AP_TRY(read_bool(in["playing"], "playing", &playing));
+  if (const auto it = in.find("step"); it != in.end() && it->is_object() && it->contains("playing")) {
+    bool step_playing = false;
+    AP_TRY(read_bool((*it)["playing"], "step.playing", &step_playing));
+    if (has_playing && step_playing != playing)
+      return Status::Error("playing ({0}) and step.playing ({1}) disagree", {playing ? "true" : "false", step_playing ? "true" : "false"});
+    playing = step_playing;
+    has_playing = true;
+  }
   double speed = 1;
   const bool has_speed = in.contains("speed");
   if (has_speed) AP_TRY(read_number(in["speed"], "speed", 0.1, 16, &speed));
@@ -118,13 +129,56 @@ Status apply_document(PlaygroundState& st, const json& in, bool dry_run) {
   return Status::Ok();
 }
 
-std::string get_state_json(const PlaygroundState& st, bool include_matrices) {
-  // Messages may quote user input: never let a stray invalid UTF-8 byte make dump() throw (which aborts
-  // the wasm build); it becomes U+FFFD instead.
-  return state_document(st, true, include_matrices, true).dump(-1, ' ', false, json::error_handler_t::replace);
+namespace {
+// Rows of floats (or null, −∞), at least one row and one column, all rows alike.
+bool is_float_matrix(const json& v) {
+  if (!v.is_array() || v.empty() || !v[0].is_array() || v[0].empty()) return false;
+  const size_t cols = v[0].size();
+  for (const json& row : v) {
+    if (!row.is_array() || row.size() != cols) return false;
+    for (const json& e : row)
+      if (!e.is_number_float() && !e.is_null()) return false;
+  }
+  return true;
+}
+}  // namespace
+
+void compact_matrices(json& doc) {
+  if (is_float_matrix(doc)) {
+    doc = json{{"f32", encode_matrices(json{{"", doc}})}};
+    return;
+  }
+  if (doc.is_object() || doc.is_array())
+    for (auto& e : doc) compact_matrices(e);
 }
 
-std::string set_state_json(PlaygroundState& st, const char* text, size_t size) {
+Status expand_matrices(json& doc, const std::string& path) {
+  if (doc.is_object() && doc.size() == 1 && doc.contains("f32")) {
+    const json& f = doc["f32"];
+    json mats;
+    if (!f.is_string() || !decode_matrices(f.get<std::string>(), &mats) || mats.size() != 1 || !mats.contains(""))
+      return Status::Error("{0}: a compact matrix is {\"f32\": \"v1.…\"} as getState({matrices: 'compact'}) writes it",
+                           {path.empty() ? std::string("the document") : path});
+    doc = std::move(mats[""]);
+    return Status::Ok();
+  }
+  if (doc.is_object()) {
+    for (auto it = doc.begin(); it != doc.end(); ++it) AP_TRY(expand_matrices(it.value(), path.empty() ? it.key() : path + "." + it.key()));
+  } else if (doc.is_array()) {
+    for (size_t i = 0; i < doc.size(); ++i) AP_TRY(expand_matrices(doc[i], path + "[" + std::to_string(i) + "]"));
+  }
+  return Status::Ok();
+}
+
+std::string get_state_json(const PlaygroundState& st, bool include_matrices, bool compact) {
+  json doc = state_document(st, true, include_matrices, true);
+  if (compact) compact_matrices(doc);
+  // Messages may quote user input: never let a stray invalid UTF-8 byte make dump() throw (which aborts
+  // the wasm build); it becomes U+FFFD instead.
+  return doc.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+std::string set_state_json(PlaygroundState& st, const char* text, uint64_t size) {
   const auto fail = [&](const Status& s) {
     report(st, "api", local_text(s, "setState"));
     return reply_error(s.message);
@@ -133,10 +187,12 @@ std::string set_state_json(PlaygroundState& st, const char* text, size_t size) {
     return fail(Status::Error("the document is {0} MB; the limit is {1} MB",
                               {arg(static_cast<long long>(size >> 20)), arg(static_cast<long long>(kMaxDocumentBytes >> 20))}));
   // The parser is recursive: a document nested thousands deep would exhaust the stack before it failed.
-  if (json_nesting_depth(text, size) > kMaxJsonDepth)
+  if (!text) return fail(Status::Error("not valid JSON"));
+  if (json_nesting_depth(text, static_cast<size_t>(size)) > kMaxJsonDepth)
     return fail(Status::Error("the document is nested more than {0} levels deep", {arg(kMaxJsonDepth)}));
-  json in = json::parse(text, text + size, nullptr, /*allow_exceptions=*/false);
+  json in = json::parse(text, text + static_cast<size_t>(size), nullptr, /*allow_exceptions=*/false);
   if (in.is_discarded()) return fail(Status::Error("not valid JSON"));
+  if (const Status e = expand_matrices(in); !e) return fail(e);
   const Status s = apply_document(st, in);
   if (!s) return fail(s);
   clear_report(st, "api");

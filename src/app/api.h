@@ -6,6 +6,7 @@
 #pragma once
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <string>
 
 #include "app/state.h"
@@ -22,12 +23,22 @@ nlohmann::json state_document(const PlaygroundState& st, bool with_results, bool
 Status apply_document(PlaygroundState& st, const nlohmann::json& doc, bool dry_run = false);
 
 // getState(): state_document(st, true, include_matrices, true) as JSON text.
-std::string get_state_json(const PlaygroundState& st, bool include_matrices = true);
+// `compact`: every matrix written as {"f32": "v1.<base64url>"} (the URL's binary fragment, app/url.h), about
+// 5.3 bytes a value instead of 10-16: a document at the limits (1024 × 512 Q, K, V and their 1024 × 1024
+// results, about 120 MB as rows of numbers) then fits setState's 64 MB. setState reads both forms.
+std::string get_state_json(const PlaygroundState& st, bool include_matrices = true, bool compact = false);
+
+// The compact form in place, both ways. A matrix is an array of equal rows of floats (null for −∞ in a masked
+// matrix); integer arrays are left as they are. Expanding refuses a malformed {"f32": …} naming its path.
+void compact_matrices(nlohmann::json& doc);
+Status expand_matrices(nlohmann::json& doc, const std::string& path = "");
 
 // setState(): applies a partial document, all or nothing. Returns {"ok":true} or {"ok":false,"error":"..."};
 // on error nothing changes and the message is also shown on screen (key "api"). The text is checked for
-// size and nesting depth before it is parsed.
-std::string set_state_json(PlaygroundState& st, const char* text, size_t size);
+// size and nesting depth before it is parsed. `size` is 64-bit: a page's string can hold more bytes than
+// wasm32's size_t counts; a document over kMaxDocumentBytes is refused by its size alone (`text` is not read,
+// so the page need not copy it into the wasm heap first: web/playground.js passes no bytes then).
+std::string set_state_json(PlaygroundState& st, const char* text, uint64_t size);
 inline std::string set_state_json(PlaygroundState& st, const std::string& text) {
   return set_state_json(st, text.data(), text.size());
 }

@@ -93,6 +93,7 @@ Status param_to_field(const PlaygroundState& st, const Scene& target, const std:
   };
   *field = key;
   if (key == "scene" || key == "lang" || key == "preset") { *value = val; return Status::Ok(); }
+  if (key == "speed") return number(value);  // the animation speed (setState's speed)
   if (key == "step") {
     const size_t colon = val.find(':');
     if (colon == std::string::npos) return number(value);
@@ -216,6 +217,7 @@ void apply_url_query(PlaygroundState& st, const std::string& query) {
   // 1. Split and decode; the scene parameter first, since the others are that scene's.
   std::vector<std::pair<std::string, std::string>> params;
   std::vector<std::string> problems;
+  std::vector<std::string> seen_keys;  // a key given twice: the first is used, and the page says so
   size_t start = 0;
   while (start < q.size()) {
     size_t amp = q.find('&', start);
@@ -229,6 +231,11 @@ void apply_url_query(PlaygroundState& st, const std::string& query) {
     const std::string val = eq == std::string::npos ? "" : url_decode(pair.substr(eq + 1), &ok2);
     if (!ok1 || !ok2) { problems.push_back(format_template("{0}: bad % escape", {utf8_prefix(pair, 80)})); continue; }
     if (!utf8_valid(key) || !utf8_valid(val)) { problems.push_back(format_template("{0}: not UTF-8 text", {url_encode(utf8_prefix(pair, 80))})); continue; }
+    if (std::find(seen_keys.begin(), seen_keys.end(), key) != seen_keys.end()) {
+      problems.push_back(localize(Status::Error("{0} is given more than once; the first value is used", {utf8_prefix(key, 40)})));
+      continue;
+    }
+    seen_keys.push_back(key);
     if (key == "embed") { st.embed = val != "0"; st.show_controls = !st.embed; continue; }
     if (key == "controls") { st.show_controls = val != "0"; continue; }
     if (key == "present") {  // lecture mode (the presenter theme and large type)
@@ -348,6 +355,11 @@ std::string state_to_query(const PlaygroundState& st) {
     q += std::string("&") + p.name + "=" + url_encode(v);
   }
   const Timeline& t = st.timeline();
+  if (t.speed() != 1.0) {
+    char sp[24];
+    std::snprintf(sp, sizeof sp, "%.6g", t.speed());
+    q += std::string("&speed=") + sp;
+  }
   q += "&step=" + std::to_string(t.stage());
   if (!t.stage_complete()) q += "%3A" + std::to_string(t.done_substeps());
   return q;

@@ -197,7 +197,7 @@ void ui_frame(PlaygroundState& st, UiState& ui, const FrameInfo& f) {
   const float top_h = st.is_hidden("topbar") ? 0.f : std::max(fs + 20.f, ImGui::GetFrameHeight() + ImGui::GetStyle().WindowPadding.y);
   if (top_h > 0) top_bar(st, ui, top_h);
 
-  ViewContext ctx{st, {ui.fonts.body, ui.fonts.formula, ui.fonts.small}, ui.compact, W, H};
+  ViewContext ctx{st, {ui.fonts.body, ui.fonts.formula, ui.fonts.small, ui.fonts.generation}, ui.compact, W, H};
   SceneView& view = ui.view(st);
   const bool overlay = ui.compact;
   const float side_w = overlay ? W : std::min(330.f * st.ui_scale, W * 0.34f);

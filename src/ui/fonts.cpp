@@ -52,6 +52,7 @@ void build_fonts(UiFonts* out, float pixel_scale, float zoom, const ExtraFont& e
   io.Fonts->Build();
   io.FontGlobalScale = zoom / pixel_scale;
   io.FontDefault = out->body;
+  ++out->generation;
 }
 
 }  // namespace ap

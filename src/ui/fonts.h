@@ -11,6 +11,7 @@ struct UiFonts {
   ImFont* body = nullptr;     // 16 logical px: Noto Sans + Math + Symbols + CJK merged
   ImFont* formula = nullptr;  // 22 logical px, for the formula of the stage
   ImFont* small = nullptr;    // 13 logical px, for matrix labels and cell numbers
+  int generation = 0;         // one more per build: the pointers above are new then (views key caches by it)
 };
 
 // Rasterises at `pixel_scale` = device pixel ratio × UI zoom, so text is sharp on high-DPI screens; sets

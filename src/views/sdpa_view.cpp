@@ -605,7 +605,7 @@ float number_w(const MatrixView& v, ImFont* f) {
 ImVec2 SdpaView::lay_out(ViewContext& ctx, Plan& p, const Geo& g, ImVec2 o, ImVec2 avail, bool draw) {
   const float fs = ImGui::GetFontSize();
   const float title_h = fs + 4.f, gap = fs * 1.6f;
-  ImFont* lf = g.font;
+  ImFont* lf = g.font(ctx);
   const float hmax = std::max(fs * 2.f, avail.y * 0.2f);  // upright column labels take at most this
   const auto label_w_of = [&](const MatrixView& v) { return matrix_label_width(v.row_labels, static_cast<int>(v.m->rows()), lf); };
   const auto title_w = [&](const MatrixView& v) { return math_text_width(v.title.c_str(), fs) + fs * 0.5f; };
@@ -797,9 +797,10 @@ SdpaView::Geo SdpaView::choose_geometry(ViewContext& ctx, ImVec2 avail, bool cus
     return r;
   };
   *fits = true;
-  for (ImFont* f : {ctx.fonts.body, ctx.fonts.small}) {
+  for (const bool small : {false, true}) {
+    ImFont* f = small ? ctx.fonts.small : ctx.fonts.body;
     const ImVec2 nc = matrix_number_cell(f, 2);
-    Geo g{true, f, 1.f, nc.y};
+    Geo g{true, small, 1.f, nc.y};
     if (fit_ratio(g) < 1.f) continue;
     // Room to spare: first squarer cells (taller, up to about the width of "0.00"), then larger ones (body
     // font only, up to 1.5×).
@@ -810,7 +811,7 @@ SdpaView::Geo SdpaView::choose_geometry(ViewContext& ctx, ImVec2 avail, bool cus
       if (fit_ratio(h) < 1.f) break;
       g = h;
     }
-    for (int k = 0; k < 6 && f == ctx.fonts.body && g.grow * 1.08f <= 1.5f; ++k) {
+    for (int k = 0; k < 6 && !small && g.grow * 1.08f <= 1.5f; ++k) {
       Geo h = g;
       h.grow *= 1.08f;
       h.ch *= 1.08f;
@@ -821,8 +822,8 @@ SdpaView::Geo SdpaView::choose_geometry(ViewContext& ctx, ImVec2 avail, bool cus
   }
   *fits = false;
   const ImVec2 ns = matrix_number_cell(ctx.fonts.small, 2);
-  if (numbers_forced_) return {true, ctx.fonts.small, 1.f, ns.y};
-  return {false, ctx.fonts.small, 1.f, 0.f};
+  if (numbers_forced_) return {true, true, 1.f, ns.y};
+  return {false, true, 1.f, 0.f};
 }
 
 void SdpaView::stage(ViewContext& ctx) {
@@ -883,7 +884,7 @@ void SdpaView::stage(ViewContext& ctx) {
   avail.y = std::max(avail.y, fs * 4.f);
   bool fits = true;
   // The geometry is measured over every stage: again only when the model, the area or the text size changes.
-  const GeoKey gk{scene_.generation(), avail.x, avail.y, fs, ctx.fonts.body, tr("weights"), custom, numbers_forced_};
+  const GeoKey gk{scene_.generation(), avail.x, avail.y, fs, ctx.fonts.generation, tr("weights"), custom, numbers_forced_};
   if (!(gk == geo_key_)) {
     geo_ = choose_geometry(ctx, avail, custom, &geo_fits_);
     geo_key_ = gk;

@@ -27,11 +27,13 @@ class SdpaView final : public SceneView {
 
  public:
   // (public for the layout helpers in sdpa_view.cpp)
-  // Cells shared by every stage: numbered (in `font`, widths × grow, height ch) or square heatmap cells.
+  // Cells shared by every stage: numbered (in the body or the small font, widths × grow, height ch) or square
+  // heatmap cells. Kept across frames, so it names the font rather than holding its pointer (ViewFonts).
   struct Geo {
     bool numbered;
-    ImFont* font;
+    bool small_font;
     float grow, ch;
+    ImFont* font(const ViewContext& ctx) const { return small_font ? ctx.fonts.small : ctx.fonts.body; }
   };
 
  private:
@@ -77,16 +79,16 @@ class SdpaView final : public SceneView {
   struct GeoKey {
     int generation = -1;
     float w = 0, h = 0, fs = 0;
-    const void* font = nullptr;
+    int fonts = -1;              // the font atlas' generation (ViewFonts): new glyphs, new widths
     const void* lang = nullptr;  // a translated string: titles change width with the language
     bool custom = false, forced = false;
     bool operator==(const GeoKey& o) const {
-      return generation == o.generation && w == o.w && h == o.h && fs == o.fs && font == o.font && lang == o.lang && custom == o.custom &&
+      return generation == o.generation && w == o.w && h == o.h && fs == o.fs && fonts == o.fonts && lang == o.lang && custom == o.custom &&
              forced == o.forced;
     }
   };
   GeoKey geo_key_;
-  Geo geo_{false, nullptr, 1.f, 0.f};
+  Geo geo_{false, true, 1.f, 0.f};
   bool geo_fits_ = true;        // the cell height of the last plan laid out (measured or drawn)
   SdpaParams edit_;               // what the controls show (may hold a value the model refused)
   std::string text_;              // the sentence being edited (kept when the model refuses it)

@@ -14,10 +14,15 @@
 
 namespace ap {
 
+// The fonts of this frame. A rebuild of the atlas (the first switch to Chinese, typed hanzi, a text size)
+// frees every ImFont and makes new ones, possibly at the same addresses: a view must not keep these pointers
+// past the frame. What it caches across frames is keyed by `generation` (one more per rebuild), never by a
+// pointer.
 struct ViewFonts {
   ImFont* body = nullptr;
   ImFont* formula = nullptr;
   ImFont* small = nullptr;
+  int generation = 0;
 };
 
 // What a view gets each frame, and what it reports back.

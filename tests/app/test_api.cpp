@@ -7,6 +7,7 @@
 #include <string>
 
 #include "app/api.h"
+#include "app/json_fields.h"
 #include "helpers.h"
 #include "app/i18n.h"
 
@@ -465,6 +466,66 @@ TEST_F(AppApi, StepJsonZeroChangesNothing) {
   EXPECT_EQ(num(s["sub"]), 5);
   EXPECT_EQ(st.timeline().stage(), 1);
   EXPECT_DOUBLE_EQ(st.timeline().sub(), 5.0);
+}
+
+// Issue 14, item 4: getState reports step.playing; setState read only a top-level playing, so
+// setState(getState()) stopped a playing animation.
+TEST_F(AppApi, SetStateOfGetStateKeepsAnAnimationPlaying) {
+  expect_ok(R"({"step":{"index":2,"sub":0},"playing":true,"speed":2})");
+  ASSERT_TRUE(st.timeline().playing());
+  expect_ok(get_state_json(st));
+  EXPECT_TRUE(st.timeline().playing());
+  EXPECT_DOUBLE_EQ(st.timeline().speed(), 2.0);
+  expect_ok(R"({"step":{"index":2,"playing":false}})");
+  EXPECT_FALSE(st.timeline().playing());
+  const std::string before = state_without_errors(st);
+  json r = parse(set_state_json(st, R"({"playing":true,"step":{"index":1,"playing":false}})"));
+  EXPECT_EQ(r.value("ok", true), false);
+  EXPECT_NE(r.value("error", "").find("disagree"), std::string::npos) << r.dump();
+  EXPECT_EQ(state_without_errors(st), before);
+}
+
+// Issue 14, item 5: at the documented limits (n = m = 1024, d_k = d_v = 512) getState was 121 MB and
+// setState(getState()) was refused (64 MB). The compact form fits and restores the same view.
+TEST_F(AppApi, TheDocumentAtTheLimitsRoundTripsInCompactForm) {
+  const int n = limits::kMaxTokens, d = limits::kMaxHeadDim;
+  Mat q(n, d), k(n, d), v(n, d);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < d; ++j) {
+      q(i, j) = static_cast<float>(((i * 31 + j * 7) % 97) - 48) / 97.f;
+      k(i, j) = static_cast<float>(((i * 13 + j * 11) % 89) - 44) / 89.f;
+      v(i, j) = static_cast<float>(((i * 5 + j * 3) % 83) - 41) / 83.f;
+    }
+  json doc = {{"matrices", {{"Q", matrix_json(q)}, {"K", matrix_json(k)}, {"V", matrix_json(v)}}}, {"mask", "causal"}};
+  expect_ok(doc.dump());
+  const std::string full = get_state_json(st, true, false);
+  const std::string compact = get_state_json(st, true, true);
+  std::printf("document at the limits: %.1f MB as rows, %.1f MB compact (limit %.0f MB)\n", full.size() / 1048576.0,
+              compact.size() / 1048576.0, kMaxDocumentBytes / 1048576.0);
+  EXPECT_GT(full.size(), kMaxDocumentBytes);  // why the compact form exists
+  ASSERT_LT(compact.size(), kMaxDocumentBytes);
+  PlaygroundState other;
+  json r = parse(set_state_json(other, compact));
+  ASSERT_EQ(r.value("ok", false), true) << r.dump().substr(0, 300);
+  EXPECT_EQ(get_state_json(other, true, true), compact);
+  // The compact form of one matrix is read back exactly; a malformed one is refused, naming its place.
+  json m = {{"Q", {{"f32", "v1.AAAA"}}}};
+  r = parse(set_state_json(st, json{{"matrices", m}}.dump()));
+  EXPECT_EQ(r.value("ok", true), false);
+  EXPECT_NE(r.value("error", "").find("matrices.Q: a compact matrix"), std::string::npos) << r.dump();
+}
+
+// Issue 14, item 6: an oversized document is refused by its size alone, before its bytes are read (the page
+// passes none: the wasm heap would otherwise grow to hold a copy).
+TEST_F(AppApi, AnOversizedDocumentIsRefusedByItsSizeAlone) {
+  const std::string before = state_without_errors(st);
+  json r = parse(set_state_json(st, nullptr, (400ull << 20)));
+  EXPECT_EQ(r.value("ok", true), false);
+  EXPECT_NE(r.value("error", "").find("the document is 400 MB; the limit is 64 MB"), std::string::npos) << r.dump();
+  EXPECT_NE(message(st, "api").find("400 MB"), std::string::npos);  // shown on screen too
+  r = parse(set_state_json(st, nullptr, (5ull << 30)));  // more than wasm32's size_t counts
+  EXPECT_NE(r.value("error", "").find("the document is 5120 MB"), std::string::npos) << r.dump();
+  EXPECT_EQ(state_without_errors(st), before);
 }
 
 }  // namespace

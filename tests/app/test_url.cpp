@@ -256,5 +256,33 @@ TEST_F(AppUrl, EmptyQueriesChangeNothing) {
   }
 }
 
+// Issue 14, item 9: a key given twice was resolved by order without a word.
+TEST_F(AppUrl, ARepeatedKeyIsReportedAndTheFirstValueIsUsed) {
+  apply_url_query(st, "?d_k=4&d_k=5");
+  EXPECT_EQ(num(state(st, false)["d_k"]), 4);
+  EXPECT_NE(message(st, "url").find("d_k is given more than once"), std::string::npos) << all_errors(st);
+  st.errors.clear();
+  apply_url_query(st, "?scene=sdpa&scene=masks");
+  EXPECT_EQ(st.scene().id(), std::string("sdpa"));
+  EXPECT_NE(message(st, "url").find("scene is given more than once"), std::string::npos) << all_errors(st);
+  st.errors.clear();
+  apply_url_query(st, "?preset=cats&preset=one-query");
+  EXPECT_NE(message(st, "url").find("preset is given more than once"), std::string::npos) << all_errors(st);
+}
+
+// Issue 14, item 4: link() dropped the animation speed.
+TEST_F(AppUrl, TheSpeedTravelsInTheLink) {
+  st.timeline().set_speed(4);
+  const std::string q = state_to_query(st);
+  EXPECT_NE(q.find("speed=4"), std::string::npos) << q;
+  PlaygroundState other;
+  apply_url_query(other, q);
+  EXPECT_DOUBLE_EQ(other.timeline().speed(), 4.0);
+  EXPECT_TRUE(other.errors.empty()) << all_errors(other);
+  apply_url_query(other, "?speed=100");  // out of range: refused with a message, the speed kept
+  EXPECT_DOUBLE_EQ(other.timeline().speed(), 4.0);
+  EXPECT_TRUE(has_key(other, "url"));
+}
+
 }  // namespace
 }  // namespace ap

@@ -1,0 +1,126 @@
+// The language switch from every scene and every stage, both ways, by key (L) and by the page API, in the
+// page, in an embed and in the offline single file (issue 14, item 1). The first switch to Chinese rebuilds
+// the font atlas; the SDPA view kept a font pointer across that rebuild and the default page froze for good
+// ("memory access out of bounds" in every later frame). Only a first switch shows it, so each case starts
+// from a fresh page in English. Health after each switch: no page error, frames still come after an input,
+// getState answers in the new language.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { serveDist, launch, frames, dist, screenshot } from './helpers.mjs';
+
+let server, url, browser;
+before(async () => { ({ server, url } = await serveDist()); browser = await launch(); });
+after(async () => { await browser.close(); server.close(); });
+
+function watch(page) {
+  const errors = [];
+  // (the course page has no icon: the browser's own favicon.ico request is not the app's)
+  page.on('console', (m) => { if (m.type() === 'error' && !/favicon\.ico/.test(m.location().url || '')) errors.push(m.text()); });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  return errors;
+}
+
+// `app`: a function giving the frame (page or iframe) that holds the playground.
+async function state(app) { return app.evaluate(() => window.playground.getState({ matrices: false })); }
+
+// Frames still come: an input (a stage step and back) draws at least one more frame.
+async function framesAdvance(page, app) {
+  const before = (await state(app)).frames;
+  for (let k = 0; k < 40; k++) {
+    await app.evaluate(() => { window.playground.step(-1); window.playground.step(1); });
+    await frames(page, 2);
+    if ((await state(app)).frames > before) return true;
+  }
+  return false;
+}
+
+async function switchLang(page, app, to, how) {
+  if (how === 'key') {
+    await app.evaluate(() => document.getElementById('canvas').focus());
+    await page.keyboard.press('l');
+  } else {
+    assert.deepEqual(await app.evaluate((l) => window.playground.setState({ lang: l }), to), { ok: true });
+  }
+  for (let k = 0; k < 30 && (await state(app)).lang !== to; k++) await frames(page, 1);
+  await frames(page, 4);  // the atlas is rebuilt on the frame after the switch
+}
+
+// One case: a fresh page, then en → zh → en, each switch checked.
+async function roundTrip(page, app, errors, label, first) {
+  const second = first === 'key' ? 'api' : 'key';
+  await switchLang(page, app, 'zh', first);
+  assert.deepEqual(errors, [], `${label}: en → zh by ${first}`);
+  let s = await state(app);
+  assert.equal(s.lang, 'zh', label);
+  assert.ok(await framesAdvance(page, app), `${label}: frames stopped after the switch to Chinese`);
+  await switchLang(page, app, 'en', second);
+  s = await state(app);
+  assert.equal(s.lang, 'en', label);
+  assert.ok(await framesAdvance(page, app), `${label}: frames stopped after the switch back`);
+  assert.deepEqual(errors, [], `${label}: zh → en by ${second}`);
+}
+
+test('every scene and every stage switches to Chinese and back (page, by key and by API)', async () => {
+  const page = await browser.context.newPage();
+  const errors = watch(page);
+  await page.goto(url + 'index.html');
+  await page.evaluate(() => window.playground.ready);
+  const scenes = await page.evaluate(async () => {
+    const out = [];
+    const ids = ['bottleneck', 'bahdanau', 'luong', 'self', 'sdpa', 'scaling', 'multihead', 'masks', 'cost', 'import'];
+    for (const id of ids) {
+      window.playground.setState({ scene: id });
+      out.push([id, window.playground.getState({ matrices: false }).step.count]);
+    }
+    return out;
+  });
+  let cases = 0;
+  for (const [id, count] of scenes) {
+    for (let stage = 0; stage < count; stage++) {
+      const how = (cases++ % 2) ? 'api' : 'key';
+      await page.goto(url + `index.html?scene=${id}&step=${stage}&lang=en`);
+      await page.evaluate(() => window.playground.ready);
+      await frames(page, 2);
+      await roundTrip(page, page, errors, `${id} stage ${stage}`, how);
+    }
+  }
+  console.log(`# ${cases} first switches (scenes × stages), each there and back`);
+  assert.ok(cases >= 40, `only ${cases} cases`);
+  await page.close();
+});
+
+test('the default page, the embed and the single file switch to Chinese and back', async () => {
+  // The default page as a learner opens it (no parameter at all), by key.
+  let page = await browser.context.newPage();
+  let errors = watch(page);
+  await page.goto(url);
+  await page.evaluate(() => window.playground.ready);
+  await roundTrip(page, page, errors, 'the bare page', 'key');
+  await switchLang(page, page, 'zh', 'key');
+  await screenshot(page, 'language-default-zh.png');
+  await page.close();
+
+  // An embed in a course page (same origin), by key inside the iframe and by its API.
+  for (const first of ['key', 'api']) {
+    page = await browser.context.newPage();
+    errors = watch(page);
+    await page.goto(url + 'examples/course.html');
+    const handle = await page.waitForSelector('iframe[src*="scene=sdpa"]');
+    await handle.scrollIntoViewIfNeeded();
+    const app = await handle.contentFrame();
+    await app.waitForFunction(() => window.playground && window.playground.ready);
+    await app.evaluate(() => window.playground.ready);
+    await roundTrip(page, app, errors, `embed (${first} first)`, first);
+    await page.close();
+  }
+
+  // The offline single file from file://.
+  page = await browser.context.newPage();
+  errors = watch(page);
+  await page.goto(pathToFileURL(path.join(dist, 'attention-playground.html')).href);
+  await page.evaluate(() => window.playground.ready);
+  await roundTrip(page, page, errors, 'single file', 'key');
+  await page.close();
+});
