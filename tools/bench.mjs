@@ -104,6 +104,12 @@ const page = {
   wasm_bytes: size('attention_playground.wasm'),
   js_bytes: size('attention_playground.js') + size('playground.js'),
   gzip_bytes: gzipBytes,
+  // Where the bytes are (issue 14, item 4): each first-visit file gzipped, and the wasm by part (code per
+  // library or layer from the link's symbol map, data: fonts and tables), tools/wasm_size.py.
+  first_visit_files: Object.fromEntries(firstVisit.map((f) => [f, { bytes: size(f),
+    gzip: zlib.gzipSync(fs.readFileSync(path.join(dist, f)), { level: 9 }).length }])),
+  wasm_breakdown: JSON.parse(execFileSync('/usr/bin/python3', [path.join(root, 'tools/wasm_size.py'),
+    path.join(dist, 'attention_playground.wasm'), path.join(root, 'build/wasm/attention_playground.js.symbols')], { encoding: 'utf8' })),
 };
 
 let core = {};
@@ -154,6 +160,8 @@ const rows = [
   ['sweep: longest slice of measuring work', `${sweepFrames.longest_slice_ms} ms`, ''],
   ...(workers.attention || []).map((p) => [`workers: attention, W = ${p.workers}`, `${p.ms} ms, ×${p.speedup}`, p.same_output ? 'same output' : 'OUTPUT DIFFERS']),
   ...(workers.gru || []).map((p) => [`workers: GRU, W = ${p.workers}`, `${p.ms} ms, ×${p.speedup}`, p.same_output ? 'same output' : 'OUTPUT DIFFERS']),
+  ...Object.entries(page.first_visit_files).map(([f, v]) => [`first visit: ${f}`, `${(v.gzip / 1024).toFixed(0)} KB gz`, `${(v.bytes / 1024).toFixed(0)} KB raw`]),
+  ...Object.entries(page.wasm_breakdown.parts).map(([k, v]) => [`wasm: ${k}`, v.gzip != null ? `${(v.gzip / 1024).toFixed(0)} KB gz` : '', `${(v.bytes / 1024).toFixed(0)} KB raw`]),
   ['workers: GRU hand-off per step', `${workers.gru_handoff_us_per_step} µs`, workers.state === 'finished' ? '' : `(${workers.state}: ${workers.error})`],
 ];
 const w0 = Math.max(...rows.map((r) => r[0].length)), w1 = Math.max(...rows.map((r) => r[1].length));
