@@ -5,6 +5,7 @@
 #   ./build.sh web      build dist/ only
 #   ./build.sh native   build and run the desktop app (SDL2 + OpenGL 3.3)
 #   ./build.sh bench    benchmarks -> build/bench.json and a table
+#   ./build.sh fuzz     the libFuzzer targets (tests/fuzz/), 10 million inputs each
 # Dependencies come from Debian (and playwright-core from npm); scripts/setup.sh installs them idempotently.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -53,12 +54,42 @@ sanitizer_tests() {
     build/asan/ap_tests --gtest_brief=1
 }
 
+# libFuzzer targets for the readers and decoders (tests/fuzz/), clang-14 with ASan + UBSan, in build/fuzz. Each
+# runs on a copy of its seed corpus (build/fuzz/corpus/: the repository's is never written); what crashes is
+# saved in build/fuzz/crashes/<target>/ and fails the run.
+fuzz_targets=(matrices url state npy attention_json)
+fuzz_build() {
+  say "fuzz targets, clang-14 + libFuzzer + ASan + UBSan (build/fuzz)"
+  CXX=clang++-14 CC=clang-14 cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1" \
+    -DAP_FUZZ=ON -DAP_BUILD_APP=OFF -DAP_BUILD_TESTS=OFF >/dev/null
+  cmake --build build/fuzz -j"$jobs" $(printf ' --target fuzz_%s' "${fuzz_targets[@]}")
+}
+fuzz_run() {  # fuzz_run <libFuzzer options>: every target; prints "target: N execs, exec/s, crashes K"
+  local failed=0 t log execs rate crashes
+  for t in "${fuzz_targets[@]}"; do
+    rm -rf "build/fuzz/corpus/$t" "build/fuzz/crashes/$t"
+    mkdir -p "build/fuzz/corpus/$t" "build/fuzz/crashes/$t"
+    cp tests/fuzz/corpus/"$t"/* "build/fuzz/corpus/$t/"
+    log=build/fuzz/$t.log
+    build/fuzz/fuzz_"$t" -seed=1 -timeout=30 -print_final_stats=1 -artifact_prefix="build/fuzz/crashes/$t/" "$@" \
+      "build/fuzz/corpus/$t" >"$log" 2>&1 || failed=1
+    execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
+    rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
+    crashes=$(find "build/fuzz/crashes/$t" -type f | wc -l)
+    printf '%s: %s execs, %s exec/s, crashes %s\n' "$t" "${execs:-?}" "${rate:-?}" "$crashes"
+    if [ "$crashes" != 0 ] || ! grep -q '^stat::number_of_executed_units' "$log"; then failed=1; tail -n 40 "$log"; fi
+  done
+  return $failed
+}
+fuzz_tests() { fuzz_build && fuzz_run -max_total_time=15; }
+
 run_tests() {
   local failed=0
   native_build
   say "unit tests, native (ctest)"
   ctest --test-dir build/native --output-on-failure -j"$jobs" || failed=1
   sanitizer_tests || failed=1
+  fuzz_tests || failed=1
   web_build
   say "unit tests, wasm under Node (ctest)"
   ctest --test-dir build/wasm --output-on-failure || failed=1
@@ -78,6 +109,7 @@ case "${1:-}" in
     say "serving dist/ at http://127.0.0.1:$port/  (Ctrl+C stops)"
     exec node tools/serve.mjs dist "$port" ;;
   test) run_tests ;;
+  fuzz) fuzz_build && fuzz_run -runs=10000000 ;;
   native)
     native_build
     shift

@@ -4,12 +4,14 @@
 #include "app/array_io.h"
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 
 #include "app/i18n.h"
 #include "app/json_fields.h"
+#include "core/utf8.h"
 
 namespace ap {
 
@@ -42,6 +44,11 @@ const TrPair kIoStrings[] = {
     {"{0} has more than 4 dimensions", "{0} 超过 4 维"},
     {"tokens has {0} entries, but n = {1}", "tokens 有 {0} 项，而 n = {1}"},
     {"tokens must be an array of strings", "tokens 必须是字符串数组"},
+    {"value {0} (flat index {1}) is out of range: beyond float32 (±3.4e38); the limit is ±1e6",
+     "第 {1} 个值（按扁平下标）{0} 超出范围：超过 float32 的范围（±3.4e38）；上限是 ±1e6"},
+    {"the JSON gives both \"attention\" and \"weights\"; keep one of them", "JSON 同时给出了 \"attention\" 和 \"weights\"；请只保留其中一个"},
+    {"the file has a NUL byte at offset {0}: a JSON file is text", "文件在偏移 {0} 处有一个 NUL 字节：JSON 文件应当是文本"},
+    {"the JSON has more than {0} values; the limit is {1}", "JSON 中的数值超过 {0} 个；上限是 {1}"},
 };
 
 const TrPair* array_io_translations(size_t* count) {
@@ -161,6 +168,12 @@ Status bad_header(const std::string& header) {
   return Status::Error("the .npy header is not the dictionary NumPy writes: {0}", {shown});
 }
 
+// A finite value that float32 cannot hold (every array is kept as float32).
+Status beyond_float(double d, long long flat_index) {
+  return Status::Error("value {0} (flat index {1}) is out of range: beyond float32 (±3.4e38); the limit is ±1e6",
+                       {format_number(d), arg(flat_index)});
+}
+
 Status check_finite(const std::vector<float>& v) {
   for (size_t i = 0; i < v.size(); ++i)
     if (!std::isfinite(v[i])) return Status::Error("value {0} (flat index {1}) is not a finite number", {format_number(v[i]), arg(static_cast<long long>(i))});
@@ -181,16 +194,19 @@ Status read_npy(const unsigned char* b, size_t size, NdArray* out) {
   const int major = b[6], minor = b[7];
   if (major < 1 || major > 3 || minor != 0)
     return Status::Error(".npy format version {0}.{1} is not supported (1.0, 2.0 and 3.0 are)", {arg(major), arg(minor)});
-  size_t prefix = 10, header_len = static_cast<size_t>(b[8] | (b[9] << 8));
+  // 64-bit sizes: a version 2/3 header length is a uint32, and prefix + 0xFFFFFFFF wraps a 32-bit size_t
+  // (wasm32) to 11, which the message then called what the header needs.
+  const uint64_t file_bytes = size;
+  uint64_t prefix = 10, header_len = static_cast<uint64_t>(b[8] | (b[9] << 8));
   if (major >= 2) {
     if (size < 12) return Status::Error("the .npy file is truncated: {0} bytes, its header needs {1}", {arg(static_cast<long long>(size)), "12"});
     prefix = 12;
     header_len = le32(b + 8);
   }
-  if (header_len > size - prefix)
+  if (header_len > file_bytes - prefix)
     return Status::Error("the .npy file is truncated: {0} bytes, its header needs {1}",
                          {arg(static_cast<long long>(size)), arg(static_cast<long long>(prefix + header_len))});
-  const std::string header(reinterpret_cast<const char*>(b + prefix), header_len);
+  const std::string header(reinterpret_cast<const char*>(b + prefix), static_cast<size_t>(header_len));
   NpyHeader h;
   HeaderParser parser{header};
   if (!parser.dict(&h) || !h.has_descr || !h.has_order || !h.has_shape) return bad_header(header);
@@ -210,8 +226,8 @@ Status read_npy(const unsigned char* b, size_t size, NdArray* out) {
     // The count itself may not fit: say the shape.
     return Status::Error("the array has {0} values; the limit is {1}", {shape_text(h.shape), arg(io_limits::kMaxValues)});
   }
-  const size_t data_bytes = size - prefix - header_len;
-  const size_t need = static_cast<size_t>(count) * static_cast<size_t>(item);
+  const uint64_t data_bytes = file_bytes - prefix - header_len;
+  const uint64_t need = static_cast<uint64_t>(count) * static_cast<uint64_t>(item);  // count <= kMaxValues
   if (data_bytes < need)
     return Status::Error("the .npy file is truncated: its data has {0} bytes, its shape {1} needs {2}",
                          {arg(static_cast<long long>(data_bytes)), shape_text(h.shape), arg(static_cast<long long>(need))});
@@ -221,12 +237,18 @@ Status read_npy(const unsigned char* b, size_t size, NdArray* out) {
   NdArray a;
   a.shape = h.shape;
   a.data.resize(static_cast<size_t>(count));
-  const unsigned char* p = b + prefix + header_len;
+  const unsigned char* p = b + static_cast<size_t>(prefix + header_len);
   for (long long i = 0; i < count; ++i, p += item) {
     float v = 0;
     if (kind == "f4") { uint32_t u = le32(p); std::memcpy(&v, &u, 4); }
-    else if (kind == "f8") { uint64_t u = le32(p) | (static_cast<uint64_t>(le32(p + 4)) << 32); double x; std::memcpy(&x, &u, 8); v = static_cast<float>(x);
-      if (std::isfinite(x) && !std::isfinite(v)) v = x > 0 ? INFINITY : -INFINITY; }
+    else if (kind == "f8") {
+      uint64_t u = le32(p) | (static_cast<uint64_t>(le32(p + 4)) << 32);
+      double x;
+      std::memcpy(&x, &u, 8);
+      // Finite but past float32 (1e308): say so, rather than "not a finite number" for the infinity it would become.
+      if (std::isfinite(x) && std::fabs(x) > FLT_MAX) return beyond_float(x, i);
+      v = static_cast<float>(x);
+    }
     else if (kind == "f2") v = half_to_float(static_cast<uint16_t>(p[0] | (p[1] << 8)));
     else if (kind == "i4") v = static_cast<float>(static_cast<int32_t>(le32(p)));
     else { uint64_t u = le32(p) | (static_cast<uint64_t>(le32(p + 4)) << 32); v = static_cast<float>(static_cast<int64_t>(u)); }
@@ -315,11 +337,45 @@ Status json_shape(const json& v, const char* name, std::vector<long long>* shape
   return Status::Ok();
 }
 
+// Commas outside strings, plus one: at least the number of values an array in `text` can hold.
+uint64_t json_separators(const char* text, size_t size) {
+  uint64_t n = 1;
+  bool in_string = false;
+  for (size_t i = 0; i < size; ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') ++i;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') in_string = true;
+    else if (c == ',') ++n;
+  }
+  return n;
+}
+
+// The start of a file quoted in a message: at most `max` bytes, cut between characters (utf8_prefix) so that
+// the quote never ends in half a character (shown as U+FFFD); control characters become spaces and bytes that
+// are not UTF-8 '?'.
+constexpr size_t kQuotedStartBytes = 40;
+std::string text_start(const char* text, size_t size, size_t max) {
+  std::string s;
+  for (size_t i = 0; i < size && s.size() <= max + 4;) {
+    uint32_t cp = 0;
+    const int len = utf8_decode(text, size, i, &cp);
+    if (len == 0) { s += '?'; ++i; continue; }
+    if (cp < 32 || cp == 127) s += ' ';
+    else s.append(text + i, static_cast<size_t>(len));
+    i += static_cast<size_t>(len);
+  }
+  const std::string cut = utf8_prefix(s, max);
+  return cut.size() < s.size() ? cut + "…" : cut;
+}
+
 Status json_fill(const json& v, const std::vector<long long>& shape, size_t depth, std::string& path, std::vector<float>& out) {
   if (depth == shape.size()) {
     if (!v.is_number()) return Status::Error("{0} is not a number: {1}", {path, quote_json(v)});
     const double d = v.get<double>();
-    if (!std::isfinite(d) || std::fabs(d) > 3e38) return Status::Error("value {0} (flat index {1}) is not a finite number", {format_number(d), arg(static_cast<long long>(out.size()))});
+    if (!std::isfinite(d)) return Status::Error("value {0} (flat index {1}) is not a finite number", {format_number(d), arg(static_cast<long long>(out.size()))});
+    if (std::fabs(d) > FLT_MAX) return beyond_float(d, static_cast<long long>(out.size()));
     out.push_back(static_cast<float>(d));
     return Status::Ok();
   }
@@ -352,21 +408,31 @@ Status read_attention_json(const char* text, size_t size, AttentionWeights* out)
   if (size == 0) return Status::Error("the file is empty");
   if (size > io_limits::kMaxFileBytes)
     return Status::Error("the file has {0} bytes; the limit is {1}", {arg(static_cast<long long>(size)), arg(static_cast<long long>(io_limits::kMaxFileBytes))});
+  // The parser takes a NUL byte for the end of the text and accepted "[[1]]\0" (a file saved with a C string's
+  // terminator, or not text at all); JSON text never holds one, not even inside a string.
+  if (const void* nul = std::memchr(text, '\0', size))
+    return Status::Error("the file has a NUL byte at offset {0}: a JSON file is text",
+                         {arg(static_cast<long long>(static_cast<const char*>(nul) - text))});
   const int depth = json_nesting_depth(text, size);
   if (depth > kMaxJsonDepth) return Status::Error("the JSON is nested {0} levels deep; the limit is {1}", {arg(depth), arg(kMaxJsonDepth)});
+  // The parsed document costs about 16 bytes a value (far more than its text: "0," is two): 64 MiB of zeros
+  // would be 512 MiB in wasm's heap. Values are counted by their separators first, before anything is built.
+  const uint64_t most_values = static_cast<uint64_t>(io_limits::kMaxValues) + io_limits::kMaxTokens + 16;
+  if (json_separators(text, size) > most_values)
+    return Status::Error("the JSON has more than {0} values; the limit is {1}", {arg(static_cast<long long>(most_values)), arg(io_limits::kMaxValues)});
   const json doc = json::parse(text, text + size, nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded()) {
     // Say where: the parser's own message needs exceptions, so find the first bad byte by re-parsing prefixes
     // is too costly; give the first characters instead.
-    std::string head(text, std::min<size_t>(size, 40));
-    for (char& c : head) if (static_cast<unsigned char>(c) < 32) c = ' ';
-    return Status::Error("the JSON does not parse: {0}", {head + (size > 40 ? "…" : "")});
+    return Status::Error("the JSON does not parse: {0}", {text_start(text, size, kQuotedStartBytes)});
   }
   const json* weights = &doc;
   std::vector<std::string> tokens;
   if (doc.is_object()) {
     AP_TRY(check_known_fields(doc, {"attention", "weights", "tokens"}));
     auto it = doc.find("attention");
+    if (it != doc.end() && doc.contains("weights"))  // two arrays: which one was meant cannot be guessed
+      return Status::Error("the JSON gives both \"attention\" and \"weights\"; keep one of them");
     if (it == doc.end()) it = doc.find("weights");
     if (it == doc.end()) return Status::Error("the JSON must be nested arrays of numbers or an object with \"attention\" (and \"tokens\")");
     weights = &*it;

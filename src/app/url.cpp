@@ -55,6 +55,10 @@ bool unbase64url(const std::string& s, std::string* out) {
   return bits < 6;  // a lone trailing character cannot be
 }
 
+// The largest side of a matrix a link may carry: the longest sentence (n, m <= limits::kMaxTokens); every
+// matrix the scenes accept is within it (Q, K, V: n × d_k with d_k <= 512).
+constexpr uint32_t kMaxLinkMatrixSide = static_cast<uint32_t>(limits::kMaxTokens);
+
 void put_u16(std::string* b, uint32_t v) { *b += char(v & 0xFF); *b += char((v >> 8) & 0xFF); }
 
 // Parameters that are the page's, or common to every scene.
@@ -173,25 +177,39 @@ std::string encode_matrices(const json& matrices) {
   return "v1." + base64url(b);
 }
 
+// Every size below is computed in 64 bits and checked against the bytes that remain BEFORE anything is built:
+// in wasm32 size_t is 32 bits, and a header claiming 32768 × 32768 (rows·cols·4 = 2^32) wrapped to 0 there,
+// passed the check and read far past the buffer.
 Status decode_matrices(const std::string& text, json* out) {
   if (text.rfind("v1.", 0) != 0) return Status::Error("matrices: unknown format (expected v1.…)");
   std::string b;
   if (!unbase64url(text.substr(3), &b)) return Status::Error("matrices: not base64url");
-  size_t p = 0;
-  const auto need = [&](size_t k) { return p + k <= b.size(); };
+  size_t p = 0;  // invariant: p <= b.size()
+  const auto left = [&]() { return static_cast<uint64_t>(b.size() - p); };
+  const auto need = [&](uint64_t k) { return k <= left(); };
   if (!need(1)) return Status::Error("matrices: truncated");
   const int count = static_cast<uint8_t>(b[p++]);
   json mats = json::object();
   for (int c = 0; c < count; ++c) {
     if (!need(1)) return Status::Error("matrices: truncated");
     const size_t len = static_cast<uint8_t>(b[p++]);
-    if (!need(len + 4)) return Status::Error("matrices: truncated");
+    if (!need(static_cast<uint64_t>(len) + 4)) return Status::Error("matrices: truncated");
     const std::string name = b.substr(p, len);
     p += len;
     const uint32_t rows = uint8_t(b[p]) | (uint8_t(b[p + 1]) << 8), cols = uint8_t(b[p + 2]) | (uint8_t(b[p + 3]) << 8);
     p += 4;
     if (!utf8_valid(name)) return Status::Error("matrices: truncated");
-    if (!need(static_cast<size_t>(rows) * cols * 4)) return Status::Error("matrices: truncated");
+    const std::string shown = utf8_prefix(name, 40);
+    // Only 0 × 0 is empty (what encode_matrices writes for []): 65535 rows of no columns would build 65535
+    // JSON rows out of four bytes.
+    if ((rows == 0) != (cols == 0))
+      return Status::Error("matrices: {0} is {1} × {2}; only a 0 × 0 matrix may be empty", {shown, arg(rows), arg(cols)});
+    if (rows > kMaxLinkMatrixSide || cols > kMaxLinkMatrixSide)
+      return Status::Error("matrices: {0} is {1} × {2}; the limit is {3} × {3}", {shown, arg(rows), arg(cols), arg(kMaxLinkMatrixSide)});
+    const uint64_t values = static_cast<uint64_t>(rows) * cols;  // <= 2^32: no overflow in 64 bits
+    if (values > left() / 4)
+      return Status::Error("matrices: {0} is {1} × {2} but only {3} values follow",
+                           {shown, arg(rows), arg(cols), arg(static_cast<long long>(left() / 4))});
     json m = json::array();
     for (uint32_t i = 0; i < rows; ++i) {
       json row = json::array();

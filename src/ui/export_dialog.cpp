@@ -226,7 +226,17 @@ void files_poll(PlaygroundState& st, UiState& ui) {
   while (platform_take_file(&name, &bytes, &error)) {
     ImportScene* sc = st.get<ImportScene>();
     if (!sc) continue;
-    Status s = error.empty() ? sc->import_file(name, bytes) : Status::Error("{0}: {1}", {name, error});
+    if (!error.empty()) {
+      // Refused by the page before it was read (over 64 MiB, unreadable): the name is the prefix, once; the
+      // text was "attn.npy: attn.npy: the file has … bytes" when the name went into the message as well.
+      LocalText t;
+      t.prefix = name;
+      t.tmpl = "{0}";
+      t.args = {error};
+      report(st, "import", t);
+      continue;
+    }
+    const Status s = sc->import_file(name, bytes);
     if (!s) {
       report(st, "import", local_text(s, name));  // "attn.npy: the .npy file is truncated …"
       continue;

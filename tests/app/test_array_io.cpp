@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "app/array_io.h"
+#include "app/i18n.h"
+#include "core/utf8.h"
 
 namespace ap {
 namespace {
@@ -210,6 +212,88 @@ TEST(AppArrayIo, AttentionFileDispatchesOnMagicAndRoundTripsThroughJson) {
   const std::string js = "[[1]]";
   EXPECT_STREQ(read_attention_file("x.npy", std::vector<unsigned char>(js.begin(), js.end()), &w).code,
                "not a .npy file: it does not start with the magic string \\x93NUMPY");
+}
+
+// ---- import defects (issue "Hardening") -----------------------------------------------------------------------
+
+TEST(AppArrayIo, AttentionJsonWithBothAttentionAndWeightsIsRefused) {
+  AttentionWeights w;
+  const Status s = from_json(R"({"attention": [[1,0],[0,1]], "weights": [[0,1],[1,0]]})", &w);
+  EXPECT_FALSE(s.ok);
+  EXPECT_STREQ(s.ok ? "ok" : s.code, "the JSON gives both \"attention\" and \"weights\"; keep one of them");
+}
+
+TEST(AppArrayIo, AttentionJsonWithANulByteIsRefused) {
+  AttentionWeights w;
+  const std::string good = "[[1,0],[0,1]]";
+  ASSERT_TRUE(from_json(good, &w).ok);
+  for (const std::string& bad : {good + std::string(1, '\0'), std::string("[[1,0],[0,1]\0]", 14), std::string(1, '\0') + good}) {
+    const Status s = from_json(bad, &w);
+    EXPECT_FALSE(s.ok) << bad.size();
+    EXPECT_STREQ(s.ok ? "ok" : s.code, "the file has a NUL byte at offset {0}: a JSON file is text");
+  }
+  EXPECT_EQ(from_json(good + std::string(1, '\0'), &w).message, "the file has a NUL byte at offset 13: a JSON file is text");
+  // The same through the file reader (the import's way in).
+  const std::string text = good + std::string(1, '\0');
+  EXPECT_FALSE(read_attention_file("a.json", std::vector<unsigned char>(text.begin(), text.end()), &w).ok);
+}
+
+// A version 3 header length of 0xFFFFFFFF: 12 + 0xFFFFFFFF wrapped to 11 in wasm32's size_t ("its header needs
+// 11"); the message gives the real number.
+TEST(AppArrayIo, NpyHugeHeaderLengthIsReportedInFull) {
+  std::vector<unsigned char> f = {0x93, 'N', 'U', 'M', 'P', 'Y', 3, 0, 0xFF, 0xFF, 0xFF, 0xFF};
+  f.resize(64, ' ');
+  NdArray a;
+  const Status s = read_npy(f.data(), f.size(), &a);
+  EXPECT_FALSE(s.ok);
+  EXPECT_EQ(s.message, "the .npy file is truncated: 64 bytes, its header needs 4294967307");
+}
+
+// 1e308 is finite: the reason is that float32 cannot hold it (and the import's limit is ±1e6).
+TEST(AppArrayIo, ValuesBeyondFloatAreOutOfRangeNotInfinite) {
+  AttentionWeights w;
+  Status s = from_json("[[1e308, 0], [0, 1]]", &w);
+  EXPECT_STREQ(s.ok ? "ok" : s.code, "value {0} (flat index {1}) is out of range: beyond float32 (±3.4e38); the limit is ±1e6");
+  EXPECT_NE(s.message.find("flat index 0"), std::string::npos) << s.message;
+  s = from_json("[[1, 0], [0, -4e38]]", &w);
+  EXPECT_NE(s.message.find("flat index 3"), std::string::npos) << s.message;
+  // Within float but past the limit: too large (attention_from_array's message).
+  EXPECT_STREQ(from_json("[[1e30, 0], [0, 1]]", &w).code, "value {0} is too large; the limit is ±1e6");
+  // The same in a float64 .npy file.
+  const auto f = npy("{'descr': '<f8', 'fortran_order': False, 'shape': (2, 2), }", raw(std::vector<double>{0.5, 1e308, 1, 0}));
+  EXPECT_EQ(refusal(f), "value {0} (flat index {1}) is out of range: beyond float32 (±3.4e38); the limit is ±1e6");
+  // A real infinity is still not a finite number.
+  std::vector<float> inf = iota(4);
+  inf[2] = INFINITY;
+  EXPECT_EQ(refusal(npy("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2), }", raw(inf))),
+            "value {0} (flat index {1}) is not a finite number");
+}
+
+// The quoted start of a file that does not parse is cut between characters: never half of one (shown as U+FFFD).
+TEST(AppArrayIo, QuotedFileStartIsCutAtACharacterBoundary) {
+  AttentionWeights w;
+  for (size_t ascii = 36; ascii <= 40; ++ascii) {
+    const std::string text = std::string(ascii, 'x') + "注意力权重" + "]";
+    const Status s = from_json(text, &w);
+    ASSERT_STREQ(s.ok ? "ok" : s.code, "the JSON does not parse: {0}");
+    EXPECT_TRUE(utf8_valid(s.message)) << ascii << ": " << s.message;
+    EXPECT_TRUE(utf8_valid(localize(s))) << ascii;
+    EXPECT_EQ(s.message.find("\xEF\xBF\xBD"), std::string::npos) << ascii;
+  }
+  // Bytes that are not UTF-8 at all are shown as '?', and control characters as spaces.
+  const Status s = from_json(std::string("\xff\xfe[\n", 4), &w);
+  EXPECT_EQ(s.message, "the JSON does not parse: ??[ ");
+}
+
+// A JSON file is counted before it is parsed: 5 million zeros are 10 MB of text but 80 MB parsed.
+TEST(AppArrayIo, AttentionJsonWithTooManyValuesIsRefusedBeforeItIsParsed) {
+  std::string text = "[";
+  for (long long i = 0; i < io_limits::kMaxValues + 1000; ++i) text += "0,";
+  text += "0]";
+  AttentionWeights w;
+  EXPECT_STREQ(from_json(text, &w).code, "the JSON has more than {0} values; the limit is {1}");
+  // Commas inside strings are not values.
+  EXPECT_TRUE(from_json(R"({"attention": [[1]], "tokens": [",,,,"]})", &w).ok);
 }
 
 TEST(AppArrayIo, CsvQuotesLabelsAndKeepsPrecision) {

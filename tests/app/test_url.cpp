@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "app/api.h"
 #include "app/url.h"
@@ -14,6 +15,7 @@ namespace ap {
 namespace {
 
 using namespace ::ap::test;
+using nlohmann::json;
 
 std::string all_errors(const PlaygroundState& st) {
   std::string s;
@@ -242,6 +244,80 @@ TEST_F(AppUrl, Step) {
   apply_url_query(st, "?step=3");
   EXPECT_EQ(st.timeline().stage(), 3);
   EXPECT_TRUE(st.errors.empty()) << all_errors(st);
+}
+
+// ---- the matrices fragment (m=v1.…): sizes checked in 64 bits before anything is read or built ----------------
+
+// base64url of `bytes` (what encode_matrices wraps in "v1."), for fragments written byte by byte.
+std::string fragment(const std::vector<unsigned char>& bytes) {
+  static const char k[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+  std::string out = "v1.";
+  uint32_t acc = 0;
+  int bits = 0;
+  for (unsigned char c : bytes) {
+    acc = (acc << 8) | c;
+    bits += 8;
+    while (bits >= 6) { bits -= 6; out += k[(acc >> bits) & 63]; }
+  }
+  if (bits) out += k[(acc << (6 - bits)) & 63];
+  return out;
+}
+// One matrix named Q: rows, cols (u16 little-endian), then `values` float32 zeros.
+std::vector<unsigned char> one_matrix(uint32_t rows, uint32_t cols, size_t values) {
+  std::vector<unsigned char> b = {1, 1, 'Q', static_cast<unsigned char>(rows & 0xFF), static_cast<unsigned char>(rows >> 8),
+                                  static_cast<unsigned char>(cols & 0xFF), static_cast<unsigned char>(cols >> 8)};
+  b.resize(b.size() + 4 * values, 0);
+  return b;
+}
+
+// The link from the issue: one 32768 × 32768 matrix with no data. rows·cols·4 = 2^32 wrapped to 0 in wasm32's
+// size_t, the check passed and the decoder read past its buffer (the page aborted). It must be refused for
+// what it is, before anything is read.
+TEST_F(AppUrl, AMatrixLargerThanItsLinkIsRefusedBeforeItIsRead) {
+  const std::string before = get_state_json(st);
+  ASSERT_EQ(fragment(one_matrix(32768, 32768, 0)), "v1.AQFRAIAAgA");
+  apply_url_query(st, "?scene=sdpa&m=v1.AQFRAIAAgA");
+  ASSERT_TRUE(has_key(st, "url")) << all_errors(st);
+  EXPECT_NE(message(st, "url").find("m=v1.AQFRAIAAgA: matrices: Q is 32768 × 32768; the limit is 1024 × 1024"), std::string::npos)
+      << message(st, "url");
+  EXPECT_EQ(parse(get_state_json(st))["matrices"], parse(before)["matrices"]);
+  json m;
+  const Status s = decode_matrices("v1.AQFRAIAAgA", &m);
+  EXPECT_FALSE(s.ok);
+  EXPECT_STREQ(s.code, "matrices: {0} is {1} × {2}; the limit is {3} × {3}");
+}
+
+TEST_F(AppUrl, MatrixSizesThatWrapIn32BitsOrOutnumberTheirBytesAreRefused) {
+  json m;
+  struct Case { uint32_t rows, cols; size_t values; const char* code; };
+  const Case cases[] = {
+      // 65535 × 65535 · 4 and 65536-multiples: wrap a 32-bit size_t; 1024 × 1024 is within the side limit
+      {65535, 65535, 0, "matrices: {0} is {1} × {2}; the limit is {3} × {3}"},
+      {1024, 1024, 3, "matrices: {0} is {1} × {2} but only {3} values follow"},
+      {3, 3, 8, "matrices: {0} is {1} × {2} but only {3} values follow"},
+      // empty columns: 65535 JSON rows out of seven bytes
+      {65535, 0, 0, "matrices: {0} is {1} × {2}; only a 0 × 0 matrix may be empty"},
+      {1, 0, 0, "matrices: {0} is {1} × {2}; only a 0 × 0 matrix may be empty"},
+      {0, 7, 0, "matrices: {0} is {1} × {2}; only a 0 × 0 matrix may be empty"},
+  };
+  for (const Case& c : cases) {
+    const std::string f = fragment(one_matrix(c.rows, c.cols, c.values));
+    const Status s = decode_matrices(f, &m);
+    EXPECT_FALSE(s.ok) << c.rows << " × " << c.cols;
+    EXPECT_STREQ(s.ok ? "ok" : s.code, c.code) << c.rows << " × " << c.cols << ": " << s.message;
+  }
+  EXPECT_EQ(decode_matrices(fragment(one_matrix(3, 3, 8)), &m).message, "matrices: Q is 3 × 3 but only 8 values follow");
+  // What the encoder writes still reads: 0 × 0 ([]), and a matrix with exactly its values.
+  ASSERT_TRUE(decode_matrices(fragment(one_matrix(0, 0, 0)), &m).ok);
+  EXPECT_EQ(m, json({{"Q", json::array()}}));
+  ASSERT_TRUE(decode_matrices(fragment(one_matrix(2, 3, 6)), &m).ok);
+  EXPECT_EQ(m["Q"].size(), 2u);
+  // And the link says so on screen rather than "ok" for each.
+  for (const Case& c : cases) {
+    PlaygroundState fresh;
+    apply_url_query(fresh, "?scene=sdpa&m=" + fragment(one_matrix(c.rows, c.cols, c.values)));
+    EXPECT_NE(message(fresh, "url").find("matrices: Q is"), std::string::npos) << message(fresh, "url");
+  }
 }
 
 TEST_F(AppUrl, EmptyQueriesChangeNothing) {
