@@ -33,6 +33,17 @@
   }
 
   var NOT_READY = 'the playground is not ready yet: await window.playground.ready first';
+  // A call refused here, before it reaches the app, is shown on screen like the app's own refusals (the
+  // README promises every refusal is shown); the app words and translates it (app/api.h page_refusal) and
+  // this answers with its English text. Only once ready: before that there is no screen to show it on.
+  function refuse(call, kind, detail) {
+    var d;
+    try { d = String(detail); } catch (e) { d = typeof detail; }  // a Symbol, an object whose toString throws
+    if (d.length > 200) d = d.slice(0, 200);  // ccall copies strings onto the small wasm stack
+    var text = Module.ccall('ap_page_refusal', 'string', ['string', 'string', 'string'], [call, kind, d]);
+    wake();
+    return text;
+  }
   function call(name, type, args) {
     wake();
     var out = Module.ccall(name, 'string', [type], [args]);
@@ -433,8 +444,11 @@
     setState: function (partial) {
       if (!firstFrame) return { ok: false, error: NOT_READY };
       var text;
-      try { text = JSON.stringify(partial); } catch (e) { return { ok: false, error: 'not serialisable: ' + e.message }; }
-      if (text === undefined) return { ok: false, error: 'setState expects an object' };
+      // Cycles and BigInt make JSON.stringify throw; functions, symbols and undefined give no text at all.
+      try { text = JSON.stringify(partial); } catch (e) { return { ok: false, error: refuse('setState', 'not-serialisable', e && e.message || e) }; }
+      if (text === undefined) {
+        return { ok: false, error: refuse('setState', 'not-object', typeof partial === 'function' ? 'a function' : typeof partial === 'symbol' ? 'a symbol' : 'undefined') };
+      }
       try { return callWithText('ap_set_state', text); } catch (e) { return { ok: false, error: String(e && e.message || e) }; }
     },
     // The address of the current view: this page with the query string that restores it.
@@ -446,7 +460,7 @@
     step: function (k) {
       if (!firstFrame) return { ok: false, error: NOT_READY };
       var n = Number(k === undefined ? 1 : k);
-      if (!Number.isInteger(n) || Math.abs(n) > 1000) return { ok: false, error: 'step(k) takes a whole number' };
+      if (!Number.isInteger(n) || Math.abs(n) > 1000) return { ok: false, error: refuse('step', 'not-integer', typeof k === 'string' ? JSON.stringify(k) : k) };
       return call('ap_step', 'number', n);
     }
   };
