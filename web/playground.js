@@ -465,8 +465,11 @@
     }
   };
 
-  // Cross-origin embedding: the parent page posts {playground: 'getState'|'setState'|'step', args: [...], id}
-  // and gets {playground: 'reply', id, result} (or {..., error}). A 'ready' message is posted when ready.
+  // Cross-origin embedding: the parent page posts {playground: 'getState'|'setState'|'link'|'step', args: [...],
+  // id} and gets {playground: 'reply', id, result} (or {..., error}). A 'ready' message is posted when ready.
+  // Only these four may be called: a name is looked up in this list, never through window.playground's
+  // prototype chain (where 'constructor', 'toString' or '__proto__' would answer).
+  var METHODS = { getState: true, setState: true, link: true, step: true };
   window.addEventListener('message', function (ev) {
     var msg = ev.data;
     if (!msg || typeof msg !== 'object' || typeof msg.playground !== 'string' || msg.playground === 'reply') return;
@@ -476,9 +479,9 @@
       if (ev.source) ev.source.postMessage(body, ev.origin === 'null' ? '*' : ev.origin);
     };
     ready.then(function () {
-      var fn = window.playground[msg.playground];
-      if (typeof fn !== 'function') { reply({ error: 'unknown method ' + msg.playground }); return; }
-      try { reply({ result: fn.apply(null, Array.isArray(msg.args) ? msg.args : []) }); }
+      var name = msg.playground;
+      if (!Object.prototype.hasOwnProperty.call(METHODS, name)) { reply({ error: refuse('postMessage', 'unknown-method', name) }); return; }
+      try { reply({ result: window.playground[name].apply(null, Array.isArray(msg.args) ? msg.args : []) }); }
       catch (e) { reply({ error: String(e && e.message || e) }); }
     });
   });
