@@ -3,6 +3,9 @@
 (function () {
   'use strict';
   var canvas = document.getElementById('canvas');
+  // A right-click (or a long press) belongs to the app, not the browser's menu. Here rather than an
+  // oncontextmenu attribute: the Content-Security-Policy allows no inline script.
+  canvas.addEventListener('contextmenu', function (e) { e.preventDefault(); });
   var loading = document.getElementById('loading');
   var resolveReady, rejectReady;
   var ready = new Promise(function (res, rej) { resolveReady = res; rejectReady = rej; });
