@@ -245,7 +245,6 @@ test('Content-Security-Policy: every page loads, starts and draws with no violat
       w.onerror = (e) => { e.preventDefault(); resolve('error: ' + e.message); };
     }));
     assert.equal(worker, 'loaded');
-    // A download (the export writes a blob: link and clicks it).
     await screenshot(page, 'csp-index.png');
     assert.deepEqual(await page.evaluate(() => window.__csp), []);
     assert.deepEqual(errors, []);
