@@ -42,6 +42,12 @@ EMSCRIPTEN_KEEPALIVE const char* ap_step(int k) {
 }
 // The largest document setState takes, in bytes (web/playground.js checks it before copying a document).
 EMSCRIPTEN_KEEPALIVE double ap_max_document_bytes() { return static_cast<double>(ap::kMaxDocumentBytes); }
+// A call web/playground.js refused itself (app/api.h page_refusal): shown on screen; returns the English text.
+EMSCRIPTEN_KEEPALIVE const char* ap_page_refusal(const char* call, const char* kind, const char* detail) {
+  g_reply = g_state ? ap::page_refusal(*g_state, call ? call : "", kind ? kind : "", detail ? detail : "") : "";
+  ap::platform_request_frames(3);  // the message is drawn
+  return g_reply.c_str();
+}
 // The query string that restores the current view (README "URL parameters").
 EMSCRIPTEN_KEEPALIVE const char* ap_link_query() {
   g_reply = g_state ? ap::state_to_query(*g_state) : "";

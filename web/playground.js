@@ -3,6 +3,9 @@
 (function () {
   'use strict';
   var canvas = document.getElementById('canvas');
+  // A right-click (or a long press) belongs to the app, not the browser's menu. Here rather than an
+  // oncontextmenu attribute: the Content-Security-Policy allows no inline script.
+  canvas.addEventListener('contextmenu', function (e) { e.preventDefault(); });
   var loading = document.getElementById('loading');
   var resolveReady, rejectReady;
   var ready = new Promise(function (res, rej) { resolveReady = res; rejectReady = rej; });
@@ -33,6 +36,17 @@
   }
 
   var NOT_READY = 'the playground is not ready yet: await window.playground.ready first';
+  // A call refused here, before it reaches the app, is shown on screen like the app's own refusals (the
+  // README promises every refusal is shown); the app words and translates it (app/api.h page_refusal) and
+  // this answers with its English text. Only once ready: before that there is no screen to show it on.
+  function refuse(call, kind, detail) {
+    var d;
+    try { d = String(detail); } catch (e) { d = typeof detail; }  // a Symbol, an object whose toString throws
+    if (d.length > 200) d = d.slice(0, 200);  // ccall copies strings onto the small wasm stack
+    var text = Module.ccall('ap_page_refusal', 'string', ['string', 'string', 'string'], [call, kind, d]);
+    wake();
+    return text;
+  }
   function call(name, type, args) {
     wake();
     var out = Module.ccall(name, 'string', [type], [args]);
@@ -227,6 +241,7 @@
 
   // Functions the C++ side calls (src/platform/platform.cpp).
   var firstFrame = false;
+  var hostsParam = new URLSearchParams(location.search).get('hosts');
   window.apBridge = {
     frameDrawn: function () {
       if (firstFrame) return;
@@ -265,15 +280,18 @@
     dropField: function (id) { delete fields[id]; if (input && input.fieldId === id) closeInput(false); },
     openInput: function (id) { openInput(id); },
     // The view as a link, kept in the address bar as the learner works (no history entry, no reload).
+    // hosts= stays: the app does not keep it (it is the page's), and a reload must not drop the allow-list.
     replaceUrl: function (query) {
+      if (hostsParam !== null) query += (query ? '&' : '') + 'hosts=' + encodeURIComponent(hostsParam);
       try { history.replaceState(history.state, '', location.pathname + (query ? '?' + query : '') + location.hash); }
       catch (e) { /* file:// pages may refuse; the link is still in the Share dialog */ }
     },
     pageUrl: function () { return location.href.split('#')[0].split('?')[0]; },
     // Step and scene changes, for a host page whose text follows the playground (scrollytelling).
     postEvent: function (json) {
-      if (window.parent === window) return;
-      try { window.parent.postMessage(Object.assign({ playground: 'event' }, JSON.parse(json)), '*'); } catch (e) { /* none */ }
+      var body;
+      try { body = Object.assign({ playground: 'event' }, JSON.parse(json)); } catch (e) { return; }
+      postToParent(body);
     },
     // The system clipboard; the Clipboard API needs a secure context, the old way works in more places.
     copyText: function (text) {
@@ -437,8 +455,11 @@
     setState: function (partial) {
       if (!firstFrame) return { ok: false, error: NOT_READY };
       var text;
-      try { text = JSON.stringify(partial); } catch (e) { return { ok: false, error: 'not serialisable: ' + e.message }; }
-      if (text === undefined) return { ok: false, error: 'setState expects an object' };
+      // Cycles and BigInt make JSON.stringify throw; functions, symbols and undefined give no text at all.
+      try { text = JSON.stringify(partial); } catch (e) { return { ok: false, error: refuse('setState', 'not-serialisable', e && e.message || e) }; }
+      if (text === undefined) {
+        return { ok: false, error: refuse('setState', 'not-object', typeof partial === 'function' ? 'a function' : typeof partial === 'symbol' ? 'a symbol' : 'undefined') };
+      }
       try { return callWithText('ap_set_state', text); } catch (e) { return { ok: false, error: String(e && e.message || e) }; }
     },
     // The address of the current view: this page with the query string that restores it.
@@ -450,30 +471,83 @@
     step: function (k) {
       if (!firstFrame) return { ok: false, error: NOT_READY };
       var n = Number(k === undefined ? 1 : k);
-      if (!Number.isInteger(n) || Math.abs(n) > 1000) return { ok: false, error: 'step(k) takes a whole number' };
+      if (!Number.isInteger(n) || Math.abs(n) > 1000) return { ok: false, error: refuse('step', 'not-integer', typeof k === 'string' ? JSON.stringify(k) : k) };
       return call('ap_step', 'number', n);
     }
   };
 
-  // Cross-origin embedding: the parent page posts {playground: 'getState'|'setState'|'step', args: [...], id}
-  // and gets {playground: 'reply', id, result} (or {..., error}). A 'ready' message is posted when ready.
+  // Cross-origin embedding: the parent page posts {playground: 'getState'|'setState'|'link'|'step', args: [...],
+  // id} and gets {playground: 'reply', id, result} (or {..., error}). A 'ready' message is posted when ready.
+  // Only these four may be called: a name is looked up in this list, never through window.playground's
+  // prototype chain (where 'constructor', 'toString' or '__proto__' would answer).
+  var METHODS = { getState: true, setState: true, link: true, step: true };
+  // The host pages allowed to drive the embed (README "Embedding": hosts=, or data-hosts on <html> in a copy
+  // of the site, which a link cannot change). null: any page, as before (course pages rely on it). With a
+  // list, messages from other origins are ignored, and events go to the host's origin only, once known: the
+  // single allowed one, the referrer's when it is in the list, or the first accepted message's.
+  var hosts = allowedHosts(), hostOrigin = null, readyHeld = false, warned = {};
+  function parseOrigins(text) {
+    var out = [];
+    text.split(',').forEach(function (o) {
+      o = o.trim();
+      // Nothing after host[:port], as the app's own check says on screen (app/url.cpp check_hosts).
+      if (!/^https?:\/\/[^\/?#@\s\\]+$/i.test(o)) return;
+      try { out.push(new URL(o).origin); } catch (e) { /* not an origin: the app reports it */ }
+    });
+    return out;
+  }
+  function allowedHosts() {
+    var fromUrl = new URLSearchParams(location.search).get('hosts');
+    var fromPage = document.documentElement.getAttribute('data-hosts');
+    if (fromUrl === null && fromPage === null) return null;
+    if (fromPage === null) return parseOrigins(fromUrl);
+    var list = parseOrigins(fromPage);
+    if (fromUrl === null) return list;
+    var narrower = parseOrigins(fromUrl);  // a link may narrow the page's own list, never widen it
+    return list.filter(function (o) { return narrower.indexOf(o) >= 0; });
+  }
+  if (hosts) {
+    var referrer = null;
+    try { referrer = document.referrer ? new URL(document.referrer).origin : null; } catch (e) { referrer = null; }
+    if (hosts.length === 1) hostOrigin = hosts[0];
+    else if (referrer && hosts.indexOf(referrer) >= 0) hostOrigin = referrer;
+  }
+  // Where events go: anywhere without a list (today's behaviour), the host's origin with one, or nowhere yet.
+  function eventTarget() { return hosts ? hostOrigin : '*'; }
+  function postToParent(body) {
+    var target = eventTarget();
+    if (window.parent === window || !target) return false;
+    try { window.parent.postMessage(body, target); } catch (e) { /* none */ }
+    return true;
+  }
   window.addEventListener('message', function (ev) {
     var msg = ev.data;
     if (!msg || typeof msg !== 'object' || typeof msg.playground !== 'string' || msg.playground === 'reply') return;
+    if (hosts && hosts.indexOf(ev.origin) < 0) {
+      if (!warned[ev.origin]) {
+        warned[ev.origin] = true;
+        console.warn('Attention Playground: ignored messages from ' + ev.origin + ' (not in hosts=' + hosts.join(',') + ')');
+      }
+      return;
+    }
+    if (hosts && !hostOrigin) {
+      hostOrigin = ev.origin;
+      if (readyHeld) { readyHeld = false; postToParent({ playground: 'ready' }); }
+    }
     var reply = function (body) {
       body.playground = 'reply';
       body.id = msg.id;
       if (ev.source) ev.source.postMessage(body, ev.origin === 'null' ? '*' : ev.origin);
     };
     ready.then(function () {
-      var fn = window.playground[msg.playground];
-      if (typeof fn !== 'function') { reply({ error: 'unknown method ' + msg.playground }); return; }
-      try { reply({ result: fn.apply(null, Array.isArray(msg.args) ? msg.args : []) }); }
+      var name = msg.playground;
+      if (!Object.prototype.hasOwnProperty.call(METHODS, name)) { reply({ error: refuse('postMessage', 'unknown-method', name) }); return; }
+      try { reply({ result: window.playground[name].apply(null, Array.isArray(msg.args) ? msg.args : []) }); }
       catch (e) { reply({ error: String(e && e.message || e) }); }
     });
   });
   ready.then(function () {
-    if (window.parent !== window) window.parent.postMessage({ playground: 'ready' }, '*');
+    if (window.parent !== window && !postToParent({ playground: 'ready' })) readyHeld = true;
   }, function () {});
 
   if (hasWebGL2) {

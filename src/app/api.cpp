@@ -5,6 +5,7 @@
 #include "app/json_fields.h"
 #include "app/quiz.h"
 #include "app/url.h"
+#include "core/utf8.h"
 
 namespace ap {
 
@@ -197,6 +198,16 @@ std::string set_state_json(PlaygroundState& st, const char* text, uint64_t size)
   if (!s) return fail(s);
   clear_report(st, "api");
   return json{{"ok", true}}.dump();
+}
+
+std::string page_refusal(PlaygroundState& st, const std::string& call, const std::string& kind, const std::string& detail) {
+  const std::string d = utf8_prefix(detail, 80);
+  Status s = kind == "not-serialisable" ? Status::Error("not serialisable: {0}", {d})
+             : kind == "not-object"     ? Status::Error("expects an object, got {0}", {d})
+             : kind == "not-integer"    ? Status::Error("step(k) takes a whole number from -1000 to 1000, got {0}", {d})
+                                        : Status::Error("unknown method {0}", {d});
+  report(st, "api", local_text(s, utf8_prefix(call, 40)));
+  return s.message;
 }
 
 std::string step_json(PlaygroundState& st, int k) {

@@ -46,6 +46,14 @@ inline std::string set_state_json(PlaygroundState& st, const std::string& text) 
 // k stages forward (back when negative); returns the new step object.
 std::string step_json(PlaygroundState& st, int k);
 
+// A call the page refused before it reached the app (web/playground.js: setState with what JSON cannot
+// carry, step with a non-integer, an unknown postMessage method). The README promises every refusal is
+// shown, so it is reported on screen (key "api", prefixed by the call) like setState's own; the wording is
+// here so it is translated. `kind`: "not-serialisable", "not-object", "not-integer", "unknown-method";
+// `detail` is what the page saw (the browser's error, the value, the method name). Returns the English text
+// the page answers with.
+std::string page_refusal(PlaygroundState& st, const std::string& call, const std::string& kind, const std::string& detail);
+
 // {index, count, name, sub, sub_count, playing}
 nlohmann::json step_object(const PlaygroundState& st);
 

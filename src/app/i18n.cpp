@@ -56,6 +56,12 @@ const TrPair kTable[] = {
      "嵌入的演示在滚动到可见区域时才启动，在学习者点击之前不会抢走课程网页的键盘和滚动。它的事件（场景和步骤变化）通过 postMessage 发给网页，详见 README。"},
     {"hide: {0} is not a panel (topbar, controls, formula, timeline)", "hide：{0} 不是面板名（topbar、controls、formula、timeline）"},
     {"colors: {0} is not default or colorblind", "colors：{0} 既不是 default 也不是 colorblind"},
+    {"hosts: {0} is not an http(s) origin such as https://course.example.edu",
+     "hosts：{0} 不是 http(s) 源（例如 https://course.example.edu）"},
+    // refusals made in web/playground.js, shown through ap_page_refusal (src/page_exports.cpp)
+    {"not serialisable: {0}", "无法序列化：{0}"},
+    {"step(k) takes a whole number from -1000 to 1000, got {0}", "step(k) 需要 -1000 到 1000 之间的整数，收到的是 {0}"},
+    {"unknown method {0}", "未知的方法 {0}"},
     {"zoom: the text size must be a number from 0.6 to 3", "zoom：文字大小必须是 0.6 到 3 之间的数"},
     {"the larger Chinese font could not be loaded, so some characters show as '?': {0}", "无法加载更完整的中文字体，部分字符会显示为“?”：{0}"},
     {"Previous lesson", "上一课"},

@@ -85,6 +85,28 @@ Status parse_hidden(const std::string& val, std::vector<std::string>* out) {
   return Status::Ok();
 }
 
+// ?hosts=https://a.example,http://127.0.0.1:8001: each entry an origin (scheme, host, optional port; nothing
+// after it). Only checked here: the browser's URL parser in playground.js applies the list, and a bad entry
+// left there would silently lock the host out, so the learner (and the author) see why.
+Status check_hosts(const std::string& val) {
+  size_t start = 0;
+  while (start <= val.size()) {
+    size_t comma = val.find(',', start);
+    if (comma == std::string::npos) comma = val.size();
+    const std::string o = val.substr(start, comma - start);
+    start = comma + 1;
+    const size_t rest = o.rfind("https://", 0) == 0 ? 8 : o.rfind("http://", 0) == 0 ? 7 : 0;
+    bool ok = rest > 0 && o.size() > rest && o.find_first_of("/?#@ \\", rest) == std::string::npos;
+    if (ok && o[rest] != '[') {  // host[:port]; an IPv6 literal ([::1]:8000) is left to the browser
+      const size_t colon = o.find(':', rest);
+      ok = colon != rest && (colon == std::string::npos ||
+                             (colon + 1 < o.size() && o.find_first_not_of("0123456789", colon + 1) == std::string::npos));
+    }
+    if (!ok) return Status::Error("hosts: {0} is not an http(s) origin such as https://course.example.edu", {utf8_prefix(o, 60)});
+  }
+  return Status::Ok();
+}
+
 // Converts one URL parameter into a document field (name and value). Explains what is wrong otherwise.
 Status param_to_field(const PlaygroundState& st, const Scene& target, const std::string& key, const std::string& val,
                       std::string* field, json* value) {
@@ -277,6 +299,11 @@ void apply_url_query(PlaygroundState& st, const std::string& query) {
       }
       st.ui_scale = static_cast<float>(z);
       if (st.presenter) st.ui_scale = std::max(st.ui_scale, 1.6f);
+      continue;
+    }
+    if (key == "hosts") {  // the host pages whose messages the embed takes (web/playground.js applies it)
+      const Status h = check_hosts(val);
+      if (!h) problems.push_back("hosts=" + utf8_prefix(val, 80) + ": " + localize(h));
       continue;
     }
     if (key == "hide") {

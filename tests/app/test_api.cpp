@@ -52,6 +52,21 @@ class AppApi : public ::testing::Test {
   }
 };
 
+// ---- page_refusal: calls web/playground.js refused itself ------------------------------------------------------
+
+TEST_F(AppApi, APageRefusalIsShownTranslatedAndChangesNothingElse) {
+  const std::string before = state_without_errors(st);
+  EXPECT_EQ(page_refusal(st, "step", "not-integer", "\"x\""), "step(k) takes a whole number from -1000 to 1000, got \"x\"");
+  EXPECT_EQ(page_refusal(st, "postMessage", "unknown-method", "toString"), "unknown method toString");
+  EXPECT_EQ(page_refusal(st, "setState", "not-serialisable", "cyclic"), "not serialisable: cyclic");
+  ASSERT_EQ(st.errors.size(), 1u);  // one message per key: the latest refusal
+  EXPECT_EQ(localize(st.errors[0].text), "setState: not serialisable: cyclic");
+  set_lang(Lang::Zh);
+  EXPECT_EQ(localize(st.errors[0].text), "setState：无法序列化：cyclic");
+  set_lang(Lang::En);
+  EXPECT_EQ(state_without_errors(st), before);
+}
+
 // ---- get_state_json -----------------------------------------------------------------------------------------
 
 TEST_F(AppApi, GetStateOfTheDefault) {

@@ -93,6 +93,20 @@ TEST_F(AppUrl, UnknownParameterIsReported) {
   EXPECT_EQ(sdpa(st).generation(), 0);
 }
 
+// hosts= is the page's (web/playground.js applies it): good origins pass silently, a bad entry is shown.
+TEST_F(AppUrl, HostsIsAPageParameterAndBadOriginsAreReported) {
+  apply_url_query(st, "?hosts=https%3A%2F%2Fcourse.example.edu,http%3A%2F%2F127.0.0.1%3A8001&embed=1");
+  EXPECT_TRUE(st.errors.empty()) << all_errors(st);
+  for (const char* bad : {"javascript%3Aalert(1)", "https%3A%2F%2Fa.example%2Fpath", "ftp%3A%2F%2Fa.example", "",
+                          "https%3A%2F%2Fa.example%3Ax", "https%3A%2F%2Fa.example,"}) {
+    st.errors.clear();
+    apply_url_query(st, std::string("?hosts=") + bad);
+    ASSERT_TRUE(has_key(st, "url")) << bad;
+    EXPECT_NE(all_errors(st).find("not an http(s) origin"), std::string::npos) << all_errors(st);
+    EXPECT_EQ(all_errors(st).find("unknown parameter"), std::string::npos) << all_errors(st);
+  }
+}
+
 TEST_F(AppUrl, SeveralProblemsAreReportedTogether) {
   apply_url_query(st, "?foo=1&d_k=abc&mask=diagonal&text=I%20love%20cats");
   EXPECT_EQ(model(st).trace.n, 3);  // the good one applied
