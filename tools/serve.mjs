@@ -1,10 +1,12 @@
 // A tiny static file server for dist/ (127.0.0.1 only), with the right MIME types for .wasm.
 // usage: node tools/serve.mjs DIR PORT [FRAME_ANCESTORS]      (the browser tests import startServer)
 //   FRAME_ANCESTORS (or $AP_FRAME_ANCESTORS): who may frame the pages, a CSP source list such as
-//   "'self' https://course.example.edu"; default * (any page: the course pages of a dev server work).
+//   "'self' https://course.example.edu"; by default none is sent and any page may frame these (the course
+//   pages of a dev server, and also host pages opened from disk or made by script: an opaque origin, which
+//   even "frame-ancestors *" refuses).
 //
 // Each page's Content-Security-Policy is the one its <meta> states (web/index.html, the examples, the single
-// file), sent again as a header, with frame-ancestors added: a meta policy cannot say who may frame the page,
+// file), sent again as a header, with frame-ancestors added when set: a meta policy cannot say who may frame the page,
 // and a worker script (kernel_worker.js) takes its policy from its own response only. Other files get
 // index.html's policy.
 import http from 'node:http';
@@ -33,12 +35,13 @@ function pagePolicy(file) {
   } catch (e) { return null; } finally { if (fd !== undefined) fs.closeSync(fd); }
 }
 
-export function startServer(dir, port = 0, host = '127.0.0.1', { frameAncestors = process.env.AP_FRAME_ANCESTORS || '*' } = {}) {
+export function startServer(dir, port = 0, host = '127.0.0.1', { frameAncestors = process.env.AP_FRAME_ANCESTORS || '' } = {}) {
   const root = path.resolve(dir);
   const policyOf = (file) => {
     const own = file.endsWith('.html') ? pagePolicy(file) : null;
     const policy = own || pagePolicy(path.join(root, 'index.html'));
-    return policy ? `${policy}; frame-ancestors ${frameAncestors}` : `frame-ancestors ${frameAncestors}`;
+    const ancestors = frameAncestors ? `frame-ancestors ${frameAncestors}` : '';
+    return [policy, ancestors].filter(Boolean).join('; ');
   };
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://localhost');
