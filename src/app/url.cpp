@@ -269,7 +269,12 @@ void apply_url_query(PlaygroundState& st, const std::string& query) {
     bool ok1 = true, ok2 = true;
     const std::string key = url_decode(pair.substr(0, eq), &ok1);
     const std::string val = eq == std::string::npos ? "" : url_decode(pair.substr(eq + 1), &ok2);
-    if (!ok1 || !ok2) { problems.push_back(format_template("{0}: bad % escape", {utf8_prefix(pair, 80)})); continue; }
+    if (!ok1 || !ok2) {
+      // The pair as it came: raw bytes that are not UTF-8 are shown %-escaped (they became U+FFFD on screen).
+      const std::string shown = utf8_prefix(pair, 80);
+      problems.push_back(format_template("{0}: bad % escape", {utf8_valid(shown) ? shown : url_encode(shown)}));
+      continue;
+    }
     if (!utf8_valid(key) || !utf8_valid(val)) { problems.push_back(format_template("{0}: not UTF-8 text", {url_encode(utf8_prefix(pair, 80))})); continue; }
     if (std::find(seen_keys.begin(), seen_keys.end(), key) != seen_keys.end()) {
       problems.push_back(localize(Status::Error("{0} is given more than once; the first value is used", {utf8_prefix(key, 40)})));

@@ -10,6 +10,7 @@
 #include "app/url.h"
 #include "helpers.h"
 #include "app/i18n.h"
+#include "core/utf8.h"
 
 namespace ap {
 namespace {
@@ -176,6 +177,14 @@ TEST_F(AppUrl, EscapesThatDecodeToInvalidUtf8AreReportedSafely) {
     EXPECT_EQ(j["errors"].size(), 1u) << q;
     EXPECT_EQ(j["n"], 11) << q;
   }
+}
+
+// A bad escape beside raw bytes that are not UTF-8: the message quotes the pair %-escaped, never the raw bytes.
+TEST_F(AppUrl, ABadEscapeBesideRawBytesIsQuotedAsValidUtf8) {
+  apply_url_query(st, "?text=%ZZ\xFF" "b");
+  ASSERT_TRUE(has_key(st, "url")) << all_errors(st);
+  EXPECT_TRUE(utf8_valid(message(st, "url"))) << message(st, "url");
+  EXPECT_NE(message(st, "url").find("text%3D%25ZZ%FFb: bad % escape"), std::string::npos) << message(st, "url");
 }
 
 TEST_F(AppUrl, PercentEscapeAtTheVeryEnd) {

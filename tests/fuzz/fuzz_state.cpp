@@ -6,6 +6,7 @@
 
 #include "app/api.h"
 #include "app/i18n.h"
+#include "core/utf8.h"
 #include "fuzz_common.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -21,6 +22,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     AP_FUZZ_CHECK(ap::lang() == ap::Lang::En, "a refused document changed the language");
     AP_FUZZ_CHECK(ap::state_document(st, true, true, false) == before, "a refused document changed the state: " + answer);
   }
+  for (const auto& m : st.errors)
+    AP_FUZZ_CHECK(ap::utf8_valid(ap::localize(m.text)), "a message that is not UTF-8: " + ap::localize(m.text));
   (void)ap::get_state_json(st);
   return 0;
 }
