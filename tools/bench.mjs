@@ -21,7 +21,7 @@ const { serveDist, launch } = await import(path.join(root, 'tests/browser/helper
 
 const dist = path.join(root, 'dist');
 const size = (f) => fs.statSync(path.join(dist, f)).size;
-const firstVisit = ['index.html', 'style.css', 'playground.js', 'attention_playground.js', 'attention_playground.wasm'];
+const firstVisit = ['index.html', 'style.css', 'preload.js', 'playground.js', 'attention_playground.js', 'attention_playground.wasm'];
 const gzipBytes = firstVisit.reduce((n, f) => n + zlib.gzipSync(fs.readFileSync(path.join(dist, f)), { level: 9 }).length, 0);
 
 const { server, url } = await serveDist();
