@@ -128,7 +128,9 @@ TEST(CoreTrainOps, TanhReluResidualGradients) {
   relu_backward(dx, w, x);
   EXPECT_LE(report_rel("relu: d x", max_rel_error(x, dx, relu_loss)), kTol);
   for (Eigen::Index i = 0; i < x.size(); ++i) {
-    if (x.data()[i] < 0) EXPECT_EQ(dx.data()[i], 0.f);
+    if (x.data()[i] < 0) {
+      EXPECT_EQ(dx.data()[i], 0.f);
+    }
   }
 
   Mat a = ref::random_mat(N, C, 10), b2 = ref::random_mat(N, C, 11), da = Mat::Zero(N, C), db = Mat::Zero(N, C);

@@ -21,31 +21,47 @@ inline double dot(const Mat& w, const Eigen::Ref<const Mat>& y) {
   return s;
 }
 
-// Largest relative error between `analytic` (the backward pass's gradient of `loss` with respect to `x`) and
-// the central difference (loss(x + ε) − loss(x − ε)) / 2ε, entry by entry. Relative to max(|a|, |n|, floor):
-// the floor (1e-2 of the tensor's largest gradient, at least 1e-4) keeps entries whose true gradient is ~0
-// from dividing float rounding noise by ~0.
-inline double max_rel_error(Mat& x, const Mat& analytic, const std::function<double()>& loss, double eps = 1e-3) {
-  double gmax = 0.0;
-  for (Eigen::Index i = 0; i < analytic.size(); ++i) gmax = std::max(gmax, std::fabs(double(analytic.data()[i])));
-  const double floor = std::max(1e-4, 1e-2 * gmax);
-  double worst = 0.0;
+// Central differences: n_i = (loss(x + ε·e_i) − loss(x − ε·e_i)) / 2ε, entry by entry (x restored after).
+inline Mat numeric_gradient(Mat& x, const std::function<double()>& loss, double eps = 1e-3) {
+  Mat n(x.rows(), x.cols());
   for (Eigen::Index i = 0; i < x.size(); ++i) {
     const float keep = x.data()[i];
-    x.data()[i] = keep + static_cast<float>(eps);
+    const float up = keep + static_cast<float>(eps), down = keep - static_cast<float>(eps);
+    x.data()[i] = up;
     const double lp = loss();
-    x.data()[i] = keep - static_cast<float>(eps);
+    x.data()[i] = down;
     const double lm = loss();
     x.data()[i] = keep;
-    const double actual_eps = (static_cast<double>(keep + static_cast<float>(eps)) -
-                               static_cast<double>(keep - static_cast<float>(eps))) / 2.0;
-    const double num = (lp - lm) / (2.0 * actual_eps);
-    const double a = analytic.data()[i];
-    const double rel = std::fabs(num - a) / std::max({std::fabs(num), std::fabs(a), floor});
-    if (!(rel == rel)) return INFINITY;  // NaN
+    n.data()[i] = static_cast<float>((lp - lm) / (static_cast<double>(up) - static_cast<double>(down)));
+  }
+  return n;
+}
+
+// Largest entrywise relative error |a − n| / max(|a|, |n|, floor). The floor keeps entries whose true
+// gradient is ~0 from dividing float rounding noise by ~0. NaN anywhere gives +inf.
+inline double max_rel_error(const Mat& analytic, const Mat& numeric, double floor) {
+  double worst = 0.0;
+  for (Eigen::Index i = 0; i < analytic.size(); ++i) {
+    const double a = analytic.data()[i], n = numeric.data()[i];
+    const double rel = std::fabs(n - a) / std::max({std::fabs(n), std::fabs(a), floor});
+    if (!(rel == rel)) return INFINITY;
     worst = std::max(worst, rel);
   }
   return worst;
+}
+
+// Norm-wise relative error of a whole tensor: ‖a − n‖ / max(‖a‖ + ‖n‖, floor·√size).
+inline double norm_rel_error(const Mat& analytic, const Mat& numeric, double floor) {
+  const double d = (analytic - numeric).cast<double>().norm();
+  const double s = analytic.cast<double>().norm() + numeric.cast<double>().norm();
+  const double r = d / std::max(s, floor * std::sqrt(static_cast<double>(analytic.size())));
+  return r == r ? r : INFINITY;
+}
+
+// One op's input: the floor is 1e-2 of that tensor's largest gradient (at least 1e-4).
+inline double max_rel_error(Mat& x, const Mat& analytic, const std::function<double()>& loss, double eps = 1e-3) {
+  const double gmax = analytic.size() ? static_cast<double>(analytic.cwiseAbs().maxCoeff()) : 0.0;
+  return max_rel_error(analytic, numeric_gradient(x, loss, eps), std::max(1e-4, 1e-2 * gmax));
 }
 
 inline double report_rel(const std::string& what, double rel) {
