@@ -2,6 +2,7 @@
 // (the activations live in the arena), and the same recipe gives bitwise the same weights.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
