@@ -1,0 +1,155 @@
+#include "coref.h"
+
+#include <algorithm>
+#include <sstream>
+
+#include "core/embedding.h"
+
+namespace ap {
+namespace train {
+
+int Vocab::add(const std::string& word) {
+  auto it = ids_.find(word);
+  if (it != ids_.end()) return it->second;
+  const int id = size();
+  words_.push_back(word);
+  ids_.emplace(word, id);
+  return id;
+}
+
+int Vocab::id(const std::string& word) const {
+  auto it = ids_.find(word);
+  return it == ids_.end() ? -1 : it->second;
+}
+
+const std::vector<std::string>& coref_animals() {
+  static const std::vector<std::string> v = {"cat",   "dog",  "horse", "fox",  "rabbit", "deer",    "goat",
+                                             "sheep", "cow",  "pig",   "mouse", "bear",  "wolf",    "duck",
+                                             "chicken", "donkey", "tiger", "lion", "monkey", "turtle"};
+  return v;
+}
+const std::vector<std::string>& coref_places() {
+  static const std::vector<std::string> v = {"road",  "river",  "street", "bridge",  "field",  "park",  "forest",
+                                             "square", "yard",  "lake",   "stream",  "valley", "highway",
+                                             "garden", "market", "canyon", "beach",  "hill",   "tunnel", "alley"};
+  return v;
+}
+const std::vector<std::string>& coref_adjectives() {
+  static const std::vector<std::string> v = {
+      // describe the animal
+      "tired", "scared", "hungry", "sleepy", "weak", "afraid", "exhausted", "nervous", "lazy", "sick",
+      // describe the place
+      "wide", "busy", "wet", "crowded", "deep", "muddy", "steep", "narrow", "noisy", "slippery"};
+  return v;
+}
+int coref_animal_adjectives() { return 10; }
+const std::vector<std::string>& coref_frames() {
+  static const std::vector<std::string> v = {
+      "the ANIMAL didn't cross the PLACE because it was too ADJ",
+      "the PLACE was empty when the ANIMAL left because it was ADJ",
+      "the ANIMAL could not enter the PLACE since it was too ADJ",
+      "the PLACE stopped the ANIMAL because it was too ADJ",
+      "after the ANIMAL reached the PLACE it was very ADJ"};
+  return v;
+}
+
+namespace {
+std::vector<std::string> split_words(const std::string& s) {
+  std::vector<std::string> w;
+  std::istringstream in(s);
+  for (std::string t; in >> t;) w.push_back(t);
+  return w;
+}
+
+// Seeded Fisher–Yates permutation of 0 … n−1.
+std::vector<int> permutation(int n, SeededRng& rng) {
+  std::vector<int> p(n);
+  for (int i = 0; i < n; ++i) p[i] = i;
+  for (int i = n - 1; i > 0; --i) std::swap(p[i], p[static_cast<int>(rng.next_u64() % static_cast<uint64_t>(i + 1))]);
+  return p;
+}
+}  // namespace
+
+Status make_coref_dataset(uint64_t seed, CorefDataset* out) {
+  const auto& animals = coref_animals();
+  const auto& places = coref_places();
+  const auto& adjs = coref_adjectives();
+  const int n_animal = static_cast<int>(animals.size()), n_place = static_cast<int>(places.size());
+  const int n_adj = static_cast<int>(adjs.size()), n_aadj = coref_animal_adjectives(), n_padj = n_adj - n_aadj;
+  CorefDataset d;
+  d.frames = static_cast<int>(coref_frames().size());
+
+  // 1) the vocabulary: <pad>, then every frame word, noun and adjective
+  d.vocab.add("<pad>");
+  std::vector<std::vector<std::string>> frames;
+  for (const std::string& f : coref_frames()) frames.push_back(split_words(f));
+  for (const auto& f : frames)
+    for (const std::string& w : f)
+      if (w != "ANIMAL" && w != "PLACE" && w != "ADJ") d.vocab.add(w);
+  for (const auto& w : animals) d.vocab.add(w);
+  for (const auto& w : places) d.vocab.add(w);
+  for (const auto& w : adjs) d.vocab.add(w);
+
+  // 2) the held-out pairs: noun i (permuted rank pn) and adjective j (permuted rank pa) of the same kind are
+  //    held out when (pn + pa) % 5 == 0: 2 of 10 adjectives per noun, 4 of 20 nouns per adjective
+  SeededRng rng(seed, 0xC0DEF00Dull);
+  d.held_out_pair.assign(n_animal + n_place, std::vector<uint8_t>(n_adj, 0));
+  for (int kind = 0; kind < 2; ++kind) {
+    const int n_noun = kind == 0 ? n_animal : n_place, n_kadj = kind == 0 ? n_aadj : n_padj;
+    const std::vector<int> pn = permutation(n_noun, rng), pa = permutation(n_kadj, rng);
+    for (int i = 0; i < n_noun; ++i)
+      for (int j = 0; j < n_kadj; ++j)
+        if ((pn[i] + pa[j]) % 5 == 0) d.held_out_pair[kind * n_animal + i][kind * n_aadj + j] = 1;
+  }
+
+  // 3) every sentence, sent to its split
+  for (int f = 0; f < d.frames; ++f)
+    for (int a = 0; a < n_animal; ++a)
+      for (int p = 0; p < n_place; ++p)
+        for (int j = 0; j < n_adj; ++j) {
+          CorefSentence s;
+          s.frame = f;
+          s.animal = a;
+          s.place = p;
+          s.adj = j;
+          s.refers_to_animal = j < n_aadj;
+          for (const std::string& w : frames[f]) {
+            const int pos = static_cast<int>(s.ids.size());
+            if (w == "ANIMAL") s.animal_pos = pos, s.ids.push_back(d.vocab.id(animals[a]));
+            else if (w == "PLACE") s.place_pos = pos, s.ids.push_back(d.vocab.id(places[p]));
+            else if (w == "ADJ") s.ids.push_back(d.vocab.id(adjs[j]));
+            else {
+              if (w == "it") s.it_pos = pos;
+              s.ids.push_back(d.vocab.id(w));
+            }
+          }
+          d.seq_len = std::max(d.seq_len, static_cast<int>(s.ids.size()));
+          const int referent_noun = s.refers_to_animal ? a : n_animal + p;
+          (d.held_out_pair[referent_noun][j] ? d.heldout : d.train).push_back(std::move(s));
+        }
+  if (d.train.empty() || d.heldout.empty()) return Status::Error("coreference split left a set empty");
+  *out = std::move(d);
+  return Status::Ok();
+}
+
+void fill_coref_batch(const CorefDataset& data, const std::vector<CorefSentence>& sentences, const int* indices,
+                      int B, Batch* batch) {
+  const int T = data.seq_len;
+  batch->B = B;
+  batch->ids.assign(static_cast<size_t>(B) * T, 0);
+  batch->pad.assign(static_cast<size_t>(B) * T, 1);
+  batch->row.resize(B);
+  batch->target.resize(B);
+  for (int b = 0; b < B; ++b) {
+    const CorefSentence& s = sentences[indices[b]];
+    for (size_t t = 0; t < s.ids.size(); ++t) {
+      batch->ids[b * T + t] = s.ids[t];
+      batch->pad[b * T + t] = 0;
+    }
+    batch->row[b] = s.it_pos;
+    batch->target[b] = s.target_pos();
+  }
+}
+
+}  // namespace train
+}  // namespace ap
