@@ -237,12 +237,8 @@ void ui_frame(PlaygroundState& st, UiState& ui, const FrameInfo& f) {
     // A visible scrollbar: at 720 px the controls are taller than the window (NoDecoration hid it).
     // Beside the scene it lies on the cleared frame (no background of its own); over the scene (compact
     // layouts) it needs one.
-    // Never brought to the front by a click: it stays under the dialogs (export, share, help, lesson map).
-    // A click on it used to lift it over an open dialog, and with no background of its own its buttons were
-    // drawn through the dialog's text (seen in the monkey test's screenshot). Over the scene (compact layouts)
-    // it is still in front: it is begun after the scene, which never comes to the front either.
     ImGui::Begin("controls", nullptr,
-                 (fixed & ~ImGuiWindowFlags_NoScrollbar) | ImGuiWindowFlags_NoFocusOnAppearing |
+                 (fixed & ~ImGuiWindowFlags_NoBringToFrontOnFocus & ~ImGuiWindowFlags_NoScrollbar) | ImGuiWindowFlags_NoFocusOnAppearing |
                      (overlay ? 0 : ImGuiWindowFlags_NoBackground));
     controls_panel(st, ui, ctx);
     ImGui::End();
