@@ -251,12 +251,13 @@ Status decode_matrices(const std::string& text, json* out) {
   return Status::Ok();
 }
 
-void apply_url_query(PlaygroundState& st, const std::string& query) {
+UrlQuery read_url_query(PlaygroundState& st, const std::string& query) {
+  UrlQuery out;
+  std::vector<std::string>& problems = out.problems;
   std::string q = query;
   if (!q.empty() && q[0] == '?') q.erase(0, 1);
   // 1. Split and decode; the scene parameter first, since the others are that scene's.
   std::vector<std::pair<std::string, std::string>> params;
-  std::vector<std::string> problems;
   std::vector<std::string> seen_keys;  // a key given twice: the first is used, and the page says so
   size_t start = 0;
   while (start < q.size()) {
@@ -327,17 +328,24 @@ void apply_url_query(PlaygroundState& st, const std::string& query) {
   if (!params.empty() && params[0].first == "scene") {
     if (const Scene* s = st.find(params[0].second)) target = s;
   }
-  json doc = json::object();
-  std::vector<std::pair<std::string, json>> fields;
+  out.target = target;
   for (const auto& [key, val] : params) {
     std::string field;
     json value;
     const Status s = param_to_field(st, *target, key, val, &field, &value);
     if (!s) { problems.push_back(key + "=" + utf8_prefix(val, 80) + ": " + localize(s)); continue; }
     if (is_layout_param(key)) continue;
-    fields.push_back({field, value});
-    doc[field] = value;
+    out.fields.push_back({field, value});
+    out.doc[field] = value;
   }
+  return out;
+}
+
+void apply_url_query(PlaygroundState& st, const std::string& query) {
+  UrlQuery read = read_url_query(st, query);
+  json& doc = read.doc;
+  const auto& fields = read.fields;
+  std::vector<std::string>& problems = read.problems;
   // 3. The whole document at once; if refused, each field alone on top of those accepted so far.
   if (!apply_document(st, doc, true)) {
     doc = json::object();

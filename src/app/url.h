@@ -11,10 +11,23 @@
 #include <nlohmann/json.hpp>
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "app/state.h"
 
 namespace ap {
+
+// Steps 1–2 of apply_url_query, which changes only the page's layout (embed, zoom, hide, …): the query split,
+// %-decoded and checked, the target scene chosen (scene=), and each of its parameters turned into the state
+// document's field. Nothing is applied to a scene yet; every problem found so far is in `problems`.
+struct UrlQuery {
+  const Scene* target = nullptr;                             // the scene the fields are for
+  nlohmann::json doc = nlohmann::json::object();            // field → value, as setState takes them
+  std::vector<std::pair<std::string, nlohmann::json>> fields;  // the same, in the query's order
+  std::vector<std::string> problems;                         // English, one per refused parameter
+};
+UrlQuery read_url_query(PlaygroundState& st, const std::string& query);
 
 // Applies a query ("?lang=zh&preset=cats…", the '?' optional). The whole document is tried first; when it
 // is refused, each parameter is tried alone on top of those accepted so far, and each bad one is reported

@@ -1,5 +1,6 @@
 // The frame function and the page layout: top bar, controls, flow strip, stage view, formula, timeline.
 #include <imgui.h>
+#include <imgui_internal.h>  // FindWindowDisplayIndex, BringWindowToDisplayFront: the controls above the scene
 
 #include <algorithm>
 #include <cmath>
@@ -237,9 +238,22 @@ void ui_frame(PlaygroundState& st, UiState& ui, const FrameInfo& f) {
     // A visible scrollbar: at 720 px the controls are taller than the window (NoDecoration hid it).
     // Beside the scene it lies on the cleared frame (no background of its own); over the scene (compact
     // layouts) it needs one.
+    // Beside the scene, never brought to the front by a click: with no background of its own, a click on it
+    // used to lift it over an open dialog (export, share, help, lesson map) and its buttons were drawn
+    // through the dialog's text (the monkey test's screenshot). Over the scene it comes to the front as a
+    // window does, and it must lie above the scene: ImGui puts a window that is created with
+    // NoBringToFrontOnFocus at the back, so after a start beside the scene (desktop, then a phone's
+    // width) it is lifted once over the scene here.
     ImGui::Begin("controls", nullptr,
-                 (fixed & ~ImGuiWindowFlags_NoBringToFrontOnFocus & ~ImGuiWindowFlags_NoScrollbar) | ImGuiWindowFlags_NoFocusOnAppearing |
-                     (overlay ? 0 : ImGuiWindowFlags_NoBackground));
+                 (fixed & ~ImGuiWindowFlags_NoBringToFrontOnFocus & ~ImGuiWindowFlags_NoScrollbar) |
+                     ImGuiWindowFlags_NoFocusOnAppearing |
+                     (overlay ? 0 : ImGuiWindowFlags_NoBackground | ImGuiWindowFlags_NoBringToFrontOnFocus));
+    if (overlay) {
+      ImGuiWindow* const self = ImGui::GetCurrentWindow();
+      ImGuiWindow* const scene = ImGui::FindWindowByName("scene");
+      if (scene && ImGui::FindWindowDisplayIndex(self) < ImGui::FindWindowDisplayIndex(scene))
+        ImGui::BringWindowToDisplayFront(self);
+    }
     controls_panel(st, ui, ctx);
     ImGui::End();
   }

@@ -159,3 +159,38 @@ test('colour-blind-safe colours: the Display option changes the matrices', async
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+// The monkey test's screenshot: after a click on the controls, their buttons were drawn through the open
+// export dialog (the controls, with no background beside the scene, came to the front). The dialog's part
+// over the controls must look the same after such a click; and on a phone's width the controls, laid over
+// the scene, must lie above it (they fell behind it when they could no longer come to the front).
+test('an open dialog stays above the controls after a click on them; overlaid controls stay above the scene', async () => {
+  const { page, errors } = await openPage(browser.context, url + '?scene=sdpa', { viewport: { width: 900, height: 640 } });
+  await page.keyboard.press('e');
+  await frames(page, 4);
+  const overlap = { x: 180, y: 80, width: 115, height: 235 };  // the dialog over the controls' column at 900 px
+  const before = await page.screenshot({ clip: overlap });
+  await page.mouse.click(40, 612);  // the controls' "Mask" heading: a click on the window, on no widget
+  await frames(page, 4);
+  const after = await page.screenshot({ clip: overlap });
+  await screenshot(page, 'layout-dialog-over-controls.png');
+  assert.ok(before.equals(after), 'the controls were drawn through the export dialog (layout-dialog-over-controls.png)');
+  await page.keyboard.press('e');
+  await frames(page, 3);
+  // A phone after a desktop start: the controls are the overlay, and they must look as they do on a page
+  // opened at a phone's width with its ≡ (a scene drawn over them shows its matrices and timeline through).
+  await page.setViewportSize({ width: 390, height: 844 });
+  await frames(page, 6);
+  const lower = { x: 0, y: 430, width: 390, height: 414 };
+  const resized = await page.screenshot({ clip: lower });
+  await screenshot(page, 'layout-phone-controls-over-scene.png');
+  const phone = await openPage(browser.context, url + '?scene=sdpa', { viewport: { width: 390, height: 844 } });
+  await phone.page.mouse.click(20, 20);  // ≡: a phone opens with the controls folded away
+  await frames(phone.page, 6);
+  const opened = await phone.page.screenshot({ clip: lower });
+  assert.ok(resized.equals(opened), 'the overlaid controls differ from a phone start (layout-phone-controls-over-scene.png)');
+  assert.deepEqual(errors, []);
+  assert.deepEqual(phone.errors, []);
+  await phone.page.close();
+  await page.close();
+});
