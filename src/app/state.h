@@ -39,6 +39,9 @@ struct PlaygroundState {
   float ui_scale_before_presenter = 1.0f;
   bool presenter = false;     // lecture mode (T, ?present=1): high contrast, large type, the pointer highlighted
   bool colorblind = false;    // blue-orange / cividis-like colour maps (?colors=colorblind); the frame applies it
+  // Attention weights are coloured on the fixed scale 0 … 1 (a weight of 0.09 looks as pale as it is); with
+  // stretch_weights (?contrast=stretch) on a scale up to about the largest weight, said on the legend.
+  bool stretch_weights = false;
   // The item under the mouse (Scene::explain's what, i, j; what = -1: none). Its text is made when it is
   // read (hover_text), so it can never describe a cell of a model that has since been replaced.
   int hover_what = -1, hover_i = -1, hover_j = -1;

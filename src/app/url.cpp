@@ -63,7 +63,7 @@ void put_u16(std::string* b, uint32_t v) { *b += char(v & 0xFF); *b += char((v >
 
 // Parameters that are the page's, or common to every scene.
 bool is_layout_param(const std::string& k) {
-  return k == "embed" || k == "controls" || k == "hide" || k == "present" || k == "colors" || k == "zoom";
+  return k == "embed" || k == "controls" || k == "hide" || k == "present" || k == "colors" || k == "contrast" || k == "zoom";
 }
 
 // ?hide=controls,timeline: every name must be a panel; the whole list is refused otherwise.
@@ -295,6 +295,12 @@ UrlQuery read_url_query(PlaygroundState& st, const std::string& query) {
       else problems.push_back("colors=" + utf8_prefix(val, 80) + ": " + localize(Status::Error("colors: {0} is not default or colorblind", {utf8_prefix(val, 40)})));
       continue;
     }
+    if (key == "contrast") {  // the weights' colour scale: fixed 0 … 1, or stretched to the largest weight
+      if (val == "stretch") st.stretch_weights = true;
+      else if (val == "fixed") st.stretch_weights = false;
+      else problems.push_back("contrast=" + utf8_prefix(val, 80) + ": " + localize(Status::Error("contrast: {0} is not fixed or stretch", {utf8_prefix(val, 40)})));
+      continue;
+    }
     if (key == "zoom") {  // text size, 0.6 … 3 (1 = 100 %)
       char* end = nullptr;
       const double z = std::strtod(val.c_str(), &end);
@@ -382,6 +388,7 @@ std::string layout_query(const PlaygroundState& st) {
   if (st.embed) q += "embed=1";
   if (st.presenter) q += std::string(q.empty() ? "" : "&") + "present=1";
   if (st.colorblind) q += std::string(q.empty() ? "" : "&") + "colors=colorblind";
+  if (st.stretch_weights) q += std::string(q.empty() ? "" : "&") + "contrast=stretch";
   if (std::fabs(st.ui_scale - 1.f) > 0.005f) {
     char z[16];
     std::snprintf(z, sizeof z, "%.3g", static_cast<double>(st.ui_scale));  // 1.6, 0.7, 2.25

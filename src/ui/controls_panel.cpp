@@ -88,6 +88,9 @@ void controls_panel(PlaygroundState& st, UiState& ui, ViewContext& ctx) {
   if (ImGui::Button((std::string(tr("Full screen (F)")) + "###fullscreen").c_str())) platform_toggle_fullscreen();
   ImGui::Checkbox((std::string(tr("Colour-blind-safe colours")) + "###colorblind").c_str(), &st.colorblind);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("Blue–orange instead of blue–red, and a light-yellow–grey–blue scale for the weights."));
+  ImGui::Checkbox((std::string(tr("Stretch the weights' colours")) + "###stretch_weights").c_str(), &st.stretch_weights);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("%s", tr("Off: weights are coloured from 0 to 1, so a weight looks as large as it is. On: the scale ends near the largest weight, to tell small weights apart (the legend says so)."));
   if (ImGui::Button((std::string(tr("Export (E)")) + "###export").c_str())) ui.show_export = !ui.show_export;
   ImGui::Spacing();
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));

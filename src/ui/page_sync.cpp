@@ -30,7 +30,7 @@ void page_sync(PlaygroundState& st, UiState& ui) {
   const std::string key = step_key + "/" + std::to_string(sc.generation()) + "/" + lang_code(lang()) + "/" +
                           (t.playing() ? std::string("play") : std::to_string(t.done_substeps())) + "/" +
                           std::to_string(st.hidden.size()) + std::to_string(st.embed) + std::to_string(st.presenter) +
-                          std::to_string(st.colorblind) + std::to_string(st.ui_scale);
+                          std::to_string(st.colorblind) + std::to_string(st.stretch_weights) + std::to_string(st.ui_scale);
   if (key == ui.synced_view) return;
   const bool model_changed = ui.synced_view.rfind(step_key + "/", 0) == 0 &&
                              ui.synced_view.substr(step_key.size() + 1, std::to_string(sc.generation()).size()) !=

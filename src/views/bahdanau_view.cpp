@@ -245,7 +245,8 @@ float BahdanauView::score_bars(ViewContext& ctx, int k, ImVec2 size) {
   const ImVec2 o = ImGui::GetCursorScreenPos();
   const ImU32 ink = ImGui::GetColorU32(ImGuiCol_Text), faint = ImGui::GetColorU32(ImGuiCol_TextDisabled);
   const float e_max = std::max(1e-6f, m.run.scores.cwiseAbs().maxCoeff());
-  const float a_max = std::max(1e-6f, m.run.alignment.maxCoeff());
+  const float a_max = std::max(1e-6f, m.run.alignment.maxCoeff());  // the bars' length
+  const float a_top = weights_top(ctx.st, a_max);                   // their colour
   float label_w = fs * 2.f;
   for (const std::string& t : m.source_tokens) label_w = std::max(label_w, ImGui::CalcTextSize(t.c_str()).x + fs * 0.6f);
   label_w = std::min(label_w, size.x * 0.22f);
@@ -282,7 +283,7 @@ float BahdanauView::score_bars(ViewContext& ctx, int k, ImVec2 size) {
                       colormap(ColorScale::Diverging, colormap_t(e, -e_max, e_max)));
     const float ax = a_x0 + col_w * a / a_max;
     dl->AddRectFilled(ImVec2(a_x0, y + pad), ImVec2(std::max(a_x0 + 1.f, ax), y + row_h - pad),
-                      colormap(ColorScale::Sequential, colormap_t(a, 0.f, a_max)));
+                      colormap(ColorScale::Sequential, colormap_t(a, 0.f, a_top)));
     if (j == best) dl->AddRect(ImVec2(a_x0 - 1, y + pad - 1), ImVec2(ax + 1, y + row_h - pad + 1), kHighlight, 0, 0, 2.f);
     if (row_h >= fs * 0.9f) {
       dl->AddText(ImVec2(e_x0 + col_w + fs * 0.3f, ty), faint, fmt(e, 2).c_str());
@@ -329,7 +330,7 @@ void BahdanauView::step_stage(ViewContext& ctx) {
   a.col_labels = &m.source_tokens;
   a.scale = ColorScale::Sequential;
   a.lo = 0.f;
-  a.hi = std::max(1e-6f, m.run.alignment.maxCoeff());
+  a.hi = weights_top(ctx.st, m.run.alignment.maxCoeff());
   a.reveal = static_cast<double>(k + 1) * n;
   a.hl_row = k;
   a.title = std::string(tr("alignment so far")) + "  α  (" + dims(T, n) + ")";
@@ -371,11 +372,11 @@ void BahdanauView::alignment_stage(ViewContext& ctx) {
   a.col_labels = &m.source_tokens;
   a.scale = ColorScale::Sequential;
   a.lo = 0.f;
-  a.hi = std::max(1e-6f, m.run.alignment.maxCoeff());
+  a.hi = weights_top(ctx.st, m.run.alignment.maxCoeff());
   a.title = "α  (" + dims(m.run.T, m.run.n) + "):  " + tr("decoder step t (row) × source word j (column)");
   hover_to(ctx, matrix_view(a, ImVec2(avail.x, avail.y - fs * 3.f)), BahdanauItem::Alignment);
   ImGui::Spacing();
-  color_legend(ColorScale::Sequential, 0.f, a.hi, std::min(avail.x * 0.4f, fs * 20.f), "α");
+  color_legend(ColorScale::Sequential, 0.f, a.hi, std::min(avail.x * 0.4f, fs * 20.f), weights_caption(ctx.st, "α").c_str());
   ImGui::SameLine(0, fs * 2.f);
   ImGui::TextDisabled("%s", tr("untrained: not a translation alignment"));
 }

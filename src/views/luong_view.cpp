@@ -398,6 +398,7 @@ void LuongView::alignments_stage(ViewContext& ctx) {
   const int reveal = scene_.timeline.stage_complete() ? 1 << 30 : scene_.timeline.done_substeps();
   float amax = 1e-6f;
   for (const LuongScoreRun& r : m.run.runs) amax = std::max(amax, r.alignment.maxCoeff());
+  const float top = weights_top(ctx.st, amax);
   LuongScore chosen;
   const bool one = parse_luong_score_name(p.score, &chosen);
   for (int k = 0; k < 3; ++k) {
@@ -414,7 +415,7 @@ void LuongView::alignments_stage(ViewContext& ctx) {
       g.cols = &m.source_tokens;
       g.scale = ColorScale::Sequential;
       g.lo = 0.f;
-      g.hi = amax;
+      g.hi = top;
       g.reveal_rows = reveal;
       g.chosen = one && kind == chosen;
       g.title = std::string(tr(LuongScene::score_title(kind))) + ":  " + LuongScene::score_formula(kind);
@@ -424,7 +425,8 @@ void LuongView::alignments_stage(ViewContext& ctx) {
     ImGui::EndGroup();
   }
   ImGui::PushTextWrapPos(0.f);
-  ImGui::TextDisabled("%s   (0 … %s)", tr("rows: decoder steps t (the word being emitted); columns: source words j; each row sums to 1"), fmt(amax, 2).c_str());
+  ImGui::TextDisabled("%s   (%s 0 … %s)", tr("rows: decoder steps t (the word being emitted); columns: source words j; each row sums to 1"),
+                      weights_caption(ctx.st, tr("colours")).c_str(), fmt(top, 2).c_str());
   ImGui::PopTextWrapPos();
 }
 

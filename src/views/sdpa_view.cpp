@@ -148,8 +148,8 @@ void SdpaView::sync(PlaygroundState& st) {
     cell_popup_ = false;
     close_popup_ = true;
   }
+  range_weights_ = weights_top(st, stretched_weights_);
   if (generation_seen_ == scene_.generation() && text_synced_) return;
-  (void)st;
   generation_seen_ = scene_.generation();
   Kt_ = m.K.transpose();
   row_sums_ = m.trace.softmax.row_sum;
@@ -162,9 +162,9 @@ void SdpaView::sync(PlaygroundState& st) {
   range_qkv_ = std::max({max_abs(m.Q), max_abs(m.K), max_abs(m.V)});
   range_scores_ = max_abs(m.trace.scores);
   range_x_ = m.X.size() ? max_abs(m.X) : 1.f;
-  // Weights: 0 … 1 unless every weight is small (512 tokens: about 1/512 each), then 0 … a round value
-  // above the largest, so that they do not all look white.
-  // (the 99th percentile decides: a few large weights are drawn at the darkest colour).
+  // Weights: 0 … 1; stretched (the Display option), 0 … the first round value at or above the 99th
+  // percentile, so that small weights (512 tokens: about 1/512 each) do not all look white; a few large
+  // weights are then drawn at the darkest colour, and the legend says "stretched".
   const Mat& W = m.trace.weights();
   std::vector<float> w(W.data(), W.data() + W.size());
   float wtop = 1.f;
@@ -173,12 +173,18 @@ void SdpaView::sync(PlaygroundState& st) {
     std::nth_element(w.begin(), w.begin() + static_cast<std::ptrdiff_t>(k), w.end());
     wtop = w[k];
   }
-  range_weights_ = 1.f;
+  stretched_weights_ = 1.f;
   for (float r : {0.002f, 0.005f, 0.01f, 0.02f, 0.05f, 0.1f, 0.2f})
-    if (wtop <= r) { range_weights_ = r; break; }
+    if (wtop <= r) { stretched_weights_ = r; break; }
+  range_weights_ = weights_top(st, stretched_weights_);
   edit_ = m.params;
   text_ = m.params.text;
   text_synced_ = true;
+}
+
+// The legend's caption of the weights: "stretched" when their scale is not 0 … 1.
+const char* SdpaView::weights_legend() const {
+  return range_weights_ < 1.f ? tr("weights (stretched)") : tr("weights");
 }
 
 HeatmapKey SdpaView::key(int item, long long version) const {
@@ -844,9 +850,17 @@ void SdpaView::stage(ViewContext& ctx) {
   const struct { ColorScale s; float lo, hi; const char* caption; } legends[] = {
       {ColorScale::Diverging, -range_qkv_, range_qkv_, tr("Q, K, V, output")},
       {ColorScale::Diverging, -range_scores_, range_scores_, tr("scores")},
-      {ColorScale::Sequential, 0.f, range_weights_, tr("weights")}};
+      {ColorScale::Sequential, 0.f, range_weights_, weights_legend()}};
   float legend_row = ImGui::GetFrameHeight() + ImGui::CalcTextSize(tr("show numbers")).x + 40.f;
   for (const auto& l : legends) legend_row += lw + 32.f + ImGui::CalcTextSize(l.caption).x;
+  // Every weight small (many tokens): the stretch option is offered on the legends' line (see below), or on
+  // a line of its own under it.
+  const bool offer_stretch = stretched_weights_ <= 0.05f;
+  if (offer_stretch) {
+    const float w = ImGui::GetFrameHeight() + ImGui::CalcTextSize(tr("Stretch the weights' colours")).x + 40.f;
+    if (legend_row + w > avail.x) avail.y -= ImGui::GetFrameHeightWithSpacing();
+    else legend_row += w;
+  }
   const char* note_inline = nullptr;
   const char* note = nullptr;  // on its own line
   if (!custom) {
@@ -884,7 +898,7 @@ void SdpaView::stage(ViewContext& ctx) {
   avail.y = std::max(avail.y, fs * 4.f);
   bool fits = true;
   // The geometry is measured over every stage: again only when the model, the area or the text size changes.
-  const GeoKey gk{scene_.generation(), avail.x, avail.y, fs, ctx.fonts.generation, tr("weights"), custom, numbers_forced_};
+  const GeoKey gk{scene_.generation(), avail.x, avail.y, fs, ctx.fonts.generation, weights_legend(), custom, numbers_forced_};
   if (!(gk == geo_key_)) {
     geo_ = choose_geometry(ctx, avail, custom, &geo_fits_);
     geo_key_ = gk;
@@ -928,6 +942,17 @@ void SdpaView::stage(ViewContext& ctx) {
     if (x > 0 && x + w <= avail.x) ImGui::SameLine(0, 16.f);
     ImGui::Checkbox((std::string(label) + "###numbers").c_str(), &numbers_forced_);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("The numbers do not fit at this text size: show them anyway (the matrices scroll)."));
+    x = x > 0 && x + w <= avail.x ? x + w + 16.f : w;
+  }
+  // Every weight small (many tokens): on the scale 0 … 1 they all look pale, which is true but hides their
+  // differences; the Display option to stretch the scale, offered here where it is needed.
+  if (offer_stretch) {
+    const char* label = tr("Stretch the weights' colours");
+    const float w = ImGui::GetFrameHeight() + ImGui::CalcTextSize(label).x + 24.f;
+    if (x > 0 && x + w <= avail.x) ImGui::SameLine(0, 16.f);
+    ImGui::Checkbox((std::string(label) + "###stretch_here").c_str(), &ctx.st.stretch_weights);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("%s", tr("Off: weights are coloured from 0 to 1, so a weight looks as large as it is. On: the scale ends near the largest weight, to tell small weights apart (the legend says so)."));
   }
   if (note_inline) {
     ImGui::SameLine(0, 24.f);

@@ -72,7 +72,9 @@ class SdpaView final : public SceneView {
   // Scores, scaled and masked share one range so that the shrinking by √dₖ shows as paler colours;
   // outputs share Q, K, V's range (each output row is a convex mix of value rows).
   float range_qkv_ = 1.f, range_scores_ = 1.f, range_x_ = 1.f;
-  float range_weights_ = 1.f;  // 1, or a round value above the largest weight when all are small
+  float range_weights_ = 1.f;      // the weights' scale now: 1, or stretched_weights_ (PlaygroundState::stretch_weights)
+  float stretched_weights_ = 1.f;  // a round value at or above the 99th percentile of the weights, at most 1
+  const char* weights_legend() const;  // "weights", or "weights (stretched)" when the scale ends below 1
   bool numbers_forced_ = false;  // "numbers" ticked: numbered cells even where they do not fit (scrolls)
   bool numbered_ = false;        // as last drawn
   float last_cell_ = 0.f;

@@ -36,6 +36,12 @@ struct ViewContext {
   int hover_what = -1, hover_i = -1, hover_j = -1;
 };
 
+// The top of an attention-weight colour scale (its bottom is 0): 1, so that a weight looks as large as it
+// is, unless the learner stretched the scale (the Display option, ?contrast=stretch), then `largest`. A
+// legend's caption says which: weights_caption("α") is "α" or "α (stretched)".
+float weights_top(const PlaygroundState& st, float largest);
+std::string weights_caption(const PlaygroundState& st, const char* what);
+
 class SceneView {
  public:
   virtual ~SceneView() = default;

@@ -228,6 +228,28 @@ TEST_F(AppUrl, ColorsAndZoomRoundTrip) {
   EXPECT_EQ(layout_query(back), "");  // the defaults are not written
 }
 
+// The weights' colour scale: fixed 0 … 1 by default (issue 17: a uniform 0.09 must not look as dark as 0.80),
+// stretched on request, and the request travels in the link.
+TEST_F(AppUrl, TheWeightsContrastIsFixedUnlessStretchedAndTravels) {
+  EXPECT_FALSE(st.stretch_weights);
+  apply_url_query(st, "?contrast=stretch");
+  EXPECT_TRUE(st.stretch_weights);
+  EXPECT_TRUE(st.errors.empty()) << all_errors(st);
+  const std::string q = layout_query(st);
+  EXPECT_NE(q.find("contrast=stretch"), std::string::npos) << q;
+  PlaygroundState back;
+  apply_url_query(back, q);
+  EXPECT_TRUE(back.stretch_weights);
+  apply_url_query(back, "?contrast=fixed");
+  EXPECT_FALSE(back.stretch_weights);
+  EXPECT_EQ(layout_query(back), "");
+  PlaygroundState bad;
+  apply_url_query(bad, "?contrast=max");
+  EXPECT_FALSE(bad.stretch_weights);
+  ASSERT_EQ(bad.errors.size(), 1u);
+  EXPECT_NE(all_errors(bad).find("contrast: max is not fixed or stretch"), std::string::npos) << all_errors(bad);
+}
+
 TEST_F(AppUrl, BadColorsAndZoomAreReportedAndChangeNothing) {
   for (const char* q : {"?zoom=9", "?zoom=0", "?zoom=nan", "?zoom=", "?zoom=1.5x", "?colors=rainbow"}) {
     PlaygroundState s;

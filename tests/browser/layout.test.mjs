@@ -139,8 +139,8 @@ test('colour-blind-safe colours: the Display option changes the matrices', async
   for (let i = 0; i < 10; i++) { await page.mouse.wheel(0, 400); await frames(page, 1); }
   await frames(page, 4);
   await screenshot(page, 'layout-display-section.png');
-  // At 1280×720 the option's checkbox is then 100 px above the bottom of the panel (see the screenshot).
-  await page.mouse.move(20, 620);
+  // At 1280×720 the option's checkbox is then 133 px above the bottom of the panel (see the screenshot).
+  await page.mouse.move(20, 587);
   await frames(page, 2);
   await page.mouse.down();
   await frames(page, 2);
@@ -158,6 +158,41 @@ test('colour-blind-safe colours: the Display option changes the matrices', async
   await screenshot(page, 'layout-colorblind-512-4-softmax.png');
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+// Issue 17: the weights are coloured on 0 … 1 unless stretched. The hand-set "it → animal" preset's uniform
+// 0.09 rows must then look pale beside the 0.80 cell; stretched (?contrast=stretch) they darken (the
+// legend says so: layout-contrast-*.png).
+test('the weights keep the scale 0 … 1 unless the learner stretches it', async () => {
+  // The pixel at the centre of cell (The, The) = 0.09, read from a screenshot decoded in a blank page.
+  const decoder = await browser.context.newPage();
+  const brightness = (png, x, y) => decoder.evaluate(async ({ b64, x, y }) => {
+    const img = new Image();
+    img.src = 'data:image/png;base64,' + b64;
+    await img.decode();
+    const c = document.createElement('canvas');
+    c.width = img.width; c.height = img.height;
+    const g = c.getContext('2d');
+    g.drawImage(img, 0, 0);
+    const [r, gr, b] = g.getImageData(x, y, 1, 1).data;
+    return (r + gr + b) / 3;
+  }, { b64: png.toString('base64'), x, y });
+  const seen = {};
+  for (const contrast of ['fixed', 'stretch']) {
+    const { page, errors } = await openPage(browser.context, url + `?scene=sdpa&preset=it-animal&contrast=${contrast}`,
+      { viewport: { width: 1280, height: 720 } });
+    await frames(page, 4);
+    const png = await page.screenshot();
+    await screenshot(page, `layout-contrast-${contrast}.png`);
+    seen[contrast] = { small: await brightness(png, 616, 271), large: await brightness(png, 645, 461) };
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
+  await decoder.close();
+  console.log('brightness of a 0.09 and the 0.80 cell:', JSON.stringify(seen));
+  assert.ok(seen.fixed.small > 200, `0.09 on the scale 0 … 1 is pale: ${seen.fixed.small}`);
+  assert.ok(seen.fixed.large < 140, `0.80 on the scale 0 … 1 is dark: ${seen.fixed.large}`);
+  assert.ok(seen.stretch.small < 140, `0.09 on the stretched scale 0 … 0.1 is dark: ${seen.stretch.small}`);
 });
 
 // The monkey test's screenshot: after a click on the controls, their buttons were drawn through the open
