@@ -12,8 +12,9 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   ap::set_lang(ap::Lang::En);
   ap::PlaygroundState st;
-  // The view without the page's reports (a refusal adds its message on screen, by design).
-  const nlohmann::json before = ap::state_document(st, true, true, false);
+  // The view without the page's reports (a refusal adds its message on screen, by design). Every input
+  // starts from the same fresh state, so its document is written once (a third of each input's time).
+  static const nlohmann::json before = ap::state_document(st, true, true, false);
   const std::string answer = ap::set_state_json(st, reinterpret_cast<const char*>(data), size);
   const nlohmann::json a = nlohmann::json::parse(answer, nullptr, false);
   AP_FUZZ_CHECK(a.is_object() && a.contains("ok") && a["ok"].is_boolean(), "not an answer: " + answer);
@@ -24,6 +25,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   for (const auto& m : st.errors)
     AP_FUZZ_CHECK(ap::utf8_valid(ap::localize(m.text)), "a message that is not UTF-8: " + ap::localize(m.text));
-  (void)ap::get_state_json(st);
+  // getState after an accepted document (after a refusal the state is the fresh one, checked above).
+  if (a["ok"].get<bool>()) (void)ap::get_state_json(st);
   return 0;
 }
