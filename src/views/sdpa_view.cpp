@@ -784,7 +784,7 @@ ImVec2 SdpaView::best_form(ViewContext& ctx, Plan& p, const Geo& g, ImVec2 avail
 // One cell geometry for every stage of the model: numbered cells in the body font (grown to fill the area,
 // up to 1.5×), else in the small font, else square heatmap cells; `numbers_forced_` asks for the small
 // numbered cells whatever the room (the stage then scrolls).
-SdpaView::Geo SdpaView::choose_geometry(ViewContext& ctx, ImVec2 avail, bool custom, bool* fits) {
+SdpaView::Geo SdpaView::choose_geometry(ViewContext& ctx, ImVec2 avail, bool custom, bool* fits, int only_stage) {
   std::vector<Plan> plans;
   for (int k = 0; k < kSdpaStageCount; ++k) plans.push_back(plan(k, custom));
   // The embeddings X do not decide: without room they are a heatmap in their own stage.
@@ -796,6 +796,7 @@ SdpaView::Geo SdpaView::choose_geometry(ViewContext& ctx, ImVec2 avail, bool cus
   const auto fit_ratio = [&](const Geo& g) {
     float r = 1e9f;
     for (int k = 0; k < kSdpaStageCount; ++k) {
+      if (only_stage >= 0 && k != only_stage) continue;
       Plan q = plans[static_cast<size_t>(k)];
       const ImVec2 s = best_form(ctx, q, g, avail);
       r = std::min({r, avail.x / std::max(1.f, s.x), avail.y / std::max(1.f, s.y)});
@@ -807,7 +808,13 @@ SdpaView::Geo SdpaView::choose_geometry(ViewContext& ctx, ImVec2 avail, bool cus
     ImFont* f = small ? ctx.fonts.small : ctx.fonts.body;
     const ImVec2 nc = matrix_number_cell(f, 2);
     Geo g{true, small, 1.f, nc.y};
-    if (fit_ratio(g) < 1.f) continue;
+    if (fit_ratio(g) < 1.f) {
+      // Last before no numbers: the small font in rows with less leading (88 %: the digits still clear
+      // each other). Large text on a projector is often a few pixels short of the numbered rows.
+      g.ch = nc.y * 0.88f;
+      if (!small || fit_ratio(g) < 1.f) continue;
+      return g;
+    }
     // Room to spare: first squarer cells (taller, up to about the width of "0.00"), then larger ones (body
     // font only, up to 1.5×).
     const float square = nc.x * 0.85f;
@@ -903,8 +910,18 @@ void SdpaView::stage(ViewContext& ctx) {
     geo_ = choose_geometry(ctx, avail, custom, &geo_fits_);
     geo_key_ = gk;
   }
-  const Geo g = geo_;
+  Geo g = geo_;
   fits = geo_fits_;
+  // The numbers of every stage do not fit one cell size: those of this stage alone may (the cells then
+  // change size between stages, which is better than no numbers on a projector).
+  if (!fits && !numbers_forced_) {
+    if (!(gk == stage_geo_key_) || stage_geo_stage_ != tl.stage()) {
+      stage_geo_ = choose_geometry(ctx, avail, custom, &stage_geo_fits_, tl.stage());
+      stage_geo_key_ = gk;
+      stage_geo_stage_ = tl.stage();
+    }
+    if (stage_geo_fits_) { g = stage_geo_; fits = true; }
+  }
   Plan p = plan(tl.stage(), custom);
   (void)best_form(ctx, p, g, scroll_area(fits, g) ? ImVec2(1e6f, 1e6f) : avail);
   // Forced numbers that do not fit scroll inside the stage area.

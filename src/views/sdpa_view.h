@@ -55,7 +55,8 @@ class SdpaView final : public SceneView {
   Plan plan(int stage_index, bool custom);
   ImVec2 lay_out(ViewContext& ctx, Plan& p, const Geo& g, ImVec2 o, ImVec2 avail, bool draw);
   ImVec2 best_form(ViewContext& ctx, Plan& p, const Geo& g, ImVec2 avail);
-  Geo choose_geometry(ViewContext& ctx, ImVec2 avail, bool custom, bool* fits);
+  // The cells that fit every stage (only_stage < 0), or one stage alone.
+  Geo choose_geometry(ViewContext& ctx, ImVec2 avail, bool custom, bool* fits, int only_stage = -1);
   void begin_cell_edit(PlaygroundState& st, MatrixId id, int i, int j);
   void cell_editor(ViewContext& ctx);
   bool set_cell(PlaygroundState& st, const char* text);
@@ -91,7 +92,13 @@ class SdpaView final : public SceneView {
   };
   GeoKey geo_key_;
   Geo geo_{false, true, 1.f, 0.f};
-  bool geo_fits_ = true;        // the cell height of the last plan laid out (measured or drawn)
+  bool geo_fits_ = true;
+  // When the numbers of every stage do not fit at one cell size (large text on a projector, a phone), the
+  // current stage alone may still show its numbers: its own geometry, kept for that stage.
+  GeoKey stage_geo_key_;
+  int stage_geo_stage_ = -1;
+  Geo stage_geo_{false, true, 1.f, 0.f};
+  bool stage_geo_fits_ = false;        // the cell height of the last plan laid out (measured or drawn)
   SdpaParams edit_;               // what the controls show (may hold a value the model refused)
   std::string text_;              // the sentence being edited (kept when the model refuses it)
   bool text_synced_ = false;

@@ -163,10 +163,10 @@ test('colour-blind-safe colours: the Display option changes the matrices', async
 // Issue 17: the weights are coloured on 0 … 1 unless stretched. The hand-set "it → animal" preset's uniform
 // 0.09 rows must then look pale beside the 0.80 cell; stretched (?contrast=stretch) they darken (the
 // legend says so: layout-contrast-*.png).
-test('the weights keep the scale 0 … 1 unless the learner stretches it', async () => {
-  // The pixel at the centre of cell (The, The) = 0.09, read from a screenshot decoded in a blank page.
+// The darkest pixel of a w × h region of a screenshot, as the mean of its channels, decoded in a blank page.
+async function darkest(png, x, y, w = 1, h = 1) {
   const decoder = await browser.context.newPage();
-  const brightness = (png, x, y) => decoder.evaluate(async ({ b64, x, y }) => {
+  const v = await decoder.evaluate(async ({ b64, x, y, w, h }) => {
     const img = new Image();
     img.src = 'data:image/png;base64,' + b64;
     await img.decode();
@@ -174,9 +174,39 @@ test('the weights keep the scale 0 … 1 unless the learner stretches it', async
     c.width = img.width; c.height = img.height;
     const g = c.getContext('2d');
     g.drawImage(img, 0, 0);
-    const [r, gr, b] = g.getImageData(x, y, 1, 1).data;
-    return (r + gr + b) / 3;
-  }, { b64: png.toString('base64'), x, y });
+    const d = g.getImageData(x, y, w, h).data;
+    let min = 255;
+    for (let i = 0; i < d.length; i += 4) min = Math.min(min, (d[i] + d[i + 1] + d[i + 2]) / 3);
+    return min;
+  }, { b64: png.toString('base64'), x, y, w, h });
+  await decoder.close();
+  return v;
+}
+
+// Issue 17: a lecturer at 2× text in presenter mode, the controls hidden, on a 1920×1080 projector: the
+// numbers of the notes' sentence are drawn. Every stage's numbers do not fit one cell size there; the
+// current stage's alone do (layout-projector-*.png). The cell (The, The) of A holds 0.04 in dark digits
+// on a pale ground: its darkest pixel is dark only when the number is drawn.
+test('a projector at 2× text shows the numbers of the notes\' sentence', async () => {
+  const { page, errors } = await openPage(browser.context, url + '?scene=sdpa&present=1&zoom=2&hide=controls',
+    { viewport: { width: 1920, height: 1080 } });
+  await frames(page, 4);
+  const png = await page.screenshot();
+  await screenshot(page, 'layout-projector-6-output.png');
+  const ink = await darkest(png, 612, 470, 28, 18);
+  console.log('darkest pixel in the cell (The, The) of A:', ink);
+  assert.ok(ink < 110, `no number drawn in A at 2× text on 1920×1080 (darkest ${ink}; layout-projector-6-output.png)`);
+  for (const k of [0, 4]) {
+    await page.evaluate((k) => window.playground.setState({ step: k }), k);
+    await screenshot(page, `layout-projector-${k}-${stages[k]}.png`);
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the weights keep the scale 0 … 1 unless the learner stretches it', async () => {
+  // The pixel at the centre of cell (The, The) = 0.09.
+  const brightness = (png, x, y) => darkest(png, x, y);
   const seen = {};
   for (const contrast of ['fixed', 'stretch']) {
     const { page, errors } = await openPage(browser.context, url + `?scene=sdpa&preset=it-animal&contrast=${contrast}`,
@@ -188,7 +218,6 @@ test('the weights keep the scale 0 … 1 unless the learner stretches it', async
     assert.deepEqual(errors, []);
     await page.close();
   }
-  await decoder.close();
   console.log('brightness of a 0.09 and the 0.80 cell:', JSON.stringify(seen));
   assert.ok(seen.fixed.small > 200, `0.09 on the scale 0 … 1 is pale: ${seen.fixed.small}`);
   assert.ok(seen.fixed.large < 140, `0.80 on the scale 0 … 1 is dark: ${seen.fixed.large}`);
