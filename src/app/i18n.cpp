@@ -345,6 +345,7 @@ const TrPair kTable[] = {
 };
 
 Lang g_lang = Lang::En;
+bool g_zh_drawable = true;
 
 struct Tables {
   std::vector<std::pair<const TrPair*, size_t>> tables{{kTable, sizeof kTable / sizeof kTable[0]}};
@@ -380,6 +381,7 @@ void add_translations(const TrPair* pairs, size_t count) {
 
 void set_lang(Lang l) { g_lang = l; }
 Lang lang() { return g_lang; }
+void set_chinese_drawable(bool drawable) { g_zh_drawable = drawable; }
 const char* lang_code(Lang l) { return l == Lang::Zh ? "zh" : "en"; }
 
 bool parse_lang(const char* s, Lang* out) {
@@ -390,7 +392,7 @@ bool parse_lang(const char* s, Lang* out) {
 }
 
 const char* tr(const char* english) {
-  if (g_lang == Lang::En || !english) return english;
+  if (g_lang == Lang::En || !g_zh_drawable || !english) return english;
   const auto& t = table();
   const auto it = t.find(english);
   return it == t.end() ? english : it->second;
