@@ -64,6 +64,7 @@ const TrPair kTable[] = {
     {"unknown method {0}", "未知的方法 {0}"},
     {"zoom: the text size must be a number from 0.6 to 3", "zoom：文字大小必须是 0.6 到 3 之间的数"},
     {"the larger Chinese font could not be loaded, so some characters show as '?': {0}", "无法加载更完整的中文字体，部分字符会显示为“?”：{0}"},
+    {"the Chinese font could not be loaded, so the interface stays in English: {0}", "无法加载中文字体，界面仍以英文显示：{0}"},
     {"Previous lesson", "上一课"},
     {"Next lesson", "下一课"},
     {"next / previous lesson (scene)", "下一课 / 上一课（场景）"},

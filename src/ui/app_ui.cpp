@@ -176,8 +176,8 @@ void ui_shutdown(UiState& ui) {
 void ui_frame(PlaygroundState& st, UiState& ui, const FrameInfo& f) {
   set_colormap_colorblind(st.colorblind);  // the state (and the link, ?colors=) holds it; widgets read it
   // Drawn in Chinese only from an atlas that has it (a switch made during this frame included); English
-  // meanwhile, while the font is on its way (font_loader.cpp).
-  set_chinese_drawable(ui.font_follow.chinese_in_atlas || ui.font_follow.ui_failed);
+  // meanwhile, while the font is on its way, or for good when it could not be loaded (font_loader.cpp).
+  set_chinese_drawable(ui.font_follow.chinese_in_atlas);
   ui.frame = f;
   st.view_width = f.width;
   st.view_height = f.height;

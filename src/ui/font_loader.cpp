@@ -5,8 +5,9 @@
 // fetched the first time it is needed: the interface turns Chinese (the L key, the button, setState, ?lang=zh,
 // a Chinese browser) or a screen shows one of those hanzi. Until it has arrived the switch is made (lang()
 // and the page API say zh, and answer in Chinese) but the frame keeps drawing in English, with "中文…" on the
-// language button, rather than boxes (ui_frame holds tr() to English while it draws); `ready` waits for it when the page starts in Chinese. A failed fetch is reported and
-// the interface turns Chinese anyway (the characters it lacks show as '?').
+// language button, rather than boxes (ui_frame holds tr() to English while it draws); `ready` waits for it
+// when the page starts in Chinese. A failed fetch is reported, and the frames stay English (readable, the
+// message included) while the page API says zh.
 //
 // Beyond the interface's own characters: when text
 // arrives with a Chinese character the atlas lacks (a sentence typed or pasted, a link, the page API, an
@@ -111,13 +112,17 @@ void follow_ui_font(PlaygroundState& st, FontFollow& ff) {
     st.fonts.ui_loaded = true;
     ff.rebuild = true;
   } else if (a == AssetState::Failed) {
-    ff.ui_failed = true;  // Chinese anyway, '?' where a glyph is missing: the message says why
-    report(st, "fonts", Status::Error("the Chinese font could not be loaded, so Chinese characters show as '?': {0}", {error}));
+    ff.ui_failed = true;  // the frames stay English: the message says why
+    report(st, "fonts", Status::Error("the Chinese font could not be loaded, so the interface stays in English: {0}", {error}));
   }
   if (st.fonts.ui_loaded || ff.ui_failed) platform_request_frames(2);
 }
 
 }  // namespace
+
+void fonts_prefetch(PlaygroundState& st, UiState& ui) {
+  if (lang() == Lang::Zh) follow_ui_font(st, ui.font_follow);
+}
 
 bool fonts_chinese_pending(const PlaygroundState& st, const UiState& ui) {
   return lang() == Lang::Zh && !ui.font_follow.chinese_in_atlas && !ui.font_follow.ui_failed;
@@ -193,6 +198,9 @@ void fonts_rebuild(PlaygroundState& st, UiState& ui, float scale, float zoom) {
   FontFollow& ff = ui.font_follow;
   const auto t0 = std::chrono::steady_clock::now();
   glyph_ranges(st.fonts.extra_loaded ? ff.wanted : std::set<uint32_t>{}, &ff.ranges);
+  // A page that starts in Chinese: the font asked for in main() may be here already (preload.js fetched it
+  // beside the wasm), so that the first atlas has it and no English one is built first.
+  if (lang() == Lang::Zh) follow_ui_font(st, ff);
   // The interface's own hanzi: all (Chinese), or those an English screen has shown so far.
   if (!ff.own_all && lang() == Lang::Zh && st.fonts.ui_loaded) ff.own_all = true;
   if (!ff.own_all && ff.own_wanted.empty()) {

@@ -92,6 +92,8 @@ void lesson_map(PlaygroundState& st, UiState& ui);
 // Typed Chinese (font_loader.cpp): looks at the text on screen, loads the larger font when a character lacks
 // a glyph, and asks for an atlas rebuild (done by fonts_rebuild before the next frame).
 void fonts_follow_text(PlaygroundState& st, UiState& ui);
+// A page that starts in Chinese asks for its font at once (main(), before the first frame).
+void fonts_prefetch(PlaygroundState& st, UiState& ui);
 // The interface is Chinese but its font has not arrived yet (it still draws in English meanwhile).
 bool fonts_chinese_pending(const PlaygroundState& st, const UiState& ui);
 // The link and embed dialog (share_dialog.cpp), and keeping the address bar and the host page in step with

@@ -57,7 +57,7 @@ export async function chineseFontIn(page) {
   await page.waitForFunction(() => {
     let s;
     try { s = window.playground.getState({ matrices: false }); } catch (e) { return true; }  // a host page, a page not started
-    return !s || s.lang !== 'zh' || !s.fonts || s.fonts.ui_loaded || (s.errors || []).some((e) => /Chinese font/.test(e));
+    return !s || s.lang !== 'zh' || !s.fonts || s.fonts.ui_loaded || (s.errors || []).some((e) => /Chinese font|中文字体/.test(e));
   }, null, { timeout: 10000, polling: 50 });
 }
 

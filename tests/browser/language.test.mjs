@@ -172,3 +172,20 @@ test('a page that starts in Chinese is ready once its font is in', async () => {
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('a Chinese font that cannot be fetched is reported, and the screen stays readable (English)', async () => {
+  const page = await browser.context.newPage();
+  const errors = watch(page);
+  await page.route('**/cjk_ui.otf*', (route) => route.abort());
+  await page.goto(url + '?scene=sdpa');
+  await page.evaluate(() => window.playground.ready);
+  assert.deepEqual(await page.evaluate(() => window.playground.setState({ lang: 'zh' })), { ok: true });
+  await page.waitForFunction(() => window.playground.getState({ matrices: false }).errors.some((e) => /中文字体/.test(e)), null, { timeout: 10000 });
+  const s = await state(page);
+  assert.equal(s.fonts.ui_loaded, false);
+  assert.ok(await framesAdvance(page, page), 'frames keep coming');
+  await screenshot(page, 'language-font-failed-zh.png');
+  // The failed fetch itself is the browser's console error (net::ERR_FAILED), nothing else.
+  assert.ok(errors.every((e) => /Failed to load resource|ERR_FAILED/.test(e)), JSON.stringify(errors));
+  await page.close();
+});
