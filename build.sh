@@ -29,14 +29,19 @@ native_build() {
 web_build() {
   scripts/setup.sh all
   say "web build (build/wasm -> dist/)"
+  local sdl_prefix
+  sdl_prefix=$(. scripts/sdl2_wasm_config.sh && sdl2_wasm_prefix "$cache" "$cache/sdl2-src")
   emcmake cmake -S . -B build/wasm -G Ninja -DCMAKE_BUILD_TYPE=Release -DAP_IMGUI_DIR="$cache/imgui" \
-    -DAP_SDL2_WASM_DIR="$cache/sdl2-wasm" >/dev/null
+    -DAP_SDL2_WASM_DIR="$sdl_prefix" >/dev/null
   cmake --build build/wasm -j"$jobs"
   rm -rf dist && mkdir -p dist
   cp web/index.html web/style.css web/preload.js web/playground.js web/kernel_worker.js dist/
   cp build/wasm/attention_playground.js build/wasm/attention_playground.wasm dist/
   cp build/wasm/kernel_worker_wasm.js build/wasm/kernel_worker_wasm.wasm dist/
-  cp build/wasm/gen/cjk_common.otf dist/  # Chinese beyond the interface's own, fetched only when needed
+  # Fetched only when needed (src/ui/font_loader.cpp), gzip-compressed (web/playground.js unpacks them with the
+  # browser's DecompressionStream; the plain files serve a browser without it): the interface's Chinese, and
+  # Chinese beyond the interface's own.
+  cp build/wasm/gen/cjk_ui.otf build/wasm/gen/cjk_ui.otf.gz build/wasm/gen/cjk_common.otf build/wasm/gen/cjk_common.otf.gz dist/
   mkdir -p dist/examples && cp web/examples/*.html web/examples/*.css web/examples/*.js dist/examples/  # host pages for instructors (README "Embedding")
   python3 tools/make_single_file.py dist  # dist/attention-playground.html: one file that runs from disk
   printf 'dist/: %s\n' "$(du -sh dist | cut -f1)"

@@ -78,18 +78,18 @@ ln -sfn "$imgui_dir" "$cache/imgui"
 if [ "$what" != native ]; then
   sdl_dir=$(fetch_source libsdl2 CMakeLists.txt)
   ln -sfn "$sdl_dir" "$cache/sdl2-src"
-  sdl_prefix=$cache/sdl2-wasm
+  # shellcheck source=scripts/sdl2_wasm_config.sh
+  . "$here/scripts/sdl2_wasm_config.sh"
+  sdl_prefix=$(sdl2_wasm_prefix "$cache" "$sdl_dir")
   if [ ! -f "$sdl_prefix/lib/libSDL2.a" ]; then
-    log "building SDL2 for wasm (once per machine)"
+    log "building SDL2 for wasm (once per machine and configuration: $sdl_prefix)"
     export NODE_PATH=/usr/share/nodejs
-    rm -rf "$cache/sdl2-wasm-build"
-    # Only what the app uses: video (+ events/input); no audio, joystick, haptic, sensor, threads, tests.
-    emcmake cmake -S "$sdl_dir" -B "$cache/sdl2-wasm-build" -DCMAKE_BUILD_TYPE=Release \
-      -DCMAKE_INSTALL_PREFIX="$sdl_prefix" -DSDL_SHARED=OFF -DSDL_STATIC=ON -DSDL_TEST=OFF \
-      -DSDL_THREADS=OFF -DSDL_AUDIO=OFF -DSDL_JOYSTICK=OFF -DSDL_HAPTIC=OFF -DSDL_SENSOR=OFF \
-      -DSDL_HIDAPI=OFF -DSDL_POWER=OFF -DSDL_FILESYSTEM=OFF -DSDL_LOCALE=OFF -DSDL_MISC=OFF >&2
-    cmake --build "$cache/sdl2-wasm-build" -j"$(nproc)" >&2
-    cmake --install "$cache/sdl2-wasm-build" >&2
+    rm -rf "$sdl_prefix.build" "$sdl_prefix.tmp"
+    emcmake cmake -S "$sdl_dir" -B "$sdl_prefix.build" -DCMAKE_INSTALL_PREFIX="$sdl_prefix.tmp" "${sdl2_wasm_flags[@]}" >&2
+    cmake --build "$sdl_prefix.build" -j"$(nproc)" >&2
+    cmake --install "$sdl_prefix.build" >&2
+    rm -rf "$sdl_prefix.build"
+    mv "$sdl_prefix.tmp" "$sdl_prefix"  # complete or absent: an interrupted build is not taken for a finished one
   fi
 
   # --- npm: playwright-core (drives Debian's chromium; never downloads a browser) ----------------------------

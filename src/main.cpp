@@ -40,6 +40,7 @@ int main(int argc, char** argv) {
   // The interface starts in the learner's language (a zh-CN browser gets Chinese); the link's lang= wins.
   if (ap::platform_prefers_chinese()) ap::set_lang(ap::Lang::Zh);
   if (!query.empty()) ap::apply_url_query(*g_state, query);
+  ap::fonts_prefetch(*g_state, *g_ui);  // a Chinese start: the interface's Chinese font, fetched from now on
   ap::platform_mark("ap-model-ready");  // every scene's first model built, the link applied
   ap::page_api_attach(g_state);
   ap::platform_run(frame, before_frame, busy);

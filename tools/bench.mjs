@@ -1,6 +1,8 @@
 // ./build.sh bench: page and core benchmarks -> build/bench.json and a table.
 //   page.first_frame_ms  page load to the first drawn frame (headless Chromium, 127.0.0.1), median of 5
-//   page.wasm_bytes, js_bytes, gzip_bytes (everything a first visit downloads, gzip -9)
+//   page.wasm_bytes, js_bytes, gzip_bytes (everything a first visit downloads, gzip -9), first_visit_files and
+//                        wasm_breakdown (where those bytes are), on_demand_files (the Chinese fonts, fetched when
+//                        first needed) and first_visit_zh_gzip_bytes; with AP_BENCH_BEFORE_DIST=<a dist/>, `before`
 //   page.core_wasm_ms    the core in the page (wasm): one head of attention at n = 64…1024, d = 64, median
 //   core.*               native Google Benchmark of the core (ms per call)
 //   attention, rnn       the cost scene's kernels (core/kernels.h): native (ap_bench, SIMD path) against wasm in
@@ -21,8 +23,10 @@ const { serveDist, launch } = await import(path.join(root, 'tests/browser/helper
 
 const dist = path.join(root, 'dist');
 const size = (f) => fs.statSync(path.join(dist, f)).size;
+const gz = (dir, f) => zlib.gzipSync(fs.readFileSync(path.join(dir, f)), { level: 9 }).length;
 const firstVisit = ['index.html', 'style.css', 'preload.js', 'playground.js', 'attention_playground.js', 'attention_playground.wasm'];
-const gzipBytes = firstVisit.reduce((n, f) => n + zlib.gzipSync(fs.readFileSync(path.join(dist, f)), { level: 9 }).length, 0);
+const onDemand = ['cjk_ui.otf.gz', 'cjk_common.otf.gz'];
+const gzipBytes = firstVisit.reduce((n, f) => n + gz(dist, f), 0);
 
 const { server, url } = await serveDist();
 const browser = await launch();
@@ -106,8 +110,17 @@ const page = {
   gzip_bytes: gzipBytes,
   // Where the bytes are (issue 14, item 4): each first-visit file gzipped, and the wasm by part (code per
   // library or layer from the link's symbol map, data: fonts and tables), tools/wasm_size.py.
-  first_visit_files: Object.fromEntries(firstVisit.map((f) => [f, { bytes: size(f),
-    gzip: zlib.gzipSync(fs.readFileSync(path.join(dist, f)), { level: 9 }).length }])),
+  first_visit_files: Object.fromEntries(firstVisit.map((f) => [f, { bytes: size(f), gzip: gz(dist, f) }])),
+  // Fetched only when needed (src/ui/font_loader.cpp), already gzip-compressed: the interface's Chinese (the
+  // first switch to Chinese, ?lang=zh), and Chinese typed beyond it. `bytes` is the download, `unpacked` the font.
+  on_demand_files: Object.fromEntries(onDemand.map((f) => [f, { bytes: size(f), unpacked: size(f.replace(/\.gz$/, '')) }])),
+  first_visit_zh_gzip_bytes: gzipBytes + size('cjk_ui.otf.gz'),
+  // AP_BENCH_BEFORE_DIST=<another build's dist/>: its first visit too, for a before/after (tools/bench_page.mjs
+  // measures its startup in the same run).
+  ...(process.env.AP_BENCH_BEFORE_DIST ? { before: { dist: process.env.AP_BENCH_BEFORE_DIST,
+    gzip_bytes: firstVisit.reduce((n, f) => n + gz(process.env.AP_BENCH_BEFORE_DIST, f), 0),
+    first_visit_files: Object.fromEntries(firstVisit.map((f) => [f, { bytes: fs.statSync(path.join(process.env.AP_BENCH_BEFORE_DIST, f)).size,
+      gzip: gz(process.env.AP_BENCH_BEFORE_DIST, f) }])) } } : {}),
   wasm_breakdown: JSON.parse(execFileSync('/usr/bin/python3', [path.join(root, 'tools/wasm_size.py'),
     path.join(dist, 'attention_playground.wasm'), path.join(root, 'build/wasm/attention_playground.js.symbols')], { encoding: 'utf8' })),
 };
@@ -149,6 +162,9 @@ const rows = [
   ['page: wasm', `${(page.wasm_bytes / 1024).toFixed(0)} KB`, ''],
   ['page: js', `${(page.js_bytes / 1024).toFixed(0)} KB`, ''],
   ['page: first visit, gzipped', `${(page.gzip_bytes / 1024).toFixed(0)} KB`, `<= 500 KB ${ok(page.gzip_bytes, 500 * 1024)}`],
+  ['page: first visit in Chinese (+ cjk_ui.otf.gz)', `${(page.first_visit_zh_gzip_bytes / 1024).toFixed(0)} KB`, ''],
+  ...(page.before ? [['page: first visit of AP_BENCH_BEFORE_DIST, gzipped', `${(page.before.gzip_bytes / 1024).toFixed(0)} KB`, '']] : []),
+  ...Object.entries(page.on_demand_files).map(([f, v]) => [`on demand: ${f}`, `${(v.bytes / 1024).toFixed(0)} KB`, `${(v.unpacked / 1024).toFixed(0)} KB unpacked`]),
   ...Object.entries(page.core_wasm_ms).map(([k, v]) => [`core (wasm, in the page): ${k}`, `${v} ms`, '']),
   ...Object.entries(core).map(([k, v]) => [`core (native): ${k}`, `${v.ms} ${v.unit}`, '']),
   ...attention.map((r) => [`attention ${r.kernel} n=${r.n} d=64: native / wasm / wasm scalar`, `${r.native_ms} / ${r.wasm_ms} / ${r.wasm_scalar_ms} ms`, '']),

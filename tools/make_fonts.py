@@ -4,7 +4,9 @@
 usage: make_fonts.py --common OUT.otf                    the larger Chinese subset the page loads on demand
        make_fonts.py --chars CHARS.txt SOURCE_FILE...   collect the CJK characters of the sources; CHARS.txt is
                                                         rewritten only when that set changes
-       make_fonts.py OUT.cpp CHARS.txt                  subset the fonts and embed them
+       make_fonts.py OUT.cpp CHARS.txt UI.otf           subset the fonts: embed the small ones in OUT.cpp, write
+                                                        the interface's Chinese to UI.otf (loaded on demand)
+Each .otf is written beside a gzip-compressed copy (.otf.gz) that the web page fetches.
 
 Two steps, so that editing a source file re-runs only the cheap first one: the build subsets the fonts
 again only when the set of characters the interface draws has changed (Ninja's restat sees CHARS.txt
@@ -14,13 +16,19 @@ unchanged and skips the second step).
   math    Noto Sans Math     √ ∞ − ≈ → ∑ ∈ ℝ ⋯ …  (merged into the same ImGui font)
   symbols Noto Sans Symbols2 ▶ ⏸ ◀ ■ (timeline buttons)
   cjk     Noto Sans CJK SC   every CJK character that appears in the SOURCE_FILEs (the UI strings and
-                             presets), so the Chinese interface is complete while the download stays small
+                             presets), so the Chinese interface is complete: not embedded but written to
+                             UI.otf, fetched when the interface turns Chinese or shows one of these characters
+                             (src/ui/font_loader.cpp); OUT.cpp keeps only its list of code points
+  cjk_en  Noto Sans CJK SC   the few hanzi an English screen shows (the "中文" button, English strings that
+                             quote Chinese: the first string of each {"English", "中文"} pair): embedded
 
 For each font the .cpp gets the bytes and the list of code points it covers, as ImGui glyph ranges
 (pairs of first/last code point, 0-terminated), so that ImGui rasterises exactly those glyphs.
 Run with Debian's /usr/bin/python3 (python3-fonttools).
 """
+import gzip
 import io
+import re
 import sys
 
 from fontTools import subset
@@ -70,12 +78,22 @@ def ranges(cps_sorted):
             out.append([cp, cp])
     return out
 
+# The English side of the translation tables ({"English", "中文"} pairs, i18n.h's TrPair) and the language
+# button: what an English screen draws in Chinese before any text arrives (font_loader.cpp computes the same
+# set at run time from the tables; a character this misses is fetched with the interface's font).
+EN_PAIR = re.compile(r'\{\s*"((?:[^"\\\n]|\\.)*)"\s*,\s*"')
+EN_ALWAYS = "中文"
+
 def collect_chars(out_path, sources):
     text = ""
+    english = EN_ALWAYS
     for s in sources:
         with open(s, encoding="utf-8") as f:
-            text += f.read()
-    chars = "".join(sorted({c for c in text if is_cjk(ord(c))}))
+            t = f.read()
+        text += t
+        english += "".join(m.group(1) for m in EN_PAIR.finditer(t))
+    cjk_sorted = lambda t: "".join(sorted({c for c in t if is_cjk(ord(c))}))
+    chars = cjk_sorted(text) + "\n" + cjk_sorted(english)  # every CJK character, then the English screen's
     try:
         with open(out_path, encoding="utf-8") as f:
             if f.read() == chars:
@@ -130,10 +148,17 @@ def gb2312_chars():
                 pass
     return out
 
-def write_common(out_path):
-    data, present = subset_font(CJK, gb2312_chars() | CJK_PUNCT, 2)
+def write_font_file(out_path, data):
+    """OUT and OUT.gz (gzip -9, no time stamp: the same bytes every build)."""
     with open(out_path, "wb") as f:
         f.write(data)
+    with open(out_path + ".gz", "wb") as f:
+        with gzip.GzipFile(filename="", mode="wb", fileobj=f, compresslevel=9, mtime=0) as z:
+            z.write(data)
+
+def write_common(out_path):
+    data, present = subset_font(CJK, gb2312_chars() | CJK_PUNCT, 2)
+    write_font_file(out_path, data)
 
 def main():
     if sys.argv[1] == "--common":
@@ -145,33 +170,41 @@ def main():
     if sys.argv[1] == "--chars":
         collect_chars(sys.argv[2], sys.argv[3:])
         return
-    out_path, chars_path = sys.argv[1], sys.argv[2]
+    out_path, chars_path, ui_path = sys.argv[1], sys.argv[2], sys.argv[3]
     with open(chars_path, encoding="utf-8") as f:
-        text = f.read()
-    cjk = {ord(c) for c in text if is_cjk(ord(c))} | CJK_PUNCT
+        all_text, _, en_text = f.read().partition("\n")
+    cjk = {ord(c) for c in all_text if is_cjk(ord(c))} | CJK_PUNCT
+    cjk_en = {ord(c) for c in en_text if is_cjk(ord(c))}
     fonts = [
         ("latin", NOTO + "NotoSans-Regular.ttf", LATIN, 0),
         ("math", NOTO + "NotoSansMath-Regular.ttf", MATH, 0),
         ("symbols", NOTO + "NotoSansSymbols2-Regular.ttf", SYMBOLS, 0),
-        ("cjk", CJK, cjk, 2),
+        ("cjk_en", CJK, cjk_en, 2),
+        ("cjk", CJK, cjk, 2),  # not embedded: written to UI.otf
     ]
     w = io.StringIO()
     w.write("// Generated by tools/make_fonts.py from Debian's Noto fonts (SIL Open Font License). Do not edit.\n")
     w.write("#include \"ui/fonts_data.h\"\n\nnamespace ap::fonts {\n")
     for name, path, want, idx in fonts:
         data, present = subset_font(path, want, idx)
-        w.write(f"\n// {name}: {len(present)} glyphs, {len(data)} bytes\n")
-        w.write(f"static const unsigned char {name}_bytes[] = {{")
-        for i, b in enumerate(data):
-            if i % 24 == 0:
-                w.write("\n")
-            w.write(f"{b},")
-        w.write("\n};\n")
+        if name == "cjk":  # only the code points here: the bytes go to UI.otf
+            write_font_file(ui_path, data)
+            w.write(f"\n// {name}: {len(present)} glyphs, {len(data)} bytes in {ui_path.split('/')[-1]} (loaded on demand)\n")
+            blob = f"nullptr, {len(data)}"
+        else:
+            w.write(f"\n// {name}: {len(present)} glyphs, {len(data)} bytes\n")
+            w.write(f"static const unsigned char {name}_bytes[] = {{")
+            for i, b in enumerate(data):
+                if i % 24 == 0:
+                    w.write("\n")
+                w.write(f"{b},")
+            w.write("\n};\n")
+            blob = f"{name}_bytes, sizeof({name}_bytes)"
         w.write(f"static const unsigned short {name}_ranges[] = {{")
         for a, b in ranges(present):
             w.write(f"0x{a:X},0x{b:X},")
         w.write("0};\n")
-        w.write(f"const FontBlob {name} = {{{name}_bytes, sizeof({name}_bytes), {name}_ranges}};\n")
+        w.write(f"const FontBlob {name} = {{{blob}, {name}_ranges}};\n")
     w.write("\n}  // namespace ap::fonts\n")
     with open(out_path, "w", encoding="utf-8") as f:
         f.write(w.getvalue())

@@ -4,7 +4,8 @@ from disk (file://), for learning platforms that accept a single upload.
 
 usage: make_single_file.py DIST_DIR
 
-Inside the file: the CSS and both scripts inline; the wasm and the larger Chinese font (cjk_common.otf) as
+Inside the file: the CSS and both scripts inline; the wasm and the on-demand fonts (the interface's Chinese,
+cjk_ui.otf, and the larger Chinese font, cjk_common.otf, both gzip-compressed as the site serves them) as
 base64 in window.AP_EMBEDDED, which web/playground.js hands to Emscripten (Module.wasmBinary) and to the
 on-demand loader instead of fetching. The cost lab's parallel workers need files of their own, so the single
 file runs without them (the scene says so); everything else is the same page.
@@ -46,8 +47,11 @@ def main():
     page_js = read("playground.js")
     app_js = read("attention_playground.js")
     wasm = base64.b64encode(read("attention_playground.wasm", "rb")).decode("ascii")
-    font = base64.b64encode(read("cjk_common.otf", "rb")).decode("ascii")
-    embedded = ('window.AP_EMBEDDED = {wasm: "%s", assets: {"cjk_common.otf": "%s"}};' % (wasm, font))
+    # Inlined, not fetched (a file opened from disk may fetch nothing): still loaded into the app only when
+    # needed. Unpacking them takes the browser's DecompressionStream, as on the site.
+    assets = ", ".join('"%s": "%s"' % (name, base64.b64encode(read(name, "rb")).decode("ascii"))
+                       for name in ("cjk_ui.otf.gz", "cjk_common.otf.gz"))
+    embedded = 'window.AP_EMBEDDED = {wasm: "%s", assets: {%s}};' % (wasm, assets)
     # No preloading of files that are inside this one.
     out, n = re.subn(r'<script id="ap-preload" src="preload.js"></script>\n', "", html)
     assert n == 1, "index.html: the preload script changed"
@@ -72,7 +76,7 @@ def main():
     path = os.path.join(dist, "attention-playground.html")
     with open(path, "w", encoding="utf-8") as f:
         f.write(out)
-    print(f"{path}: {os.path.getsize(path) / 1e6:.1f} MB (wasm and the larger Chinese font inside)")
+    print(f"{path}: {os.path.getsize(path) / 1e6:.1f} MB (wasm and the Chinese fonts inside)")
 
 
 if __name__ == "__main__":

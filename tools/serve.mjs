@@ -18,6 +18,7 @@ const TYPES = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript',
   '.css': 'text/css; charset=utf-8', '.wasm': 'application/wasm', '.json': 'application/json',
   '.png': 'image/png', '.svg': 'image/svg+xml', '.ico': 'image/x-icon', '.txt': 'text/plain; charset=utf-8',
+  '.otf': 'font/otf', '.gz': 'application/gzip',  // the fonts loaded on demand (sent as they are: no Content-Encoding)
 };
 
 const META = /<meta http-equiv="Content-Security-Policy" content="([^"]*)"/;

@@ -312,11 +312,19 @@
         Module._free(p);
         wake();
       }
-      var embedded = window.AP_EMBEDDED && window.AP_EMBEDDED.assets && window.AP_EMBEDDED.assets[name];
-      (embedded ? Promise.resolve(fromBase64(embedded).buffer) : fetch(name).then(function (r) {
-        if (!r.ok) throw new Error(name + ': HTTP ' + r.status);
+      // The files ship gzip-compressed beside the plain ones (build.sh): the browser unpacks them natively.
+      // A server that already sent the .gz with Content-Encoding: gzip hands over the plain bytes.
+      var gz = typeof DecompressionStream === 'function', file = gz ? name + '.gz' : name;
+      var unpack = function (buf) {
+        var b = new Uint8Array(buf);
+        if (!gz || b[0] !== 0x1f || b[1] !== 0x8b) return buf;
+        return new Response(new Blob([b]).stream().pipeThrough(new DecompressionStream('gzip'))).arrayBuffer();
+      };
+      var embedded = window.AP_EMBEDDED && window.AP_EMBEDDED.assets && window.AP_EMBEDDED.assets[file];
+      (embedded ? Promise.resolve(fromBase64(embedded).buffer) : fetch(file).then(function (r) {
+        if (!r.ok) throw new Error(file + ': HTTP ' + r.status);
         return r.arrayBuffer();
-      })).then(function (buf) {
+      })).then(unpack).then(function (buf) {
         var p = Module._malloc(buf.byteLength);
         if (!p) { fail(name + ': not enough memory for ' + buf.byteLength + ' bytes'); return; }
         Module.HEAPU8.set(new Uint8Array(buf), p);

@@ -61,7 +61,7 @@ json state_document(const PlaygroundState& st, bool with_results, bool with_matr
     j["quiz"] = quiz_report(st);  // the learner's answers to "Check yourself" (progress, not a view)
     j["view"] = {{"width", st.view_width}, {"height", st.view_height}, {"dpr", st.view_dpr}};
     const auto& f = st.fonts;  // Chinese beyond the interface's own (ui/font_loader.cpp)
-    j["fonts"] = {{"extra_requested", f.extra_requested}, {"extra_loaded", f.extra_loaded}, {"extra_glyphs", f.extra_glyphs},
+    j["fonts"] = {{"ui_requested", f.ui_requested}, {"ui_loaded", f.ui_loaded}, {"extra_requested", f.extra_requested}, {"extra_loaded", f.extra_loaded}, {"extra_glyphs", f.extra_glyphs},
                   {"rebuilds", f.rebuilds}, {"last_rebuild_ms", f.last_rebuild_ms}, {"missing", f.missing}, {"error", f.error}};
   }
   return j;

@@ -71,6 +71,7 @@ const TrPair kTable[] = {
     {"unknown method {0}", "未知的方法 {0}"},
     {"zoom: the text size must be a number from 0.6 to 3", "zoom：文字大小必须是 0.6 到 3 之间的数"},
     {"the larger Chinese font could not be loaded, so some characters show as '?': {0}", "无法加载更完整的中文字体，部分字符会显示为“?”：{0}"},
+    {"the Chinese font could not be loaded, so the interface stays in English: {0}", "无法加载中文字体，界面仍以英文显示：{0}"},
     {"Previous lesson", "上一课"},
     {"Next lesson", "下一课"},
     {"next / previous lesson (scene)", "下一课 / 上一课（场景）"},
@@ -352,6 +353,7 @@ const TrPair kTable[] = {
 };
 
 Lang g_lang = Lang::En;
+bool g_zh_drawable = true;
 
 struct Tables {
   std::vector<std::pair<const TrPair*, size_t>> tables{{kTable, sizeof kTable / sizeof kTable[0]}};
@@ -387,6 +389,7 @@ void add_translations(const TrPair* pairs, size_t count) {
 
 void set_lang(Lang l) { g_lang = l; }
 Lang lang() { return g_lang; }
+void set_chinese_drawable(bool drawable) { g_zh_drawable = drawable; }
 const char* lang_code(Lang l) { return l == Lang::Zh ? "zh" : "en"; }
 
 bool parse_lang(const char* s, Lang* out) {
@@ -397,7 +400,7 @@ bool parse_lang(const char* s, Lang* out) {
 }
 
 const char* tr(const char* english) {
-  if (g_lang == Lang::En || !english) return english;
+  if (g_lang == Lang::En || !g_zh_drawable || !english) return english;
   const auto& t = table();
   const auto it = t.find(english);
   return it == t.end() ? english : it->second;

@@ -26,6 +26,12 @@ struct TrPair { const char* en; const char* zh; };
 
 void set_lang(Lang l);
 Lang lang();
+// Whether Chinese text can be drawn (its font is in place). While it cannot, lang() already says Zh (the page
+// API and the link see the switch at once) but tr() still answers in English, so that the screen never shows
+// boxes for characters the font atlas lacks: ui_frame clears it while it draws a frame, until the interface's
+// Chinese font has arrived on the web (a few hundred milliseconds), and sets it again after the frame, so the
+// page API's texts are Chinese at once. True unless told otherwise.
+void set_chinese_drawable(bool drawable);
 const char* lang_code(Lang l);  // "en", "zh"
 bool parse_lang(const char* s, Lang* out);
 

@@ -59,6 +59,10 @@ struct PlaygroundState {
     double last_rebuild_ms = 0;    // the last atlas rebuild, in milliseconds
     std::string missing;           // characters on screen still without a glyph (not in GB2312, or not loaded yet)
     std::string error;             // the font could not be loaded
+    // The interface's own Chinese (cjk_ui.otf, fetched when the interface first turns Chinese or shows one
+    // of its hanzi): asked for, arrived. Until it arrives a Chinese interface still draws in English.
+    bool ui_requested = false;
+    bool ui_loaded = false;
   } fonts;  // "Check yourself": "scene/question" -> picked option (app/quiz.h)
 
   PlaygroundState();  // every scene at its default, kDefaultScene shown

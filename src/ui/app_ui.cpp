@@ -153,6 +153,8 @@ bool ui_prepare_fonts(PlaygroundState& st, UiState& ui, const FrameInfo& f) {
   // 4096-texel textures of some phones; ImGui then scales the glyphs up a little instead.
   const float scale = std::min(f.dpr * zoom, 3.f);
   if (scale == ui.font_scale && zoom == ui.font_zoom && !fonts_rebuild_pending(ui) && ui.style_presenter == st.presenter) return false;
+  // Startup: the heatmap shader compiles in the GPU process while the first atlas is built here.
+  if (ui.font_scale == 0.f) heatmap_prepare();
   fonts_rebuild(st, ui, scale, zoom);
   if (ui.font_scale == 0.f) platform_mark("ap-fonts-ready");  // the first atlas
   apply_style(zoom, st.presenter);
@@ -174,6 +176,9 @@ void ui_shutdown(UiState& ui) {
 
 void ui_frame(PlaygroundState& st, UiState& ui, const FrameInfo& f) {
   set_colormap_colorblind(st.colorblind);  // the state (and the link, ?colors=) holds it; widgets read it
+  // Drawn in Chinese only from an atlas that has it (a switch made during this frame included); English
+  // meanwhile, while the font is on its way, or for good when it could not be loaded (font_loader.cpp).
+  set_chinese_drawable(ui.font_follow.chinese_in_atlas);
   ui.frame = f;
   st.view_width = f.width;
   st.view_height = f.height;
@@ -189,6 +194,13 @@ void ui_frame(PlaygroundState& st, UiState& ui, const FrameInfo& f) {
   if (st.scene().wants_time()) st.scene().run_slice(12.0);
   for (auto& scene : st.scenes) scene->poll();
   fonts_follow_text(st, ui);
+  // `ready`: the browser asks for this frame, so the one before is on screen (the bare WebGL2 page of
+  // ./build.sh bench counts its first frame the same way). A page that starts in Chinese is ready once its
+  // font is in: until then the loading notice stays over the canvas.
+  if (st.frames_drawn >= 1 && !ui.told_ready && !fonts_chinese_pending(st, ui)) {
+    ui.told_ready = true;
+    platform_frame_drawn();
+  }
 
   const float W = static_cast<float>(f.width), H = static_cast<float>(f.height);
   ui.compact = W < 760.f;
@@ -273,7 +285,8 @@ void ui_frame(PlaygroundState& st, UiState& ui, const FrameInfo& f) {
   if (ui.show_help) help_panel(st, ui);
   announce(st, ui, ctx);
   text_fields_end_frame();
-  if (++st.frames_drawn == 2) platform_frame_drawn();  // the first frame is on screen by now
+  ++st.frames_drawn;
+  set_chinese_drawable(true);  // outside a frame (the page API, the link) Chinese is Chinese
 }
 
 }  // namespace ap

@@ -1,6 +1,15 @@
-// Chinese that the learner types or pastes, beyond the characters of the interface's own strings.
+// Chinese on screen: the interface's own, and what the learner types or pastes beyond it.
 //
-// The first visit carries only the glyphs the sources use (a few hundred hanzi, make_fonts.py). When text
+// The first visit carries no Chinese font but the few hanzi an English screen shows ("中文", make_fonts.py's
+// cjk_en). The interface's own Chinese (every hanzi of the sources, about 700, cjk_ui.otf: 114 KB gzipped) is
+// fetched the first time it is needed: the interface turns Chinese (the L key, the button, setState, ?lang=zh,
+// a Chinese browser) or a screen shows one of those hanzi. Until it has arrived the switch is made (lang()
+// and the page API say zh, and answer in Chinese) but the frame keeps drawing in English, with "中文…" on the
+// language button, rather than boxes (ui_frame holds tr() to English while it draws); `ready` waits for it
+// when the page starts in Chinese. A failed fetch is reported, and the frames stay English (readable, the
+// message included) while the page API says zh.
+//
+// Beyond the interface's own characters: when text
 // arrives with a Chinese character the atlas lacks (a sentence typed or pasted, a link, the page API, an
 // error message quoting it), the larger subset (GB2312: 6,763 hanzi and the full-width forms, ~1.3 MB
 // gzipped) is fetched once, and the atlas is rebuilt with just the characters asked for so far: it stays
@@ -27,6 +36,7 @@ namespace ap {
 namespace {
 
 constexpr const char* kCommonFont = "cjk_common.otf";
+constexpr const char* kUiFont = "cjk_ui.otf";
 
 // The ranges tools/make_fonts.py treats as Chinese (CJK ideographs, punctuation, full-width forms).
 bool is_cjk(uint32_t cp) {
@@ -88,12 +98,42 @@ void glyph_ranges(const std::set<uint32_t>& cps, std::vector<ImWchar>* out) {
   out->push_back(0);
 }
 
+// The interface's own Chinese font: asks for it once, takes it when it arrives (or the error). Then the
+// interface may draw Chinese.
+void follow_ui_font(PlaygroundState& st, FontFollow& ff) {
+  if (!st.fonts.ui_requested) {
+    st.fonts.ui_requested = true;
+    platform_fetch_asset(kUiFont);  // natively read at once: taken just below
+  }
+  if (st.fonts.ui_loaded || ff.ui_failed) return;
+  std::string error;
+  const AssetState a = platform_asset(kUiFont, &ff.ui_bytes, &error);
+  if (a == AssetState::Ready) {
+    st.fonts.ui_loaded = true;
+    ff.rebuild = true;
+  } else if (a == AssetState::Failed) {
+    ff.ui_failed = true;  // the frames stay English: the message says why
+    report(st, "fonts", Status::Error("the Chinese font could not be loaded, so the interface stays in English: {0}", {error}));
+  }
+  if (st.fonts.ui_loaded || ff.ui_failed) platform_request_frames(2);
+}
+
 }  // namespace
+
+void fonts_prefetch(PlaygroundState& st, UiState& ui) {
+  if (lang() == Lang::Zh) follow_ui_font(st, ui.font_follow);
+}
+
+bool fonts_chinese_pending(const PlaygroundState& st, const UiState& ui) {
+  return lang() == Lang::Zh && !ui.font_follow.chinese_in_atlas && !ui.font_follow.ui_failed;
+}
 
 void fonts_follow_text(PlaygroundState& st, UiState& ui) {
   FontFollow& ff = ui.font_follow;
-  // 0. The interface turned Chinese: every one of its own hanzi from now on (one rebuild, kept after).
-  if (!ff.own_all && lang() == Lang::Zh) {
+  // 0. The interface turned Chinese: its font, then every one of its own hanzi from now on (one rebuild,
+  // kept after). Until they are in the atlas, tr() answers in English (fonts_rebuild says when).
+  if (lang() == Lang::Zh || ff.ui_needed) follow_ui_font(st, ff);
+  if (!ff.own_all && lang() == Lang::Zh && st.fonts.ui_loaded) {
     ff.own_all = true;
     ff.rebuild = true;
     platform_request_frames(2);
@@ -123,6 +163,10 @@ void fonts_follow_text(PlaygroundState& st, UiState& ui) {
     // One of the interface's own hanzi left out of an English atlas: bake it in, nothing to fetch.
     if (!ff.own_all && own_cjk_has(cp)) {
       if (ff.own_wanted.insert(cp).second) ff.rebuild = true;
+      if (!embedded_cjk_has(cp) && !ff.ui_needed) {  // beyond the few embedded: the interface's font
+        ff.ui_needed = true;
+        follow_ui_font(st, ff);
+      }
       continue;
     }
     lacking.insert(cp);
@@ -154,8 +198,11 @@ void fonts_rebuild(PlaygroundState& st, UiState& ui, float scale, float zoom) {
   FontFollow& ff = ui.font_follow;
   const auto t0 = std::chrono::steady_clock::now();
   glyph_ranges(st.fonts.extra_loaded ? ff.wanted : std::set<uint32_t>{}, &ff.ranges);
+  // A page that starts in Chinese: the font asked for in main() may be here already (preload.js fetched it
+  // beside the wasm), so that the first atlas has it and no English one is built first.
+  if (lang() == Lang::Zh) follow_ui_font(st, ff);
   // The interface's own hanzi: all (Chinese), or those an English screen has shown so far.
-  if (!ff.own_all && lang() == Lang::Zh) ff.own_all = true;
+  if (!ff.own_all && lang() == Lang::Zh && st.fonts.ui_loaded) ff.own_all = true;
   if (!ff.own_all && ff.own_wanted.empty()) {
     // What an English screen shows before any text is looked at: the language button and English strings
     // that quote Chinese (a preset's title, an example).
@@ -167,8 +214,10 @@ void fonts_rebuild(PlaygroundState& st, UiState& ui, float scale, float zoom) {
       if (own_cjk_has(cp)) ff.own_wanted.insert(cp);  // like those added later: only the font's own
   }
   glyph_ranges(ff.own_wanted, &ff.own_ranges);
-  ExtraFont extra{st.fonts.extra_loaded ? &ff.extra_bytes : nullptr, &ff.ranges, ff.own_all ? nullptr : &ff.own_ranges};
+  ExtraFont extra{st.fonts.extra_loaded ? &ff.extra_bytes : nullptr, &ff.ranges, st.fonts.ui_loaded ? &ff.ui_bytes : nullptr,
+                  ff.own_all ? nullptr : &ff.own_ranges};
   build_fonts(&ui.fonts, scale, zoom, extra);
+  ff.chinese_in_atlas = ff.own_all && st.fonts.ui_loaded;  // Chinese can be drawn from this atlas on
   const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   if (ff.rebuild_typed) {  // a rebuild for typed Chinese (not the first build, a zoom change, nor own hanzi)
     ++st.fonts.rebuilds;

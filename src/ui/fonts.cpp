@@ -5,42 +5,46 @@
 namespace ap {
 
 namespace {
+bool ranges_have(const unsigned short* r, uint32_t cp) {
+  for (; r[0]; r += 2)
+    if (cp >= r[0] && cp <= r[1]) return true;
+  return false;
+}
+
 ImFont* add_merged(ImFontAtlas* atlas, float px, bool with_cjk, const ExtraFont& extra) {
   ImFontConfig cfg;
-  cfg.FontDataOwnedByAtlas = false;  // the bytes are static arrays in the binary
+  cfg.FontDataOwnedByAtlas = false;  // the bytes are static arrays in the binary, or kept by the caller
   cfg.OversampleH = 2;
   cfg.OversampleV = 1;
   cfg.PixelSnapH = false;
-  const auto add = [&](const fonts::FontBlob& f, bool merge, const ImWchar* ranges = nullptr) {
+  const auto add = [&](const unsigned char* data, size_t size, bool merge, const ImWchar* ranges, bool hanzi = false) {
     ImFontConfig c = cfg;
     c.MergeMode = merge;
-    if (&f == &fonts::cjk) c.OversampleH = 1;  // square hanzi gain little from sub-pixel placement; half the work
-    return atlas->AddFontFromMemoryTTF(const_cast<unsigned char*>(f.data), static_cast<int>(f.size), px, &c,
-                                       ranges ? ranges : reinterpret_cast<const ImWchar*>(f.ranges));
+    if (hanzi) c.OversampleH = 1;  // square hanzi gain little from sub-pixel placement; half the work
+    return atlas->AddFontFromMemoryTTF(const_cast<unsigned char*>(data), static_cast<int>(size), px, &c, ranges);
   };
-  ImFont* font = add(fonts::latin, false);
-  add(fonts::math, true);
-  add(fonts::symbols, true);
-  if (with_cjk && !extra.own_cjk_ranges) add(fonts::cjk, true);
-  else if (with_cjk && extra.own_cjk_ranges->size() > 1) add(fonts::cjk, true, extra.own_cjk_ranges->data());
+  const auto blob = [&](const fonts::FontBlob& f, bool merge, bool hanzi = false) {
+    return add(f.data, f.size, merge, reinterpret_cast<const ImWchar*>(f.ranges), hanzi);
+  };
+  ImFont* font = blob(fonts::latin, false);
+  blob(fonts::math, true);
+  blob(fonts::symbols, true);
+  if (!with_cjk) return font;
+  // The interface's own hanzi, from its file once loaded (merged first: a glyph already in the font is skipped).
+  if (const auto* own = extra.own_cjk_bytes) {
+    const ImWchar* ranges = extra.own_cjk_ranges ? extra.own_cjk_ranges->data() : reinterpret_cast<const ImWchar*>(fonts::cjk.ranges);
+    if (ranges[0]) add(own->data(), own->size(), true, ranges, true);
+  }
+  blob(fonts::cjk_en, true, true);
   // Typed Chinese beyond the interface's own: only the characters asked for, so the atlas stays small and
   // rebuilding it stays quick.
-  if (with_cjk && extra.bytes && extra.ranges && extra.ranges->size() > 1) {
-    ImFontConfig c = cfg;
-    c.MergeMode = true;
-    c.OversampleH = 1;
-    atlas->AddFontFromMemoryTTF(const_cast<unsigned char*>(extra.bytes->data()), static_cast<int>(extra.bytes->size()), px, &c,
-                                extra.ranges->data());
-  }
+  if (extra.bytes && extra.ranges && extra.ranges->size() > 1) add(extra.bytes->data(), extra.bytes->size(), true, extra.ranges->data(), true);
   return font;
 }
 }  // namespace
 
-bool own_cjk_has(uint32_t cp) {
-  for (const unsigned short* r = fonts::cjk.ranges; r[0]; r += 2)
-    if (cp >= r[0] && cp <= r[1]) return true;
-  return false;
-}
+bool own_cjk_has(uint32_t cp) { return ranges_have(fonts::cjk.ranges, cp); }
+bool embedded_cjk_has(uint32_t cp) { return ranges_have(fonts::cjk_en.ranges, cp); }
 
 void build_fonts(UiFonts* out, float pixel_scale, float zoom, const ExtraFont& extra) {
   ImGuiIO& io = ImGui::GetIO();

@@ -22,14 +22,19 @@ struct UiFonts {
 struct ExtraFont {
   const std::vector<unsigned char>* bytes = nullptr;
   const std::vector<ImWchar>* ranges = nullptr;
-  // The interface's own Chinese glyphs to bake (fonts::cjk): nullptr for all of them (the Chinese
-  // interface), else only these ranges (English: "中文" and the few hanzi on screen). Rasterising the CJK
-  // outlines was most of the first atlas's time.
+  // The interface's own Chinese font (fonts::cjk's file, cjk_ui.otf) once loaded, or null: until then only
+  // the few hanzi embedded for an English screen (fonts::cjk_en) are in the atlas. Must outlive the atlas.
+  const std::vector<unsigned char>* own_cjk_bytes = nullptr;
+  // The interface's own Chinese glyphs to bake from it: nullptr for all of them (the Chinese interface), else
+  // only these ranges (English: the few hanzi on screen). Rasterising the CJK outlines was most of the
+  // first atlas's time.
   const std::vector<ImWchar>* own_cjk_ranges = nullptr;
 };
 void build_fonts(UiFonts* fonts, float pixel_scale, float zoom, const ExtraFont& extra = {});
 
 // True when the interface's own Chinese font (fonts::cjk) has a glyph for `cp`.
 bool own_cjk_has(uint32_t cp);
+// True when the embedded hanzi of an English screen (fonts::cjk_en) include `cp`.
+bool embedded_cjk_has(uint32_t cp);
 
 }  // namespace ap

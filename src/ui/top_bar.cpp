@@ -84,7 +84,8 @@ void top_bar(PlaygroundState& st, UiState& ui, float height) {
   };
   lang_button("EN", Lang::En);
   ImGui::SameLine(0, 2);
-  lang_button("中文", Lang::Zh);
+  // While the Chinese font is on its way the interface stays English: the button says so.
+  lang_button(fonts_chinese_pending(st, ui) ? "中文…###zh" : "中文###zh", Lang::Zh);
   ImGui::SameLine();
   if (ImGui::Button("A−")) st.ui_scale = std::max(PlaygroundState::kMinUiScale, st.ui_scale - 0.1f);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s (−)", tr("Smaller text"));

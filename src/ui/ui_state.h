@@ -28,11 +28,18 @@ struct FontFollow {
   bool own_all = false;
   std::set<uint32_t> own_wanted;
   std::vector<ImWchar> own_ranges;       // `own_wanted` as ImGui ranges (the atlas points into it)
+  // The interface's own Chinese font (cjk_ui.otf), fetched when first needed: the interface turned Chinese, or
+  // an English screen shows one of its hanzi beyond the few embedded (ui_needed).
+  bool ui_needed = false;
+  bool ui_failed = false;
+  bool chinese_in_atlas = false;         // the atlas holds all of the interface's own hanzi
+  std::vector<unsigned char> ui_bytes;   // once loaded (the atlas points into it; never changed after)
 };
 
 struct UiState {
   UiFonts fonts;
   FontFollow font_follow;
+  bool told_ready = false;        // the page was told that the first frame is drawn (playground.ready)
   float font_scale = 0.f;         // dpr × zoom the atlas was built for
   float font_zoom = 0.f;
   bool style_presenter = false;   // the style was built for presenter mode
@@ -85,6 +92,10 @@ void lesson_map(PlaygroundState& st, UiState& ui);
 // Typed Chinese (font_loader.cpp): looks at the text on screen, loads the larger font when a character lacks
 // a glyph, and asks for an atlas rebuild (done by fonts_rebuild before the next frame).
 void fonts_follow_text(PlaygroundState& st, UiState& ui);
+// A page that starts in Chinese asks for its font at once (main(), before the first frame).
+void fonts_prefetch(PlaygroundState& st, UiState& ui);
+// The interface is Chinese but its font has not arrived yet (it still draws in English meanwhile).
+bool fonts_chinese_pending(const PlaygroundState& st, const UiState& ui);
 // The link and embed dialog (share_dialog.cpp), and keeping the address bar and the host page in step with
 // the view (page_sync.cpp).
 void share_dialog(PlaygroundState& st, UiState& ui);

@@ -30,30 +30,44 @@ void report_shader(GLuint s, const char* what, const char* kind) {
 }
 }  // namespace
 
-// Compiles both shaders and links them, then asks once whether it worked: every glGet* is a synchronous
-// round trip to the GPU process (tens of ms each at startup with software WebGL), so the compile
+// Compiles both shaders and links them; gl_program_finish then asks once whether it worked: every glGet* is a
+// synchronous round trip to the GPU process (tens of ms each at startup with software WebGL), so the compile
 // statuses and logs are read only when the link failed.
-GLuint gl_program(const char* vertex_body, const char* fragment_body, const char* what) {
+GLuint gl_program_start(const char* vertex_body, const char* fragment_body) {
   const GLuint vs = compile(GL_VERTEX_SHADER, vertex_body);
   const GLuint fs = compile(GL_FRAGMENT_SHADER, fragment_body);
   GLuint program = glCreateProgram();
   glAttachShader(program, vs);
   glAttachShader(program, fs);
   glLinkProgram(program);
+  glDeleteShader(vs);  // flagged: freed with the program, still there for the log below
+  glDeleteShader(fs);
+  return program;
+}
+
+GLuint gl_program_finish(GLuint program, const char* what) {
   GLint ok = 0;
   glGetProgramiv(program, GL_LINK_STATUS, &ok);
   if (!ok) {
-    report_shader(vs, what, "vertex");
-    report_shader(fs, what, "fragment");
+    GLuint shaders[2] = {0, 0};
+    GLsizei n = 0;
+    glGetAttachedShaders(program, 2, &n, shaders);
+    for (GLsizei i = 0; i < n; ++i) {
+      GLint type = 0;
+      glGetShaderiv(shaders[i], GL_SHADER_TYPE, &type);
+      report_shader(shaders[i], what, type == GL_VERTEX_SHADER ? "vertex" : "fragment");
+    }
     char log[1024] = {};
     glGetProgramInfoLog(program, sizeof log, nullptr, log);
     std::fprintf(stderr, "%s program failed to link: %s\n", what, log);
     glDeleteProgram(program);
     program = 0;
   }
-  glDeleteShader(vs);
-  glDeleteShader(fs);
   return program;
+}
+
+GLuint gl_program(const char* vertex_body, const char* fragment_body, const char* what) {
+  return gl_program_finish(gl_program_start(vertex_body, fragment_body), what);
 }
 
 }  // namespace ap

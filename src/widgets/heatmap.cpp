@@ -32,7 +32,7 @@ struct DrawRecord {
 };
 
 struct Gl {
-  bool tried = false, ok = false;
+  bool started = false, tried = false, ok = false;  // started: the compile was issued (heatmap_prepare)
   GLuint program = 0, vao = 0, lut[2] = {0, 0};
   int lut_palette = -1;  // colormap_palette_version() the lookup textures were made for
   GLint u_rect, u_values, u_lut, u_range, u_size, u_reveal, u_highlight, u_pending, u_hidden;
@@ -42,7 +42,8 @@ struct Gl {
 
 void init_gl() {
   g.tried = true;
-  g.program = gl_program(shaders::heatmap_vert, shaders::heatmap_frag, "heatmap");
+  if (!g.started) heatmap_prepare();
+  g.program = gl_program_finish(g.program, "heatmap");
   if (!g.program) return;  // heatmap_draw falls back to rectangles
   g.u_rect = glGetUniformLocation(g.program, "u_rect");
   g.u_values = glGetUniformLocation(g.program, "u_values");
@@ -137,6 +138,12 @@ bool heatmap_drawn(const ImDrawCmd& cmd, HeatmapDrawn* out) {
   const auto* r = static_cast<const DrawRecord*>(cmd.UserCallbackData);
   *out = {r->m, r->p0, r->p1, r->style};
   return r->m != nullptr;
+}
+
+void heatmap_prepare() {
+  if (g.started) return;
+  g.started = true;
+  g.program = gl_program_start(shaders::heatmap_vert, shaders::heatmap_frag);
 }
 
 bool heatmap_available() {

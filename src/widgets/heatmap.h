@@ -26,6 +26,9 @@ struct HeatmapKey {
 
 // Call once per frame before drawing heatmaps (recycles the per-frame draw records).
 void heatmap_begin_frame();
+// Starts compiling the shader (optional: the first heatmap does it otherwise, and waits for it). Called at
+// startup before the font atlas is built, the compile runs meanwhile in the GPU process.
+void heatmap_prepare();
 
 // Draws `m` into the rectangle [p0, p1] of `dl`. Row-major Eigen data goes to GL unchanged:
 // texel (x=j, y=i) = m(i, j). Without the shader (it failed to compile or link) it draws the same

@@ -51,9 +51,20 @@ export async function frames(page, n = 3) {
   for (let i = 0; i < n; i++) await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r())));
 }
 
+// A Chinese interface draws in English until its font has arrived (src/ui/font_loader.cpp, fetched on the
+// first switch): a picture waits for it (a few frames on 127.0.0.1), at most 10 s.
+export async function chineseFontIn(page) {
+  await page.waitForFunction(() => {
+    let s;
+    try { s = window.playground.getState({ matrices: false }); } catch (e) { return true; }  // a host page, a page not started
+    return !s || s.lang !== 'zh' || !s.fonts || s.fonts.ui_loaded || (s.errors || []).some((e) => /Chinese font|中文字体/.test(e));
+  }, null, { timeout: 10000, polling: 50 });
+}
+
 export async function screenshot(page, name) {
   fs.mkdirSync(shots, { recursive: true });
   const file = path.join(shots, name);
+  await chineseFontIn(page);
   await frames(page, 3);
   await page.screenshot({ path: file });
   return file;

@@ -8,7 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { serveDist, launch, frames, dist, screenshot } from './helpers.mjs';
+import { serveDist, launch, frames, dist, shots, screenshot } from './helpers.mjs';
 
 let server, url, browser;
 before(async () => { ({ server, url } = await serveDist()); browser = await launch(); });
@@ -122,5 +122,70 @@ test('the default page, the embed and the single file switch to Chinese and back
   await page.goto(pathToFileURL(path.join(dist, 'attention-playground.html')).href);
   await page.evaluate(() => window.playground.ready);
   await roundTrip(page, page, errors, 'single file', 'key');
+  await page.close();
+});
+
+// A fresh page at `query` whose Chinese font (cjk_ui.otf.gz) takes `delay` ms to come, once ready.
+async function slowFontPage(query, delay) {
+  const page = await browser.context.newPage();
+  const errors = watch(page);
+  await page.route('**/cjk_ui.otf*', async (route) => { await new Promise((r) => setTimeout(r, delay)); await route.continue(); });
+  await page.goto(url + query);
+  await page.evaluate(() => window.playground.ready);
+  return { page, errors };
+}
+
+test('an English visit downloads no Chinese font; the first switch fetches it and draws English until it is in', async () => {
+  // The font takes a second and a half: the switch must neither wait for it nor show boxes meanwhile.
+  const { page, errors } = await slowFontPage('?scene=sdpa&step=2', 1500);
+  await frames(page, 4);
+  const fonts = () => page.evaluate(() => performance.getEntriesByType('resource').map((r) => r.name).filter((n) => /cjk_/.test(n)));
+  assert.deepEqual(await fonts(), [], 'the first visit in English fetches no Chinese font');
+  let s = await state(page);
+  assert.equal(s.fonts.ui_requested, false);
+  await page.evaluate(() => document.getElementById('canvas').focus());
+  await page.keyboard.press('l');
+  for (let k = 0; k < 30 && (await state(page)).lang !== 'zh'; k++) await frames(page, 1);
+  s = await state(page);
+  assert.equal(s.lang, 'zh', 'the switch is made at once');
+  assert.equal(s.fonts.ui_requested, true);
+  assert.equal(s.fonts.ui_loaded, false, 'the font is still on its way');
+  assert.ok(await framesAdvance(page, page), 'frames keep coming while the font loads');
+  await frames(page, 3);
+  await page.screenshot({ path: path.join(shots, 'language-font-pending.png') });  // English, with "中文…"
+  await page.waitForFunction(() => window.playground.getState({ matrices: false }).fonts.ui_loaded, null, { timeout: 10000 });
+  assert.deepEqual((await fonts()).map((n) => n.replace(/^.*\//, '')), ['cjk_ui.otf.gz'], 'only the interface font, compressed');
+  assert.equal((await state(page)).fonts.missing, '', 'every character of the Chinese interface has its glyph');
+  assert.ok(await framesAdvance(page, page));
+  await screenshot(page, 'language-font-arrived-zh.png');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a page that starts in Chinese is ready once its font is in', async () => {
+  const { page, errors } = await slowFontPage('?scene=masks&lang=zh', 1000);
+  const s = await state(page);
+  assert.equal(s.lang, 'zh');
+  assert.equal(s.fonts.ui_loaded, true, 'ready came before the Chinese font');
+  assert.equal(s.fonts.missing, '');
+  await screenshot(page, 'language-start-zh.png');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a Chinese font that cannot be fetched is reported, and the screen stays readable (English)', async () => {
+  const page = await browser.context.newPage();
+  const errors = watch(page);
+  await page.route('**/cjk_ui.otf*', (route) => route.abort());
+  await page.goto(url + '?scene=sdpa');
+  await page.evaluate(() => window.playground.ready);
+  assert.deepEqual(await page.evaluate(() => window.playground.setState({ lang: 'zh' })), { ok: true });
+  await page.waitForFunction(() => window.playground.getState({ matrices: false }).errors.some((e) => /中文字体/.test(e)), null, { timeout: 10000 });
+  const s = await state(page);
+  assert.equal(s.fonts.ui_loaded, false);
+  assert.ok(await framesAdvance(page, page), 'frames keep coming');
+  await screenshot(page, 'language-font-failed-zh.png');
+  // The failed fetch itself is the browser's console error (net::ERR_FAILED), nothing else.
+  assert.ok(errors.every((e) => /Failed to load resource|ERR_FAILED/.test(e)), JSON.stringify(errors));
   await page.close();
 });
