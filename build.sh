@@ -33,9 +33,9 @@ web_build() {
     -DAP_SDL2_WASM_DIR="$cache/sdl2-wasm" >/dev/null
   cmake --build build/wasm -j"$jobs"
   rm -rf dist && mkdir -p dist
-  cp web/index.html web/style.css web/preload.js web/playground.js web/kernel_worker.js dist/
+  cp web/index.html web/style.css web/preload.js web/playground.js web/kernel_worker.js web/train_worker.js dist/
   cp build/wasm/attention_playground.js build/wasm/attention_playground.wasm dist/
-  cp build/wasm/kernel_worker_wasm.js build/wasm/kernel_worker_wasm.wasm dist/
+  cp build/wasm/kernel_worker_wasm.js build/wasm/kernel_worker_wasm.wasm build/wasm/train_worker_wasm.js build/wasm/train_worker_wasm.wasm dist/
   cp build/wasm/gen/cjk_common.otf dist/  # Chinese beyond the interface's own, fetched only when needed
   mkdir -p dist/examples && cp web/examples/*.html web/examples/*.css web/examples/*.js dist/examples/  # host pages for instructors (README "Embedding")
   python3 tools/make_single_file.py dist  # dist/attention-playground.html: one file that runs from disk
