@@ -9,8 +9,13 @@ var kChunkMs = 40;
 var mod = null;
 var until = 0;          // train up to this step
 var perStep = 2;        // measured milliseconds per step (for the chunk size)
-var timer = 0;
+var timer = 0;          // a chunk is scheduled
 var pending = [];       // messages that arrived before the module
+// The next chunk is a message to ourselves: it runs after the messages already queued (a 'pause' is read
+// between two chunks), without the 4 ms that nested setTimeout calls are clamped to.
+var tick = new MessageChannel();
+tick.port1.onmessage = function () { if (timer) chunk(); };
+function schedule() { if (!timer) { timer = 1; tick.port2.postMessage(0); } }
 
 function fail(e) { postMessage({ type: 'error', error: String(e && e.message || e) }); }
 function error() { return mod.UTF8ToString(mod._tw_error()); }
@@ -34,11 +39,11 @@ function chunk() {
   var done = mod._tw_advance(n);
   if (done > 0) perStep = Math.max(0.05, (performance.now() - t0) / done);
   report();
-  if (!mod._tw_stopped() && mod._tw_step() < until) timer = setTimeout(chunk, 0);
+  if (!mod._tw_stopped() && mod._tw_step() < until) schedule();
 }
 function handle(m) {
   if (m.type === 'begin') {
-    if (timer) { clearTimeout(timer); timer = 0; }
+    timer = 0;
     until = 0;
     var r = m.recipe;
     if (!mod._tw_begin(r.layers, r.d_model, r.heads, r.seed, r.steps, r.learning_rate, r.batch)) { fail(error()); return; }
@@ -46,10 +51,10 @@ function handle(m) {
     report();
   } else if (m.type === 'run') {
     until = m.until;
-    if (!timer) timer = setTimeout(chunk, 0);
+    schedule();
   } else if (m.type === 'pause') {
     until = 0;
-    if (timer) { clearTimeout(timer); timer = 0; }
+    timer = 0;
     report();
   } else if (m.type === 'show') {
     if (!show(m.sentence)) { fail(error()); return; }

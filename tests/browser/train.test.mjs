@@ -141,8 +141,8 @@ test('one layer stays near chance (measured in the page); a hidden tab pauses', 
   assert.ok(s.training.heldout_accuracy <= 0.65, `${s.training.heldout_accuracy}`);
   await screenshot(page, 'train-one-layer-en.png');
   // Hidden tab: the worker is paused (no steps while hidden), and goes on when visible again.
-  await page.evaluate(() => window.playground.setState({ training: 'reset', steps: 20000, layers: 2 }));
-  await page.evaluate(() => window.playground.setState({ training: 'start' }));
+  assert.deepEqual(await page.evaluate(() => window.playground.setState({ training: 'reset', steps: 5000, layers: 2 })), { ok: true });
+  assert.deepEqual(await page.evaluate(() => window.playground.setState({ training: 'start' })), { ok: true });
   await waitFor(page, (x) => x.training.step > 20, 20000);
   await page.evaluate(() => {
     Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
