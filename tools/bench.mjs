@@ -107,7 +107,7 @@ try {
     Module.preMainLoop = () => { t0 = performance.now(); };
     Module.postMainLoop = () => { window.__frames.push(performance.now() - t0); };
     window.__trainStart = performance.now();
-    return window.playground.setState({ training: 'start' });
+    return window.playground.setState({ training: 'start', step: 1 });
   });
   let tr, toTarget = null;
   const tt0 = Date.now();

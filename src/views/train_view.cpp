@@ -53,10 +53,11 @@ void TrainView::controls(ViewContext& ctx) {
   if (s == TrainRunState::Running) {
     if (ImGui::Button((std::string(tr("Pause")) + "###train_pause").c_str())) (void)report_result(ctx.st, "training", scene_.pause());
   } else if (ImGui::Button((std::string(tr("Train")) + "###train_start").c_str())) {
-    (void)report_result(ctx.st, "training", scene_.start());
+    if (report_result(ctx.st, "training", scene_.start()).ok) scene_.timeline.set_stage(static_cast<int>(TrainStage::Learn), true);
   }
   ImGui::SameLine();
-  if (ImGui::Button((std::string(tr("One step")) + "###train_step").c_str())) (void)report_result(ctx.st, "training", scene_.step_once());
+  if (ImGui::Button((std::string(tr("One step")) + "###train_step").c_str()) && report_result(ctx.st, "training", scene_.step_once()).ok)
+    scene_.timeline.set_stage(static_cast<int>(TrainStage::Learn), true);
   ImGui::SameLine();
   if (ImGui::Button((std::string(tr("Reset")) + "###train_reset").c_str())) (void)report_result(ctx.st, "training", scene_.reset());
   // The recipe.
@@ -119,6 +120,11 @@ void TrainView::stage(ViewContext& ctx) {
   sync();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float fs = ImGui::GetFontSize();
+  // Stage 1 (the task): the sentence's attention in every layer, large. Stage 2 (learning): the curves beside it.
+  if (static_cast<TrainStage>(scene_.timeline.stage()) == TrainStage::Task) {
+    maps(ctx, avail.x, avail.y);
+    return;
+  }
   const bool side = avail.x > fs * 40.f;
   const float cw = side ? avail.x * 0.42f : avail.x;
   const float ch = side ? avail.y : avail.y * 0.45f;
@@ -137,7 +143,7 @@ void TrainView::curves(ViewContext&, float width, float height) {
   PlotSeries loss, acc, argmax;
   loss.name = tr("training loss");
   acc.name = tr("held-out accuracy");
-  argmax.name = tr("largest weight on the referent");
+  argmax.name = tr("argmax on the referent");
   argmax.dashed = true;
   if (scene_.has_report())
     for (const train::CurvePoint& p : r.curve) {
@@ -208,6 +214,7 @@ void TrainView::maps(ViewContext& ctx, float width, float height) {
     v.lo = 0.f;
     v.hi = 1.f;
     v.hl_row = it;
+    v.max_cell_w = v.max_cell_h = 3.f * fs;  // a short sentence: cells large enough for every label
     const MatrixViewResult r = matrix_view(v, ImVec2(w, h));
     if (r.hover_i >= 0 && r.hover_j >= 0) {
       ctx.hover_what = layer * 16 + head;

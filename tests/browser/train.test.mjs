@@ -51,7 +51,7 @@ test('Train reaches the target in the worker; no long frame; curves and map chan
     requestAnimationFrame(tick);
   });
   const t0 = Date.now();
-  assert.deepEqual(await page.evaluate(() => window.playground.setState({ training: 'start' })), { ok: true });
+  assert.deepEqual(await page.evaluate(() => window.playground.setState({ training: 'start', step: 1 })), { ok: true });
   s = await waitFor(page, (x) => x.training.step >= 100, 30000);
   assert.equal(s.training.state, 'running');
   assert.notEqual(JSON.stringify(s.results.it_rows), rows0, 'the "it" rows change while it trains');

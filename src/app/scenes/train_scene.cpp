@@ -25,6 +25,9 @@ const TrPair kStrings[] = {
     {"With two layers the loss falls, the held-out accuracy climbs towards 100 % within seconds and \"it\" attends to the noun the adjective describes; one layer stays near 50 %: its query at \"it\" has not yet read the adjective that follows.",
      "两层时损失下降，留出集准确率在几秒内升到接近 100 %，\"it\" 关注形容词所描述的那个名词；一层停在 50 % 左右：它在 \"it\" 处的 query 还没有读到后面的形容词。"},
     {"Train on the coreference task", "在指代消解任务上训练"},
+    {"The task: which noun is \"it\"?", "任务：\"it\" 指哪个名词？"},
+    {"Five sentence frames with 20 animals, 20 places and 20 adjectives; the adjective after \"it\" decides whether \"it\" is the animal or the place. The held-out sentences pair nouns and adjectives that training never pairs. Here: the sentence's weights in every layer, the \"it\" row outlined.",
+     "五种句式，20 种动物、20 个地点、20 个形容词；\"it\" 后面的形容词决定 \"it\" 指动物还是地点。留出句子里的名词和形容词组合在训练中从未出现。这里显示句子在每一层的注意力权重，\"it\" 那一行用框标出。"},
     {"A pointer readout: the loss is −log of the weight that the \"it\" row of the last layer puts on the referent. Training moves W^Q, W^K, W^V until that weight is large, on sentences the model was trained on and on held-out ones alike.",
      "指针式读出：损失是最后一层 \"it\" 那一行放在所指名词上的权重取 −log。训练不断调整 W^Q、W^K、W^V，直到这个权重变大——对训练过的句子和留出的句子都一样。"},
     // presets
@@ -40,13 +43,10 @@ const TrPair kStrings[] = {
     {"Reset", "重置"},
     {"One step", "单步"},
     {"learning rate", "学习率"},
-    {"step", "步"},
     {"batch", "批大小"},
-    {"heads", "头数"},
-    {"layer", "层"},
     {"loss", "损失"},
     {"held-out accuracy", "留出集准确率"},
-    {"largest weight on the referent", "最大权重落在所指名词上"},
+    {"argmax on the referent", "最大权重在所指名词上"},
     {"steps/s", "步/秒"},
     {"training loss", "训练损失"},
     {"target 95 %", "目标 95 %"},
@@ -70,8 +70,6 @@ const TrPair kStrings[] = {
     {"Words the model knows:", "模型认识的词："},
     {"The training worker could not start; the weights on screen stay as they were.", "训练 worker 无法启动；屏幕上的权重保持不变。"},
     {"training on", "训练方式"},
-    {"query", "query"},
-    {"key", "key"},
     // errors (the scene's and the training engine's)
     {"training must be \"start\", \"pause\" or \"reset\", got {0}", "training 必须是 \"start\"、\"pause\" 或 \"reset\"，收到的是 {0}"},
     {"weights must be \"trained\" or \"random\", got {0}", "weights 必须是 \"trained\" 或 \"random\"，收到的是 {0}"},
@@ -175,14 +173,16 @@ void TrainScene::build_first() {
 const char* TrainScene::title() const { return N_("Watch attention learn"); }
 
 LessonInfo TrainScene::lesson() const {
-  return {"loss = −log A⁽ᴸ⁾[it, referent],   A⁽ᴸ⁾ = softmax(Q⁽ᴸ⁾K⁽ᴸ⁾ᵀ/√dₖ)",
+  return {"loss = −log A^L[it, referent],   A^L = softmax(Q^L·K^Lᵀ/√dₖ)",
           N_("Press Train with 2 layers and watch the \"it\" row of layer 2; then Reset, choose 1 layer and train again. Change the adjective (tired → wide) in the sentence."),
           N_("With two layers the loss falls, the held-out accuracy climbs towards 100 % within seconds and \"it\" attends to the noun the adjective describes; one layer stays near 50 %: its query at \"it\" has not yet read the adjective that follows.")};
 }
 
 const std::vector<StageInfo>& TrainScene::stages() const {
   static const std::vector<StageInfo> kStages = {
-      {"learn", N_("Train on the coreference task"), "loss = −(1/B) Σ_b log A⁽ᴸ⁾_b[it, referent]",
+      {"task", N_("The task: which noun is \"it\"?"), "referent = argmaxⱼ A^L[it, j]",
+       N_("Five sentence frames with 20 animals, 20 places and 20 adjectives; the adjective after \"it\" decides whether \"it\" is the animal or the place. The held-out sentences pair nouns and adjectives that training never pairs. Here: the sentence's weights in every layer, the \"it\" row outlined.")},
+      {"learn", N_("Train on the coreference task"), "loss = −(1/B)·Σ_b log A_b^L[it, referent]",
        N_("A pointer readout: the loss is −log of the weight that the \"it\" row of the last layer puts on the referent. Training moves W^Q, W^K, W^V until that weight is large, on sentences the model was trained on and on held-out ones alike.")},
   };
   return kStages;
@@ -245,7 +245,7 @@ void TrainScene::write_results(json& doc, bool with_matrices) const {
   doc["training"] = training_json();
   json r;
   r["words"] = words_;
-  r["label"] = weights_label();
+  r["label"] = weights_label(false);  // the document is the same in every language
   int it = -1;
   for (size_t i = 0; i < words_.size(); ++i)
     if (words_[i] == "it") it = static_cast<int>(i);
@@ -298,7 +298,10 @@ Status TrainScene::prepare(const json& in, std::unique_ptr<SceneChange>* out) co
   }
   auto change = std::make_unique<TrainChange>();
   AP_TRY(train_sentence_words(p.text, &change->words));
-  // 3. The command, or getState's own report coming back (accepted only when it is the current one).
+  // 3. The command, or getState's own reports coming back. For the current parameters they must be the current
+  //    reports; for other parameters they describe a run this page trains again (the same recipe gives the same
+  //    weights), so what follows from the parameters alone must agree: the recipe, the task, the words.
+  const bool same = p.recipe == params_.recipe && p.text == params_.text;
   if (const auto it = in.find("training"); it != in.end()) {
     if (it->is_string()) {
       const std::string c = it->get<std::string>();
@@ -308,14 +311,16 @@ Status TrainScene::prepare(const json& in, std::unique_ptr<SceneChange>* out) co
       else return Status::Error("training must be \"start\", \"pause\" or \"reset\", got {0}", {quote_json(*it)});
     } else if (!it->is_object()) {
       return Status::Error("training must be \"start\", \"pause\" or \"reset\", got {0}", {quote_json(*it)});
-    } else if (json::parse(it->dump()) != json::parse(training_json().dump()) || !(p.recipe == params_.recipe)) {
+    } else if (same ? json::parse(it->dump()) != json::parse(training_json().dump())
+                    : (!it->contains("recipe") || (*it)["recipe"] != recipe_json(p.recipe) || it->value("task", json()) != "coref")) {
       return Status::Error("training does not match the current run");
     }
   }
   if (const auto it = in.find("results"); it != in.end()) {
     json mine;
     write_results(mine, it->contains("maps"));
-    if (json::parse(it->dump()) != json::parse(mine["results"].dump()) || p.text != params_.text || !(p.recipe == params_.recipe))
+    if (!it->is_object() || (same ? json::parse(it->dump()) != json::parse(mine["results"].dump())
+                                  : it->value("words", json()) != json(change->words)))
       return Status::Error("results do not match what the other fields give");
   }
   // 4. What the command needs of the current run.
@@ -449,10 +454,11 @@ void TrainScene::poll() {
   else if (state_ == TrainRunState::Running && report_.step >= target_) state_ = TrainRunState::Paused;
 }
 
-std::string TrainScene::weights_label() const {
+std::string TrainScene::weights_label(bool localized) const {
+  const auto t = [&](const char* s) { return localized ? tr(s) : s; };
   const int step = has_report_ ? report_.step : 0;
-  if (step == 0) return format_template(tr("random, seed {0}"), {std::to_string(params_.recipe.seed)});
-  return format_template(tr("trained on coreference, {0} steps, held-out accuracy {1} %"),
+  if (step == 0) return format_template(t("random, seed {0}"), {std::to_string(params_.recipe.seed)});
+  return format_template(t("trained on coreference, {0} steps, held-out accuracy {1} %"),
                          {std::to_string(step), fmt(100.0 * report_.heldout_accuracy, 1)});
 }
 

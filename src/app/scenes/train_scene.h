@@ -27,6 +27,8 @@ struct TrainParams {
   bool operator==(const TrainParams& o) const { return recipe == o.recipe && text == o.text && trained == o.trained; }
 };
 
+enum class TrainStage { Task = 0, Learn, Count };
+
 enum class TrainRunState { Idle, Running, Paused, Done, Diverged, Failed };
 const char* train_state_name(TrainRunState s);  // "idle", "running", …
 
@@ -47,7 +49,7 @@ class TrainScene final : public Scene {
   Status prepare(const nlohmann::json& doc, std::unique_ptr<SceneChange>* change) const override;
   void commit(std::unique_ptr<SceneChange> change) override;
   const std::vector<UrlParam>& url_params() const override;
-  std::vector<int> substeps() const override { return {1}; }
+  std::vector<int> substeps() const override { return {1, 1}; }
   std::string explain(int what, int i, int j) const override;
   bool wants_time() const override { return state_ == TrainRunState::Running; }
   void run_slice(double) override {}
@@ -69,8 +71,9 @@ class TrainScene final : public Scene {
   double steps_per_second() const { return steps_per_second_; }
   const std::string& host_error() const { return host_error_; }
   int report_version() const { return report_version_; }  // one more per report received
-  // "trained on coreference, 1500 steps, held-out accuracy 100.0 %" or "random, seed 1" (in the current language).
-  std::string weights_label() const;
+  // "trained on coreference, 1500 steps, held-out accuracy 100.0 %" or "random, seed 1" (in the current language,
+  // or in English for the document).
+  std::string weights_label(bool localized = true) const;
   nlohmann::json training_json() const;
 
  private:
