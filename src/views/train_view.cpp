@@ -193,7 +193,7 @@ void TrainView::maps(ViewContext& ctx, float width, float height) {
     return;
   }
   const int count = a.layers * a.heads;
-  const int cols = std::max(1, std::min(count, width > fs * 40.f ? 2 : 1));
+  const int cols = std::max(1, std::min(count, width > fs * 22.f ? 2 : 1));  // two layers side by side
   const int rows = (count + cols - 1) / cols;
   const float w = (width - fs * (cols - 1)) / cols, h = (height - fs * 2.f) / rows;
   int it = -1;

@@ -134,7 +134,8 @@ test('Train reaches the target in the worker; no long frame; curves and map chan
 });
 
 test('one layer stays near chance (measured in the page); a hidden tab pauses', async () => {
-  const { page, errors } = await openPage(browser.context, url + '?scene=train&layers=1&steps=600&weights=trained');
+  const own = await launch();  // a browser of its own: one tab, in front, its frames not throttled
+  const { page, errors } = await openPage(own.context, url + '?scene=train&layers=1&steps=600&weights=trained');
   const s = await waitFor(page, (x) => x.training.state === 'done', 60000);
   assert.equal(s.training.state, 'done');
   console.log(`1 layer, 600 steps: held-out accuracy ${s.training.heldout_accuracy}`);
@@ -161,4 +162,5 @@ test('one layer stays near chance (measured in the page); a hidden tab pauses', 
   assert.ok(c.training.step > b, 'it goes on when visible again');
   assert.deepEqual(errors, []);
   await page.close();
+  await own.close();
 });

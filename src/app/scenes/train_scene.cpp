@@ -419,6 +419,11 @@ Status TrainScene::step_once() {
   return Status::Ok();
 }
 
+bool TrainScene::wants_time() const {
+  const TrainHost* h = train_host();
+  return state_ == TrainRunState::Running && !(h && h->wakes_page());
+}
+
 void TrainScene::poll() {
   TrainHost* h = train_host();
   if (!h || !built()) return;

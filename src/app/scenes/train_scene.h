@@ -51,7 +51,8 @@ class TrainScene final : public Scene {
   const std::vector<UrlParam>& url_params() const override;
   std::vector<int> substeps() const override { return {1, 1}; }
   std::string explain(int what, int i, int j) const override;
-  bool wants_time() const override { return state_ == TrainRunState::Running; }
+  // While it trains the page draws as reports arrive when the host wakes it (a Web Worker), else every frame.
+  bool wants_time() const override;
   void run_slice(double) override {}
   void poll() override;
 
