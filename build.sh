@@ -35,9 +35,9 @@ web_build() {
     -DAP_SDL2_WASM_DIR="$sdl_prefix" >/dev/null
   cmake --build build/wasm -j"$jobs"
   rm -rf dist && mkdir -p dist
-  cp web/index.html web/style.css web/preload.js web/playground.js web/kernel_worker.js dist/
+  cp web/index.html web/style.css web/preload.js web/playground.js web/kernel_worker.js web/train_worker.js dist/
   cp build/wasm/attention_playground.js build/wasm/attention_playground.wasm dist/
-  cp build/wasm/kernel_worker_wasm.js build/wasm/kernel_worker_wasm.wasm dist/
+  cp build/wasm/kernel_worker_wasm.js build/wasm/kernel_worker_wasm.wasm build/wasm/train_worker_wasm.js build/wasm/train_worker_wasm.wasm dist/
   # Fetched only when needed (src/ui/font_loader.cpp), gzip-compressed (web/playground.js unpacks them with the
   # browser's DecompressionStream; the plain files serve a browser without it): the interface's Chinese, and
   # Chinese beyond the interface's own.

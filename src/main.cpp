@@ -3,6 +3,7 @@
 #include <string>
 
 #include "app/i18n.h"
+#include "app/train_host.h"
 #include "app/url.h"
 #include "app/worker_pool.h"
 #include "page_exports.h"
@@ -11,6 +12,7 @@
 
 namespace ap {
 void install_web_worker_pool();  // web_worker_pool.cpp
+void install_web_train_host();   // web_train_host.cpp
 }
 
 namespace {
@@ -25,11 +27,15 @@ bool busy() { return ap::ui_busy(*g_state, *g_ui); }
 int main(int argc, char** argv) {
   if (!ap::platform_init("Attention Playground", 1280, 720)) return 1;
   // The cost lab's parallel measurement: Web Workers in the browser, threads on the desktop.
+  // "Watch attention learn" trains in a Web Worker in the browser, in a thread on the desktop.
 #ifdef __EMSCRIPTEN__
   ap::install_web_worker_pool();
+  ap::install_web_train_host();
 #else
   static std::unique_ptr<ap::WorkerPool> threads = ap::make_thread_pool();
   ap::set_worker_pool(threads.get());
+  static std::unique_ptr<ap::TrainHost> trainer = ap::make_thread_train_host();
+  ap::set_train_host(trainer.get());
 #endif
   ap::platform_mark("ap-main");
   g_state = new ap::PlaygroundState();

@@ -33,6 +33,7 @@ const browser = await launch();
 const samples = [];
 const wasmCore = {};
 const wasmKernels = {};
+let trainRun = {};
 const ns = [64, 128, 256, 512, 1024, 2048, 4096];
 let sweepFrames = {};
 let workers = {};
@@ -97,6 +98,35 @@ try {
   workers = { state: w.state, pool: w.pool, max_workers: w.max_workers, n: w.n_attention, d: w.d,
     attention: pts(w.attention), gru: pts(w.gru), gru_handoff_us_per_step: +w.handoff_us.toFixed(1), error: w.error };
   await sp.close();
+  // "Watch attention learn": Train with the default recipe in the page (the Web Worker, wasm), timed from the
+  // setState to the first curve point at the target and to the last step; the frames meanwhile.
+  const tp = await browser.context.newPage();
+  await tp.goto(url + '?scene=train');
+  await tp.evaluate(() => window.playground.ready);
+  const tState = () => tp.evaluate(() => window.playground.getState({ matrices: false }).training);
+  for (let k = 0; k < 200 && (await tState()).curve.length === 0; k++) await tp.waitForTimeout(100);
+  await tp.evaluate(() => {
+    window.__frames = [];
+    let t0 = 0;
+    Module.preMainLoop = () => { t0 = performance.now(); };
+    Module.postMainLoop = () => { window.__frames.push(performance.now() - t0); };
+    window.__trainStart = performance.now();
+    return window.playground.setState({ training: 'start', step: 1 });
+  });
+  let tr, toTarget = null;
+  const tt0 = Date.now();
+  while (Date.now() - tt0 < 180000) {
+    tr = await tState();
+    if (toTarget === null && tr.curve.some((p) => p[2] >= 0.95)) toTarget = (Date.now() - tt0) / 1000;
+    if (tr.state !== 'running') break;
+    await tp.waitForTimeout(50);
+  }
+  const tf = (await tp.evaluate(() => window.__frames)).sort((a, b) => a - b);
+  trainRun = { state: tr.state, steps: tr.step, heldout_accuracy: tr.heldout_accuracy, seconds_to_target: toTarget,
+    seconds_total: +((Date.now() - tt0) / 1000).toFixed(2), wasm_steps_per_second: +tr.steps_per_second.toFixed(1),
+    longest_frame_ms: +tf[tf.length - 1].toFixed(1), median_frame_ms: +tf[Math.floor(tf.length / 2)].toFixed(1),
+    frames: tf.length, over_50ms: tf.filter((x) => x > 50).length };
+  await tp.close();
 } finally {
   await browser.close();
   server.close();
@@ -146,11 +176,20 @@ for (const [bm, name] of [['BM_Elman', 'elman'], ['BM_Gru', 'gru']])
       rnn.push({ kernel: name, n, hidden, native_ms: r3(native(`${bm}/n:${n}/simd:1/hidden:${hidden}`)),
         wasm_ms: r3(wasmKernels[`rnn_${name}_${n}_${hidden}_simd`]) });
 
+// Training steps per second, native (bench/bench_train.cpp: 100 steps per call, evaluations included, as in
+// the worker) against wasm (the page's worker, the same run of this benchmark); the worker's module is not
+// part of the first visit.
+const nativeTrain = core['BM_TrainDefault100Steps'];
+const train = { ...trainRun, native_steps_per_second: nativeTrain ? +(100000 / nativeTrain.ms).toFixed(1) : null,
+  worker_gzip_bytes: ['train_worker.js', 'train_worker_wasm.js', 'train_worker_wasm.wasm'].reduce((a, f) =>
+    a + zlib.gzipSync(fs.readFileSync(path.join(dist, f)), { level: 9 }).length, 0) };
+train.native_over_wasm = train.native_steps_per_second && train.wasm_steps_per_second ?
+  +(train.native_steps_per_second / train.wasm_steps_per_second).toFixed(2) : null;
 page.core_wasm_ms = Object.fromEntries(Object.entries(wasmCore).map(([k, v]) => [k, +v.toFixed(3)]));
 const a1024 = attention.find((r) => r.kernel === 'naive' && r.n === 1024) || {};
-const result = { date: new Date().toISOString(), page, core, attention, rnn, sweep: sweepFrames, workers,
+const result = { date: new Date().toISOString(), page, core, attention, rnn, sweep: sweepFrames, workers, train,
   targets: { first_frame_ms: 1000, gzip_bytes: 500 * 1024, wasm_vs_native_attention_1024: 1.5, wasm_simd_vs_scalar: 2.5,
-    sweep_longest_frame_ms: 50 },
+    sweep_longest_frame_ms: 50, train_seconds_to_target: 30, train_native_over_wasm: 1.5, train_longest_frame_ms: 50 },
   ratios: { wasm_vs_native_attention_1024: a1024.native_ms ? +(a1024.wasm_ms / a1024.native_ms).toFixed(2) : null,
     wasm_simd_speedup_attention_1024: a1024.wasm_ms ? +(a1024.wasm_scalar_ms / a1024.wasm_ms).toFixed(2) : null } };
 fs.mkdirSync(path.join(root, 'build'), { recursive: true });
@@ -178,6 +217,10 @@ const rows = [
   ...(workers.gru || []).map((p) => [`workers: GRU, W = ${p.workers}`, `${p.ms} ms, ×${p.speedup}`, p.same_output ? 'same output' : 'OUTPUT DIFFERS']),
   ...Object.entries(page.first_visit_files).map(([f, v]) => [`first visit: ${f}`, `${(v.gzip / 1024).toFixed(0)} KB gz`, `${(v.bytes / 1024).toFixed(0)} KB raw`]),
   ...Object.entries(page.wasm_breakdown.parts).map(([k, v]) => [`wasm: ${k}`, v.gzip != null ? `${(v.gzip / 1024).toFixed(0)} KB gz` : '', `${(v.bytes / 1024).toFixed(0)} KB raw`]),
+  ['train: steps/s native / wasm (worker)', `${train.native_steps_per_second} / ${train.wasm_steps_per_second}`, `native/wasm ${train.native_over_wasm}× <= 1.5 ${ok(train.native_over_wasm ?? 99, 1.5)}`],
+  ['train: seconds from Train to 95 % held-out', `${train.seconds_to_target} s`, `<= 30 s ${ok(train.seconds_to_target ?? 1e9, 30)}`],
+  ['train: longest frame while training', `${train.longest_frame_ms} ms`, `<= 50 ms ${ok(train.longest_frame_ms ?? 1e9, 50)}`],
+  ['train: the worker (not in the first visit)', `${(train.worker_gzip_bytes / 1024).toFixed(0)} KB gz`, ''],
   ['workers: GRU hand-off per step', `${workers.gru_handoff_us_per_step} µs`, workers.state === 'finished' ? '' : `(${workers.state}: ${workers.error})`],
 ];
 const w0 = Math.max(...rows.map((r) => r[0].length)), w1 = Math.max(...rows.map((r) => r[1].length));

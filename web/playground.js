@@ -452,6 +452,56 @@
     };
   })();
 
+  // The training worker of "Watch attention learn" (src/web_train_host.cpp drives this). One Web Worker with
+  // its own wasm module (train_worker.js: the core's Trainer), started when the scene first asks; it trains
+  // in chunks and posts packed reports, which go to the page's module as they arrive. A hidden tab pauses the
+  // training (document.visibilitychange) and a visible one resumes it.
+  window.apTrain = (function () {
+    var worker = null, until = 0, hiddenPaused = false;
+    function toPage(data) {
+      var p = Module._malloc(data.length * 8);
+      Module.HEAPU8.set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), p);
+      Module.ccall('ap_train_report', null, ['number', 'number'], [p, data.length]);
+      Module._free(p);
+      wake();
+    }
+    function failed(msg) {
+      if (worker) { worker.terminate(); worker = null; }
+      until = 0;
+      Module.ccall('ap_train_failed', null, ['string'], [String(msg).slice(0, 500)]);
+      wake();
+    }
+    function ensure() {
+      if (worker) return worker;
+      if (typeof Worker === 'undefined' || window.AP_EMBEDDED) { failed('Web Workers are not available on this page'); return null; }
+      try { worker = new Worker(window.AP_TRAIN_WORKER || 'train_worker.js'); } catch (e) { failed(e && e.message || e); return null; }
+      worker.onmessage = function (e) {
+        var m = e.data;
+        if (m.type === 'report') toPage(m.data);
+        else if (m.type === 'error') failed(m.error);
+      };
+      worker.onerror = function (e) { e.preventDefault(); failed(e.message || 'the training worker did not load'); };
+      return worker;
+    }
+    function post(m) { var w = ensure(); if (w) w.postMessage(m); }
+    document.addEventListener('visibilitychange', function () {
+      if (!worker) return;
+      if (document.hidden && until > 0) { hiddenPaused = true; worker.postMessage({ type: 'pause' }); }
+      else if (!document.hidden && hiddenPaused) { hiddenPaused = false; worker.postMessage({ type: 'run', until: until }); }
+    });
+    return {
+      begin: function (recipe, sentence) { until = 0; hiddenPaused = false; post({ type: 'begin', recipe: recipe, sentence: sentence }); },
+      run: function (to) {
+        until = to;
+        if (document.hidden) { hiddenPaused = true; return; }
+        post({ type: 'run', until: to });
+      },
+      pause: function () { until = 0; hiddenPaused = false; post({ type: 'pause' }); },
+      show: function (sentence) { post({ type: 'show', sentence: sentence }); },
+      hiddenPaused: function () { return hiddenPaused; }
+    };
+  })();
+
   // The page API (README "Page API").
   window.playground = {
     ready: ready,

@@ -11,13 +11,14 @@
 #include "app/scenes/scaling_scene.h"
 #include "app/scenes/self_scene.h"
 #include "app/scenes/sdpa_scene.h"
+#include "app/scenes/train_scene.h"
 
 namespace ap {
 
 std::vector<std::unique_ptr<Scene>> make_scenes(bool defer) {
   std::vector<std::unique_ptr<Scene>> v;
   // The lecture notes' path (学习路线): the bottleneck, Bahdanau, Luong, self-attention, scaled dot-product
-  // (the page opens here: PlaygroundState), √d_k, multi-head, masks, then the cost of it all.
+  // (the page opens here: PlaygroundState), √d_k, multi-head, masks, attention that learns, then the cost of it all.
   v.push_back(std::make_unique<BottleneckScene>(defer));
   v.push_back(std::make_unique<BahdanauScene>(defer));
   v.push_back(std::make_unique<LuongScene>(defer));
@@ -26,6 +27,7 @@ std::vector<std::unique_ptr<Scene>> make_scenes(bool defer) {
   v.push_back(std::make_unique<ScalingScene>(defer));
   v.push_back(std::make_unique<MultiheadScene>(defer));
   v.push_back(std::make_unique<MasksScene>(defer));
+  v.push_back(std::make_unique<TrainScene>(defer));  // watch a two-layer model learn "it" → its referent
   v.push_back(std::make_unique<CostScene>(defer));
   v.push_back(std::make_unique<ImportScene>(defer));  // your own model's attention, from a file (not on the notes' path)
   size_t quiz_count = 0;

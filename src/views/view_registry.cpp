@@ -9,6 +9,7 @@
 #include "views/scaling_view.h"
 #include "views/sdpa_view.h"
 #include "views/self_view.h"
+#include "views/train_view.h"
 #include "views/view.h"
 
 namespace ap {
@@ -25,6 +26,7 @@ std::unique_ptr<SceneView> view_for(Scene& s) {
   if (auto* sc = dynamic_cast<LuongScene*>(&s)) return std::make_unique<LuongView>(*sc);
   if (auto* sc = dynamic_cast<MultiheadScene*>(&s)) return std::make_unique<MultiheadView>(*sc);
   if (auto* sc = dynamic_cast<BahdanauScene*>(&s)) return std::make_unique<BahdanauView>(*sc);
+  if (auto* sc = dynamic_cast<TrainScene*>(&s)) return std::make_unique<TrainView>(*sc);
   return nullptr;
 }
 }  // namespace

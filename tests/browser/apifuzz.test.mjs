@@ -12,7 +12,7 @@ import { serveDist, launch, openPage, frames } from './helpers.mjs';
 
 const SEED = Number(process.env.FUZZ_SEED || 14);
 const CALLS = Number(process.env.FUZZ_CALLS || 160);
-const SCENES = ['bottleneck', 'bahdanau', 'luong', 'self', 'sdpa', 'scaling', 'multihead', 'masks', 'cost', 'import'];
+const SCENES = ['bottleneck', 'bahdanau', 'luong', 'self', 'sdpa', 'scaling', 'multihead', 'masks', 'train', 'cost', 'import'];
 
 let server, url, browser;
 before(async () => { ({ server, url } = await serveDist()); browser = await launch(); });

@@ -69,7 +69,7 @@ test('every scene and every stage switches to Chinese and back (page, by key and
   await page.evaluate(() => window.playground.ready);
   const scenes = await page.evaluate(async () => {
     const out = [];
-    const ids = ['bottleneck', 'bahdanau', 'luong', 'self', 'sdpa', 'scaling', 'multihead', 'masks', 'cost', 'import'];
+    const ids = ['bottleneck', 'bahdanau', 'luong', 'self', 'sdpa', 'scaling', 'multihead', 'masks', 'train', 'cost', 'import'];
     for (const id of ids) {
       window.playground.setState({ scene: id });
       out.push([id, window.playground.getState({ matrices: false }).step.count]);

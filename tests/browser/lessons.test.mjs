@@ -1,4 +1,4 @@
-// Browser test of the lesson path's shell: the lesson map (G, the "n/9" button) with its history strip,
+// Browser test of the lesson path's shell: the lesson map (G, the "n/11" button) with its history strip,
 // previous / next lesson (N / P), and Chinese beyond the interface's own characters: text with 20 hanzi that
 // no source file contains loads the larger font on demand and every one of them gets a glyph.
 import { test, before, after } from 'node:test';

@@ -11,7 +11,7 @@ import { serveDist, launch, frames, screenshot } from './helpers.mjs';
 const SEED = Number(process.env.MONKEY_SEED || 20261201);
 const ACTIONS = Number(process.env.MONKEY_ACTIONS || 2400);
 const CHECK_EVERY = 40;
-const SCENES = ['bottleneck', 'bahdanau', 'luong', 'self', 'sdpa', 'scaling', 'multihead', 'masks', 'cost', 'import'];
+const SCENES = ['bottleneck', 'bahdanau', 'luong', 'self', 'sdpa', 'scaling', 'multihead', 'masks', 'train', 'cost', 'import'];
 // Every key of the help panel (F1), the scenes' own keys among them, and a few a learner hits by accident.
 const KEYS = ['Space', 'ArrowRight', 'ArrowLeft', 'ArrowUp', 'ArrowDown', 'Shift+ArrowRight', 'Shift+ArrowLeft',
   'Shift+ArrowDown', 'Shift+ArrowUp', 'PageDown', 'PageUp', ']', '[', 'Home', 'End', '1', '2', '3', '4', '5', '6',

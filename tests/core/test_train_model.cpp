@@ -81,33 +81,32 @@ void check_model_gradients(const ModelConfig& c, const char* tag) {
 }
 
 // embedding → 2 attention layers (2 heads) with residuals → pointer loss on layer 2's head 1.
-TEST(CoreTrainModel, GradientCheckPointerModel) {
+// The small model both gradient checks start from: V = 9, T = 6, C = 8, 2 layers of 2 heads, batches of 3.
+ModelConfig small_two_layer_config() {
   ModelConfig c;
   c.vocab = 9;
   c.seq_len = 6;
   c.d_model = 8;
   c.layers = 2;
   c.heads = 2;
-  c.pointer_head = 1;
   c.max_batch = 3;
+  return c;
+}
+
+TEST(CoreTrainModel, GradientCheckPointerModel) {
+  ModelConfig c = small_two_layer_config();
   c.seed = 5;
   check_model_gradients(c, "pointer model (2 layers, 2 heads)");
 }
 
 // embedding → 2 × (pre-LN attention + residual, pre-LN ReLU feed-forward + residual) → linear readout → CE.
 TEST(CoreTrainModel, GradientCheckClassifierModel) {
-  ModelConfig c;
-  c.vocab = 9;
-  c.seq_len = 6;
-  c.d_model = 8;
-  c.layers = 2;
-  c.heads = 2;
+  ModelConfig c = small_two_layer_config();
   c.layer_norm = true;
   c.ffn_hidden = 12;
   c.causal = true;
   c.readout = Readout::Classifier;
   c.classes = 3;
-  c.max_batch = 3;
   c.seed = 6;
   check_model_gradients(c, "classifier model (2 layers, LN, FFN)");
 }

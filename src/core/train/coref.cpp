@@ -70,6 +70,47 @@ std::vector<int> permutation(int n, SeededRng& rng) {
 }
 }  // namespace
 
+const std::vector<std::string>& coref_vocabulary() {
+  static const std::vector<std::string> v = [] {
+    Vocab vocab;
+    vocab.add("<pad>");
+    for (const std::string& f : coref_frames())
+      for (const std::string& w : split_words(f))
+        if (w != "ANIMAL" && w != "PLACE" && w != "ADJ") vocab.add(w);
+    for (const auto* list : {&coref_animals(), &coref_places(), &coref_adjectives()})
+      for (const std::string& w : *list) vocab.add(w);
+    std::vector<std::string> words;
+    for (int i = 0; i < vocab.size(); ++i) words.push_back(vocab.word(i));
+    return words;
+  }();
+  return v;
+}
+
+int coref_seq_len() {
+  size_t n = 0;
+  for (const std::string& f : coref_frames()) n = std::max(n, split_words(f).size());
+  return static_cast<int>(n);
+}
+
+Status check_coref_sentence(const std::vector<std::string>& words, int* it_pos) {
+  const int T = coref_seq_len(), n = static_cast<int>(words.size());
+  if (n < 2 || n > T) return Status::Error("the sentence must have 2 to {0} words, got {1}", {arg(T), arg(n)});
+  const auto& vocab = coref_vocabulary();
+  int it = -1;
+  for (int i = 0; i < n; ++i) {
+    const std::string& w = words[static_cast<size_t>(i)];
+    if (w == vocab[0] || std::find(vocab.begin(), vocab.end(), w) == vocab.end())
+      return Status::Error("{0} is not in the task's vocabulary", {"\"" + w + "\""});
+    if (w == "it") {
+      if (it >= 0) return Status::Error("the sentence must contain \"it\" once");
+      it = i;
+    }
+  }
+  if (it < 0) return Status::Error("the sentence must contain \"it\" once");
+  if (it_pos) *it_pos = it;
+  return Status::Ok();
+}
+
 Status make_coref_dataset(uint64_t seed, CorefDataset* out) {
   const auto& animals = coref_animals();
   const auto& places = coref_places();
@@ -79,16 +120,10 @@ Status make_coref_dataset(uint64_t seed, CorefDataset* out) {
   CorefDataset d;
   d.frames = static_cast<int>(coref_frames().size());
 
-  // 1) the vocabulary: <pad>, then every frame word, noun and adjective
-  d.vocab.add("<pad>");
+  // 1) the vocabulary: <pad>, then every frame word, noun and adjective (coref_vocabulary's order)
+  for (const std::string& w : coref_vocabulary()) d.vocab.add(w);
   std::vector<std::vector<std::string>> frames;
   for (const std::string& f : coref_frames()) frames.push_back(split_words(f));
-  for (const auto& f : frames)
-    for (const std::string& w : f)
-      if (w != "ANIMAL" && w != "PLACE" && w != "ADJ") d.vocab.add(w);
-  for (const auto& w : animals) d.vocab.add(w);
-  for (const auto& w : places) d.vocab.add(w);
-  for (const auto& w : adjs) d.vocab.add(w);
 
   // 2) the held-out pairs: noun i (permuted rank pn) and adjective j (permuted rank pa) of the same kind are
   //    held out when (pn + pa) % 5 == 0: 2 of 10 adjectives per noun, 4 of 20 nouns per adjective

@@ -69,6 +69,12 @@ const std::vector<std::string>& coref_places();
 const std::vector<std::string>& coref_adjectives();  // the animal adjectives first, then the place adjectives
 int coref_animal_adjectives();                        // how many of coref_adjectives() describe an animal
 const std::vector<std::string>& coref_frames();       // with ANIMAL, PLACE, ADJ slots
+// Every word of the task in id order: "<pad>" (id 0), the frames' words, the animals, places, adjectives.
+const std::vector<std::string>& coref_vocabulary();
+int coref_seq_len();  // the longest frame, in words: every batch is padded to it
+// A sentence the trained model can read: 2 … coref_seq_len() words of coref_vocabulary() (not "<pad>"), with
+// "it" exactly once (its position in *it_pos, may be null). A word outside the vocabulary is named.
+Status check_coref_sentence(const std::vector<std::string>& words, int* it_pos);
 
 // Builds every sentence and the seeded split.
 Status make_coref_dataset(uint64_t seed, CorefDataset* out);

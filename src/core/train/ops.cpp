@@ -8,6 +8,11 @@ namespace train {
 
 namespace {
 constexpr float kNegInf = -std::numeric_limits<float>::infinity();
+// Head h's columns of sequence b in a [B·T, H·d] matrix: rows b·T …, columns h·d …   → [T, d]
+template <typename M>
+auto head_cols(M& x, int b, int h, int T, int d) {
+  return x.block(b * T, h * d, T, d);
+}
 }
 
 // ---- token + position embedding ---------------------------------------------------------------------------
@@ -111,9 +116,7 @@ void attention_forward(Out out, Out preatt, Out att, In q, In k, In v, In mask, 
     for (int h = 0; h < H; ++h) {
       const int r0 = (b * H + h) * T;
       // 1) split: this head's columns of q, k, v                                Q, K, V: [T, d]
-      const auto Q = q.block(b * T, h * d, T, d);
-      const auto K = k.block(b * T, h * d, T, d);
-      const auto V = v.block(b * T, h * d, T, d);
+      const auto Q = head_cols(q, b, h, T, d), K = head_cols(k, b, h, T, d), V = head_cols(v, b, h, T, d);
       auto Z = preatt.block(r0, 0, T, T);
       auto A = att.block(r0, 0, T, T);
       // 2) scores, scaled by 1/√d (unit-variance q·k stays unit variance), plus the additive mask  Z: [T, T]
@@ -149,9 +152,7 @@ void attention_backward(Out dq, Out dk, Out dv, Out dpreatt, Out datt, In dout, 
   for (int b = 0; b < B; ++b)
     for (int h = 0; h < H; ++h) {
       const int r0 = (b * H + h) * T;
-      const auto Q = q.block(b * T, h * d, T, d);
-      const auto K = k.block(b * T, h * d, T, d);
-      const auto V = v.block(b * T, h * d, T, d);
+      const auto Q = head_cols(q, b, h, T, d), K = head_cols(k, b, h, T, d), V = head_cols(v, b, h, T, d);
       const auto A = att.block(r0, 0, T, T);
       const auto dO = dout.block(b * T, h * d, T, d);
       auto dA = datt.block(r0, 0, T, T);

@@ -1,0 +1,482 @@
+#include "train_scene.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+#include "app/json_fields.h"
+#include "app/scene_presets.h"
+#include "app/train_host.h"
+#include "core/number_text.h"
+#include "core/train/coref.h"
+
+namespace ap {
+
+using nlohmann::json;
+
+namespace {
+
+const TrPair kStrings[] = {
+    {"Watch attention learn", "看注意力学习"},
+    {"Press Train with 2 layers and watch the \"it\" row of layer 2; then Reset, choose 1 layer and train again. Change the adjective (tired → wide) in the sentence.",
+     "用 2 层按“训练”，看第 2 层 \"it\" 那一行；然后“重置”，选 1 层再训练。把句子里的形容词改掉（tired → wide）。"},
+    {"With two layers the loss falls, the held-out accuracy climbs towards 100 % within seconds and \"it\" attends to the noun the adjective describes; one layer stays near 50 %: its query at \"it\" has not yet read the adjective that follows.",
+     "两层时损失下降，留出集准确率在几秒内升到接近 100 %，\"it\" 关注形容词所描述的那个名词；一层停在 50 % 左右：它在 \"it\" 处的 query 还没有读到后面的形容词。"},
+    {"Train on the coreference task", "在指代消解任务上训练"},
+    {"The task: which noun is \"it\"?", "任务：\"it\" 指哪个名词？"},
+    {"Five sentence frames with 20 animals, 20 places and 20 adjectives; the adjective after \"it\" decides whether \"it\" is the animal or the place. The held-out sentences pair nouns and adjectives that training never pairs. Here: the sentence's weights in every layer, the \"it\" row outlined.",
+     "五种句式，20 种动物、20 个地点、20 个形容词；\"it\" 后面的形容词决定 \"it\" 指动物还是地点。留出句子里的名词和形容词组合在训练中从未出现。这里显示句子在每一层的注意力权重，\"it\" 那一行用框标出。"},
+    {"A pointer readout: the loss is −log of the weight that the \"it\" row of the last layer puts on the referent. Training moves W^Q, W^K, W^V until that weight is large, on sentences the model was trained on and on held-out ones alike.",
+     "指针式读出：损失是最后一层 \"it\" 那一行放在所指名词上的权重取 −log。训练不断调整 W^Q、W^K、W^V，直到这个权重变大——对训练过的句子和留出的句子都一样。"},
+    // presets
+    {"Two layers (solves it)", "两层（能解决）"},
+    {"Layer 1 reads the adjective into \"it\", layer 2 picks the noun: held-out accuracy near 100 %.",
+     "第 1 层把形容词读进 \"it\"，第 2 层挑出名词：留出集准确率接近 100 %。"},
+    {"One layer (cannot)", "一层（做不到）"},
+    {"The query at \"it\" cannot depend on the adjective after it: held-out accuracy stays near 50 %.",
+     "\"it\" 处的 query 不可能依赖后面的形容词：留出集准确率停在 50 % 左右。"},
+    // controls and labels
+    {"Train", "训练"},
+    {"Pause", "暂停"},
+    {"Reset", "重置"},
+    {"One step", "单步"},
+    {"learning rate", "学习率"},
+    {"batch", "批大小"},
+    {"loss", "损失"},
+    {"held-out accuracy", "留出集准确率"},
+    {"argmax on the referent", "最大权重在所指名词上"},
+    {"steps/s", "步/秒"},
+    {"training loss", "训练损失"},
+    {"target 95 %", "目标 95 %"},
+    {"Press Train to start.", "按“训练”开始。"},
+    {"idle", "未开始"},
+    {"running", "训练中"},
+    {"paused", "已暂停"},
+    {"done", "完成"},
+    {"diverged", "发散"},
+    {"failed", "失败"},
+    {"trained on coreference, {0} steps, held-out accuracy {1} %", "在指代消解上训练，{0} 步，留出集准确率 {1} %"},
+    {"random, seed {0}", "随机权重，种子 {0}"},
+    {"measured on {0} held-out sentences during the run, on all {1} at the end",
+     "训练中在 {0} 个留出句子上测量，结束时在全部 {1} 个上测量"},
+    {"Why two layers?", "为什么要两层？"},
+    {"In one layer the query at \"it\" is computed from \"it\" and its position only: it has not yet read the adjective that follows (\"tired\" or \"wide\"), so its weights over the two nouns cannot depend on it. In two layers, layer 1 lets \"it\" read the adjective; layer 2's query at \"it\" then carries it and points at the right noun.",
+     "在一层里，\"it\" 处的 query 只由 \"it\" 和它的位置算出：它还没有读到后面的形容词（\"tired\" 或 \"wide\"），所以它在两个名词上的权重不可能随形容词改变。两层时，第 1 层让 \"it\" 读到形容词；第 2 层 \"it\" 处的 query 带着这个信息，指向正确的名词。"},
+    {"the \"it\" row of each layer", "每层 \"it\" 那一行"},
+    {"attention of layer {0}", "第 {0} 层的注意力"},
+    {"attention of layer {0}, head {1}", "第 {0} 层第 {1} 个头的注意力"},
+    {"Words the model knows:", "模型认识的词："},
+    {"The training worker could not start; the weights on screen stay as they were.", "训练 worker 无法启动；屏幕上的权重保持不变。"},
+    {"training on", "训练方式"},
+    // errors (the scene's and the training engine's)
+    {"training must be \"start\", \"pause\" or \"reset\", got {0}", "training 必须是 \"start\"、\"pause\" 或 \"reset\"，收到的是 {0}"},
+    {"weights must be \"trained\" or \"random\", got {0}", "weights 必须是 \"trained\" 或 \"random\"，收到的是 {0}"},
+    {"task must be \"coref\", got {0}", "task 必须是 \"coref\"，收到的是 {0}"},
+    {"the run diverged: press Reset or change the recipe", "训练已发散：请按“重置”或修改训练配方"},
+    {"the run is finished: press Reset to train again", "训练已完成：按“重置”可重新训练"},
+    {"training is not available here: {0}", "此处无法训练：{0}"},
+    {"training does not match the current run", "training 与当前的训练不一致"},
+    {"unknown training task {0} (the tasks: \"coref\")", "未知的训练任务 {0}（可用任务：\"coref\"）"},
+    {"the learning rate must be a number above 0 and at most {0}, got {1}", "学习率必须是大于 0 且不超过 {0} 的数，收到的是 {1}"},
+    {"this recipe needs about {0} multiply-adds, more than the {1} the page trains within about a minute: fewer steps, layers or a smaller d_model or batch",
+     "这个配方需要约 {0} 次乘加，超过页面在约一分钟内能训练的 {1} 次：请减少步数、层数，或减小 d_model 或批大小"},
+    {"training diverged at step {0} (loss {1}): stopped, the weights of step {2} are kept", "训练在第 {0} 步发散（损失 {1}）：已停止，保留第 {2} 步的权重"},
+    {"the sentence must have 2 to {0} words, got {1}", "句子必须有 2 到 {0} 个词，收到 {1} 个"},
+    {"{0} is not in the task's vocabulary", "{0} 不在这个任务的词表里"},
+    {"the sentence must contain \"it\" once", "句子里必须恰好有一个 \"it\""},
+    {"the checkpoint has {0} parameters, its recipe needs {1}", "检查点有 {0} 个参数，它的配方需要 {1} 个"},
+    {"the checkpoint has a parameter {0} that its recipe does not have", "检查点里的参数 {0} 在它的配方中不存在"},
+    {"the checkpoint's parameter {0} is {1} × {2}, its recipe needs {3} × {4}", "检查点的参数 {0} 是 {1} × {2}，它的配方需要 {3} × {4}"},
+    {"the checkpoint's parameter {0} holds a value that is not a finite number", "检查点的参数 {0} 含有非有限的数"},
+    {"the checkpoint says held-out accuracy {0}, its weights give {1}", "检查点声称留出集准确率为 {0}，但它的权重给出 {1}"},
+    {"the checkpoint is too short to be one ({0} bytes)", "检查点太短（{0} 字节），不可能是检查点"},
+    {"this is not a checkpoint of the playground (it does not start with APTC)", "这不是本 playground 的检查点（开头不是 APTC）"},
+    {"the checkpoint is version {0}; this build reads version {1}", "检查点是第 {0} 版；本版本只能读取第 {1} 版"},
+    {"the checkpoint is truncated: {0} bytes, its header says {1}", "检查点被截断：只有 {0} 字节，文件头说应有 {1} 字节"},
+    {"the checkpoint has {0} bytes after its end", "检查点末尾之后还有 {0} 个字节"},
+    {"the checkpoint is damaged: its checksum does not match", "检查点已损坏：校验和不一致"},
+    {"the checkpoint's payload ends in the middle of a field", "检查点的数据在某个字段中间就结束了"},
+    {"the training worker sent a report this page cannot read", "训练 worker 发来的报告无法读取"},
+};
+
+using Preset = ScenePreset<TrainParams>;
+TrainParams with_layers(int layers) {
+  TrainParams p;
+  p.recipe.layers = layers;
+  return p;
+}
+const std::vector<Preset>& preset_table() {
+  static const std::vector<Preset> kPresets = {
+      {{"two-layers", N_("Two layers (solves it)"),
+        N_("Layer 1 reads the adjective into \"it\", layer 2 picks the noun: held-out accuracy near 100 %.")}, with_layers(2)},
+      {{"one-layer", N_("One layer (cannot)"),
+        N_("The query at \"it\" cannot depend on the adjective after it: held-out accuracy stays near 50 %.")}, with_layers(1)},
+  };
+  return kPresets;
+}
+
+enum class Command { None, Start, Pause, Reset };
+
+struct TrainChange final : SceneChange {
+  TrainParams params;
+  std::vector<std::string> words;
+  Command command = Command::None;
+};
+
+json recipe_json(const train::Recipe& r) {
+  return {{"task", r.task}, {"layers", r.layers}, {"d_model", r.d_model}, {"heads", r.heads}, {"seed", r.seed},
+          {"steps", r.steps}, {"learning_rate", r.learning_rate}, {"batch", r.batch}};
+}
+
+}  // namespace
+
+const char* train_state_name(TrainRunState s) {
+  switch (s) {
+    case TrainRunState::Idle: return "idle";
+    case TrainRunState::Running: return "running";
+    case TrainRunState::Paused: return "paused";
+    case TrainRunState::Done: return "done";
+    case TrainRunState::Diverged: return "diverged";
+    case TrainRunState::Failed: return "failed";
+  }
+  return "idle";
+}
+
+Status train_sentence_words(const std::string& text, std::vector<std::string>* words) {
+  std::vector<std::string> w;
+  std::istringstream in(text);
+  for (std::string t; in >> t;) {
+    for (char& c : t) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    w.push_back(t);
+    if (w.size() > 64) break;  // longer than any sentence of the task: refused below
+  }
+  AP_TRY(train::check_coref_sentence(w, nullptr));
+  *words = std::move(w);
+  return Status::Ok();
+}
+
+TrainScene::TrainScene(bool defer) {
+  if (defer) defer_first_model();
+  else build_first();
+}
+
+TrainScene::~TrainScene() = default;
+
+void TrainScene::build_first() {
+  (void)train_sentence_words(params_.text, &words_);  // the default sentence is in the vocabulary
+  restart();
+  first_model();
+}
+
+const char* TrainScene::title() const { return N_("Watch attention learn"); }
+
+LessonInfo TrainScene::lesson() const {
+  return {"loss = −log A^L[it, referent],   A^L = softmax(Q^L·K^Lᵀ/√dₖ)",
+          N_("Press Train with 2 layers and watch the \"it\" row of layer 2; then Reset, choose 1 layer and train again. Change the adjective (tired → wide) in the sentence."),
+          N_("With two layers the loss falls, the held-out accuracy climbs towards 100 % within seconds and \"it\" attends to the noun the adjective describes; one layer stays near 50 %: its query at \"it\" has not yet read the adjective that follows.")};
+}
+
+const std::vector<StageInfo>& TrainScene::stages() const {
+  static const std::vector<StageInfo> kStages = {
+      {"task", N_("The task: which noun is \"it\"?"), "referent = argmaxⱼ A^L[it, j]",
+       N_("Five sentence frames with 20 animals, 20 places and 20 adjectives; the adjective after \"it\" decides whether \"it\" is the animal or the place. The held-out sentences pair nouns and adjectives that training never pairs. Here: the sentence's weights in every layer, the \"it\" row outlined.")},
+      {"learn", N_("Train on the coreference task"), "loss = −(1/B)·Σ_b log A_b^L[it, referent]",
+       N_("A pointer readout: the loss is −log of the weight that the \"it\" row of the last layer puts on the referent. Training moves W^Q, W^K, W^V until that weight is large, on sentences the model was trained on and on held-out ones alike.")},
+  };
+  return kStages;
+}
+
+const std::vector<PresetInfo>& TrainScene::presets() const { return preset_infos(preset_table()); }
+const TrPair* TrainScene::translations(size_t* count) const { return translation_table(kStrings, count); }
+
+const std::vector<UrlParam>& TrainScene::url_params() const {
+  static const std::vector<UrlParam> kParams = {
+      {"text", "text", UrlKind::String},        {"layers", "layers", UrlKind::Number},
+      {"d_model", "d_model", UrlKind::Number},  {"heads", "heads", UrlKind::Number},
+      {"seed", "seed", UrlKind::Number},        {"steps", "steps", UrlKind::Number},
+      {"learning_rate", "lr", UrlKind::Number}, {"batch", "batch", UrlKind::Number},
+      {"weights", "weights", UrlKind::String}};
+  return kParams;
+}
+
+// The document fields of parameters `p` (getState writes them; apply() sends them through prepare()).
+void write_train_params(const TrainParams& p, json& doc) {
+  const train::Recipe& r = p.recipe;
+  doc["task"] = r.task;
+  doc["text"] = p.text;
+  doc["layers"] = r.layers;
+  doc["d_model"] = r.d_model;
+  doc["heads"] = r.heads;
+  doc["seed"] = r.seed;
+  doc["steps"] = r.steps;
+  doc["learning_rate"] = r.learning_rate;
+  doc["batch"] = r.batch;
+  doc["weights"] = p.trained ? "trained" : "random";
+}
+
+void TrainScene::write_params(json& doc) const { write_train_params(params_, doc); }
+
+json TrainScene::training_json() const {
+  json t;
+  t["task"] = params_.recipe.task;
+  t["recipe"] = recipe_json(params_.recipe);
+  t["state"] = train_state_name(state_);
+  t["step"] = has_report_ ? report_.step : 0;
+  t["loss"] = has_report_ ? report_.loss : std::nan("");  // NaN is written as null
+  t["heldout_accuracy"] = has_report_ ? report_.heldout_accuracy : std::nan("");
+  t["referent_argmax"] = has_report_ ? report_.referent_argmax : std::nan("");
+  t["heldout_on_all"] = has_report_ && report_.evaluated_on_all;
+  json curve = json::array();
+  if (has_report_)
+    for (const train::CurvePoint& p : report_.curve) curve.push_back({p.step, p.loss, p.heldout_accuracy, p.referent_argmax});
+  t["curve"] = curve;
+  t["curve_columns"] = {"step", "loss", "heldout_accuracy", "referent_argmax"};
+  t["steps_per_second"] = steps_per_second_;
+  t["vocabulary"] = json(std::vector<std::string>(train::coref_vocabulary().begin() + 1, train::coref_vocabulary().end()));
+  t["host"] = train_host() ? train_host()->name() : "none";
+  if (state_ == TrainRunState::Diverged) t["message"] = report_.divergence().message;
+  if (state_ == TrainRunState::Failed) t["message"] = host_error_;
+  return t;
+}
+
+void TrainScene::write_results(json& doc, bool with_matrices) const {
+  doc["training"] = training_json();
+  json r;
+  r["words"] = words_;
+  r["label"] = weights_label(false);  // the document is the same in every language
+  int it = -1;
+  for (size_t i = 0; i < words_.size(); ++i)
+    if (words_[i] == "it") it = static_cast<int>(i);
+  r["it"] = it;
+  // The "it" row of every layer (head 1), and with matrices every map.
+  json rows = json::array(), maps = json::array();
+  const bool fits = !shown_.maps.empty() && shown_.maps[0].rows() == static_cast<Eigen::Index>(words_.size());
+  if (fits && it >= 0)
+    for (int l = 0; l < shown_.layers; ++l) {
+      const Mat& m = shown_.maps[static_cast<size_t>(l * shown_.heads)];
+      rows.push_back(std::vector<float>(m.row(it).data(), m.row(it).data() + m.cols()));
+      if (with_matrices)
+        for (int h = 0; h < shown_.heads; ++h) maps.push_back(matrix_json(shown_.maps[static_cast<size_t>(l * shown_.heads + h)]));
+    }
+  r["it_rows"] = rows;
+  if (with_matrices) r["maps"] = maps;
+  doc["results"] = r;
+}
+
+Status TrainScene::prepare(const json& in, std::unique_ptr<SceneChange>* out) const {
+  if (!in.is_object()) return Status::Error("expects an object, got {0}", {quote_json(in)});
+  AP_TRY(check_known_fields(in, {"preset", "task", "text", "layers", "d_model", "heads", "seed", "steps", "learning_rate",
+                                 "batch", "weights", "training", "results"}));
+  // 1. Where the change starts: a preset, or the current view.
+  TrainParams p = params_;
+  if (const auto it = in.find("preset"); it != in.end()) AP_TRY(find_preset_params(*it, preset_table(), &p));
+  // 2. The fields, each validated; then the recipe as a whole.
+  long long v;
+  train::Recipe& r = p.recipe;
+  if (const auto it = in.find("task"); it != in.end())
+    if (!it->is_string() || it->get<std::string>() != "coref") return Status::Error("task must be \"coref\", got {0}", {quote_json(*it)});
+  if (const auto it = in.find("text"); it != in.end()) AP_TRY(read_string(*it, "text", &p.text));
+  if (const auto it = in.find("layers"); it != in.end()) { AP_TRY(read_int(*it, "layers", 1, train::recipe_limits::kMaxLayers, &v)); r.layers = int(v); }
+  if (const auto it = in.find("d_model"); it != in.end()) { AP_TRY(read_int(*it, "d_model", 1, train::recipe_limits::kMaxDModel, &v)); r.d_model = int(v); }
+  if (const auto it = in.find("heads"); it != in.end()) { AP_TRY(read_int(*it, "heads", 1, train::recipe_limits::kMaxHeads, &v)); r.heads = int(v); }
+  if (const auto it = in.find("seed"); it != in.end()) { AP_TRY(read_int(*it, "seed", 0, train::recipe_limits::kMaxSeed, &v)); r.seed = uint64_t(v); }
+  if (const auto it = in.find("steps"); it != in.end()) { AP_TRY(read_int(*it, "steps", 1, train::recipe_limits::kMaxSteps, &v)); r.steps = int(v); }
+  if (const auto it = in.find("batch"); it != in.end()) { AP_TRY(read_int(*it, "batch", 1, train::recipe_limits::kMaxBatch, &v)); r.batch = int(v); }
+  if (const auto it = in.find("learning_rate"); it != in.end()) {
+    if (!it->is_number())
+      return Status::Error("the learning rate must be a number above 0 and at most {0}, got {1}",
+                           {format_number(train::recipe_limits::kMaxLearningRate), quote_json(*it)});
+    r.learning_rate = it->get<double>();
+  }
+  AP_TRY(train::validate_recipe(r, train::coref_seq_len()));
+  if (const auto it = in.find("weights"); it != in.end()) {
+    if (!it->is_string() || (it->get<std::string>() != "trained" && it->get<std::string>() != "random"))
+      return Status::Error("weights must be \"trained\" or \"random\", got {0}", {quote_json(*it)});
+    p.trained = it->get<std::string>() == "trained";
+  }
+  auto change = std::make_unique<TrainChange>();
+  AP_TRY(train_sentence_words(p.text, &change->words));
+  // 3. The command, or getState's own reports coming back. For the current parameters they must be the current
+  //    reports; for other parameters they describe a run this page trains again (the same recipe gives the same
+  //    weights), so what follows from the parameters alone must agree: the recipe, the task, the words.
+  const bool same = p.recipe == params_.recipe && p.text == params_.text;
+  if (const auto it = in.find("training"); it != in.end()) {
+    if (it->is_string()) {
+      const std::string c = it->get<std::string>();
+      if (c == "start") change->command = Command::Start;
+      else if (c == "pause") change->command = Command::Pause;
+      else if (c == "reset") change->command = Command::Reset;
+      else return Status::Error("training must be \"start\", \"pause\" or \"reset\", got {0}", {quote_json(*it)});
+    } else if (!it->is_object()) {
+      return Status::Error("training must be \"start\", \"pause\" or \"reset\", got {0}", {quote_json(*it)});
+    } else if (same ? json::parse(it->dump()) != json::parse(training_json().dump())
+                    : (!it->contains("recipe") || (*it)["recipe"] != recipe_json(p.recipe) || it->value("task", json()) != "coref")) {
+      return Status::Error("training does not match the current run");
+    }
+  }
+  if (const auto it = in.find("results"); it != in.end()) {
+    json mine;
+    write_results(mine, it->contains("maps"));
+    if (!it->is_object() || (same ? json::parse(it->dump()) != json::parse(mine["results"].dump())
+                                  : it->value("words", json()) != json(change->words)))
+      return Status::Error("results do not match what the other fields give");
+  }
+  // 4. What the command needs of the current run.
+  if (change->command == Command::Start || (p.trained && !params_.trained && change->command == Command::None)) {
+    if (state_ == TrainRunState::Failed) return Status::Error("training is not available here: {0}", {host_error_});
+    if (state_ == TrainRunState::Diverged && p.recipe == params_.recipe)
+      return Status::Error("the run diverged: press Reset or change the recipe");
+  }
+  if (change->command == Command::Start) p.trained = true;
+  if (change->command == Command::Reset) p.trained = false;
+  change->params = p;
+  *out = std::move(change);
+  return Status::Ok();
+}
+
+void TrainScene::commit(std::unique_ptr<SceneChange> change) {
+  auto* c = static_cast<TrainChange*>(change.get());
+  const TrainParams old = params_;
+  params_ = c->params;
+  words_ = c->words;
+  const bool fresh = old.recipe != params_.recipe || c->command == Command::Reset || (old.trained && !params_.trained);
+  if (fresh) restart();
+  else if (old.text != params_.text && train_host()) train_host()->show(words_);
+  if (c->command == Command::Pause) (void)pause();
+  if (params_.trained && (fresh || !old.trained || c->command == Command::Start) &&
+      (state_ == TrainRunState::Idle || state_ == TrainRunState::Paused))
+    run_to(params_.recipe.steps);
+  model_replaced();
+}
+
+void TrainScene::restart() {
+  has_report_ = false;
+  shown_ = train::SentenceAttention();
+  steps_per_second_ = 0;
+  ++report_version_;
+  TrainHost* h = train_host();
+  if (!h) {
+    state_ = TrainRunState::Failed;
+    host_error_ = "this build has no training host";
+    return;
+  }
+  state_ = TrainRunState::Idle;
+  host_error_.clear();
+  awaiting_begin_ = true;
+  h->begin(params_.recipe, words_);
+}
+
+void TrainScene::run_to(int step) {
+  TrainHost* h = train_host();
+  if (!h || state_ == TrainRunState::Failed) return;
+  target_ = std::min(step, params_.recipe.steps);
+  state_ = TrainRunState::Running;
+  rate_t0_ = std::chrono::steady_clock::now();
+  rate_step0_ = has_report_ ? report_.step : 0;
+  h->run(target_);
+}
+
+Status TrainScene::apply(const TrainParams& p) {
+  json want;
+  write_train_params(p, want);
+  std::unique_ptr<SceneChange> c;
+  AP_TRY(prepare(want, &c));
+  commit(std::move(c));
+  return Status::Ok();
+}
+
+Status TrainScene::start() {
+  std::unique_ptr<SceneChange> c;
+  AP_TRY(prepare(json{{"training", "start"}}, &c));
+  commit(std::move(c));
+  return Status::Ok();
+}
+
+Status TrainScene::pause() {
+  if (state_ != TrainRunState::Running) return Status::Ok();
+  if (TrainHost* h = train_host()) h->pause();
+  state_ = TrainRunState::Paused;
+  return Status::Ok();
+}
+
+Status TrainScene::reset() {
+  std::unique_ptr<SceneChange> c;
+  AP_TRY(prepare(json{{"training", "reset"}}, &c));
+  commit(std::move(c));
+  return Status::Ok();
+}
+
+Status TrainScene::step_once() {
+  if (state_ == TrainRunState::Failed) return Status::Error("training is not available here: {0}", {host_error_});
+  if (state_ == TrainRunState::Diverged) return Status::Error("the run diverged: press Reset or change the recipe");
+  if (state_ == TrainRunState::Done) return Status::Error("the run is finished: press Reset to train again");
+  if (state_ == TrainRunState::Running) return Status::Ok();
+  params_.trained = true;
+  run_to((has_report_ ? report_.step : 0) + 1);
+  model_replaced();
+  return Status::Ok();
+}
+
+bool TrainScene::wants_time() const {
+  const TrainHost* h = train_host();
+  return state_ == TrainRunState::Running && !(h && h->wakes_page());
+}
+
+void TrainScene::poll() {
+  TrainHost* h = train_host();
+  if (!h || !built()) return;
+  train::TrainReport r;
+  std::string err;
+  const bool got = h->poll(&r, &err);
+  if (!err.empty()) {
+    state_ = TrainRunState::Failed;
+    host_error_ = err;
+    model_replaced();
+    return;
+  }
+  if (!got) return;
+  // After begin(), the reports of the run before are stale: wait for the new run's first (step 0, its sizes).
+  if (awaiting_begin_) {
+    if (r.step != 0 || r.steps != params_.recipe.steps || r.attention.layers != params_.recipe.layers ||
+        r.attention.heads != params_.recipe.heads)
+      return;
+    awaiting_begin_ = false;
+  }
+  report_ = std::move(r);
+  has_report_ = true;
+  ++report_version_;
+  if (!report_.attention.maps.empty() && report_.attention.maps[0].rows() == static_cast<Eigen::Index>(words_.size()))
+    shown_ = report_.attention;
+  shown_.words = words_;
+  if (state_ == TrainRunState::Running) {
+    const double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - rate_t0_).count();
+    if (dt > 0.05 && report_.step > rate_step0_) steps_per_second_ = (report_.step - rate_step0_) / dt;
+  }
+  if (report_.diverged()) state_ = TrainRunState::Diverged;
+  else if (report_.finished()) state_ = TrainRunState::Done;
+  else if (state_ == TrainRunState::Running && report_.step >= target_) state_ = TrainRunState::Paused;
+}
+
+std::string TrainScene::weights_label(bool localized) const {
+  const auto t = [&](const char* s) { return localized ? tr(s) : s; };
+  const int step = has_report_ ? report_.step : 0;
+  if (step == 0) return format_template(t("random, seed {0}"), {std::to_string(params_.recipe.seed)});
+  return format_template(t("trained on coreference, {0} steps, held-out accuracy {1} %"),
+                         {std::to_string(step), fmt(100.0 * report_.heldout_accuracy, 1)});
+}
+
+std::string TrainScene::explain(int what, int i, int j) const {
+  // what = layer · 16 + head: a cell of that map.
+  const int layer = what / 16, head = what % 16;
+  if (what < 0 || layer >= shown_.layers || head >= shown_.heads) return {};
+  const Mat& m = shown_.maps[static_cast<size_t>(layer * shown_.heads + head)];
+  if (i < 0 || j < 0 || i >= m.rows() || j >= m.cols() || i >= static_cast<int>(words_.size()) || j >= static_cast<int>(words_.size())) return {};
+  char buf[300];
+  std::snprintf(buf, sizeof buf, "%s %d: %s %d “%s” → %s %d “%s”: A = %s", tr("layer"), layer + 1, tr("query"), i + 1,
+                words_[static_cast<size_t>(i)].c_str(), tr("key"), j + 1, words_[static_cast<size_t>(j)].c_str(), fmt(m(i, j), 4).c_str());
+  return buf;
+}
+
+}  // namespace ap

@@ -1,0 +1,32 @@
+// Training engine, part 8: checkpoints — a trained run as a few kilobytes of bytes.
+//
+// The idea in one line: the recipe, the step, the measured held-out accuracy and every parameter, behind a
+// header with a version, and a checksum at the end, so that a damaged or foreign file is refused by name.
+//
+// Layout (little-endian, as wasm and x86 are):
+//   header   "APTC" · u32 version (kCheckpointVersion) · u32 payload bytes
+//   payload  u8 len + task · i32 layers, d_model, heads · u64 seed · i32 steps · f64 learning rate · i32 batch
+//            · i32 step · f64 held-out accuracy · u32 parameter count
+//            · per parameter: u8 len + name · u32 rows · u32 cols · rows·cols f32 (row-major)
+//   trailer  u64 FNV-1a of the payload
+// Reading checks, in order: length, magic, version, payload length (truncated / bytes after the end),
+// checksum, the recipe (validate_recipe), then the parameters against the model the recipe builds (names,
+// shapes, finite values) and the accuracy against the weights (Trainer::set_weights measures it again).
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "trainer.h"
+
+namespace ap {
+namespace train {
+
+constexpr uint32_t kCheckpointVersion = 1;
+
+// The trainer's recipe, step, last held-out accuracy and weights.
+void write_checkpoint(const Trainer& t, std::vector<uint8_t>* out);
+// Builds `out` from the bytes (init from the recipe, then the weights), or fails and leaves `out` as it was.
+Status read_checkpoint(const uint8_t* bytes, size_t size, Trainer* out);
+
+}  // namespace train
+}  // namespace ap

@@ -1,0 +1,40 @@
+// Training engine, part 9: a trainer's progress as a flat array of numbers (what a Web Worker posts back).
+//
+// The idea in one line: everything the page shows of a run — step, loss, accuracy, the curve, the attention
+// of the sentence on screen — packed into doubles by the worker's module and unpacked, checked, by the page's.
+//
+// Layout: [kReportVersion, step, steps, loss, accuracy, argmax, evaluated_on_all, curve_sentences,
+//          diverged_step, diverged_loss, kept_step, held-out sentences, curve points P, P × (step, loss, accuracy, argmax),
+//          layers L, heads H, words n, it_pos, L·H·n·n weights (map by map, row-major)]
+#pragma once
+#include <vector>
+
+#include "trainer.h"
+
+namespace ap {
+namespace train {
+
+constexpr double kReportVersion = 1;
+
+struct TrainReport {
+  int step = 0, steps = 0;
+  double loss = 0, heldout_accuracy = 0, referent_argmax = 0;
+  bool evaluated_on_all = false;
+  int curve_sentences = 0;
+  int heldout_sentences = 0;  // the whole held-out set (the last evaluation's, when evaluated_on_all)
+  int diverged_step = -1, kept_step = 0;  // diverged_step −1: the run has not diverged
+  double diverged_loss = 0;
+  std::vector<CurvePoint> curve;
+  SentenceAttention attention;  // words are not packed: the page knows which sentence it asked for
+  bool finished() const { return step >= steps; }
+  bool diverged() const { return diverged_step >= 0; }
+  Status divergence() const { return diverged() ? divergence_status(diverged_step, diverged_loss, kept_step) : Status::Ok(); }
+};
+
+TrainReport make_report(const Trainer& t, const SentenceAttention& shown);
+void encode_report(const TrainReport& r, std::vector<double>* out);
+// Checks the version, every count against the array's length and every number's range.
+Status decode_report(const double* v, size_t n, TrainReport* out);
+
+}  // namespace train
+}  // namespace ap

@@ -1,0 +1,116 @@
+// Training engine, part 7: a trainer — one run of a recipe, advanced a few steps at a time.
+//
+// The idea in one line: the trainer owns the task's data, the model and Adam; advance(n) takes up to n Adam
+// steps, measures the held-out accuracy every kEvalEvery steps (the curve), stops by itself at the recipe's
+// last step or when the loss diverges (keeping the last good weights), and shows any sentence's attention.
+//
+//   init(recipe):  data (fixed split, kTaskSplitSeed) → model (seeded by recipe.seed) → Adam(lr, clip 1)
+//   advance(n):    for each step: batch of `batch` training sentences (seeded order) → train_step → loss
+//                  every kEvalEvery steps, and at the last: evaluate → curve point {step, loss, acc, argmax}
+//   evaluate:      pointer accuracy — on the "it" row of the last layer's pointer head, the weight on the
+//                  referent exceeds the weight on the other noun — and the argmax rate — the row's largest
+//                  weight (over every position) is on the referent. During the run on the first
+//                  kCurveSentences of a seeded shuffle of the held-out set, at the last step on all of it.
+//   divergence:    a loss or gradient norm that is not finite, or a loss above kExplodingLoss (the untrained
+//                  loss is about ln T ≈ 2.4): the run stops, the weights of the last evaluation come back.
+// Deterministic: the same recipe gives bitwise the same weights and curve, whatever the chunk sizes of advance.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/embedding.h"
+#include "coref.h"
+#include "model.h"
+#include "param_store.h"
+#include "recipe.h"
+
+namespace ap {
+namespace train {
+
+constexpr int kEvalEvery = 25;
+constexpr int kCurveSentences = 512;
+constexpr double kExplodingLoss = 100.0;
+
+struct CurvePoint {
+  int step = 0;
+  double loss = 0;               // mean training loss over the steps since the previous point
+  double heldout_accuracy = 0;   // referent above the other noun
+  double referent_argmax = 0;    // largest weight of the row on the referent
+  bool operator==(const CurvePoint& o) const {
+    return step == o.step && loss == o.loss && heldout_accuracy == o.heldout_accuracy && referent_argmax == o.referent_argmax;
+  }
+};
+
+// A sentence's attention under the current weights: every layer's and head's n × n weights.
+struct SentenceAttention {
+  std::vector<std::string> words;  // n
+  int it_pos = -1;                 // the position of "it"
+  int layers = 0, heads = 0;
+  std::vector<Mat> maps;           // [layer · heads + head]: n × n, row i = query i
+};
+
+// "training diverged at step 412 (loss NaN): stopped, the weights of step 400 are kept"
+Status divergence_status(int step, double loss, int kept_step);
+
+class Trainer {
+ public:
+  Status init(const Recipe& r);
+  const Recipe& recipe() const { return recipe_; }
+
+  // Up to n more steps (fewer at the recipe's end or on divergence). Returns the steps taken.
+  int advance(int n);
+  int step() const { return step_; }
+  bool finished() const { return step_ >= recipe_.steps; }
+  bool diverged() const { return !divergence_.ok; }
+  const Status& divergence() const { return divergence_; }  // the message when diverged()
+  int diverged_step() const { return diverged_step_; }        // -1: none
+  double diverged_loss() const { return diverged_loss_; }
+
+  double last_loss() const { return last_loss_; }  // the last step's loss (NaN before the first)
+  const std::vector<CurvePoint>& curve() const { return curve_; }
+  // The last evaluation (step 0: the untrained model on the curve's sentences).
+  double heldout_accuracy() const { return acc_; }
+  double referent_argmax() const { return argmax_; }
+  bool evaluated_on_all() const { return evaluated_all_; }  // the last evaluation used the whole held-out set
+  int curve_sentences() const;
+
+  // The attention of `words` (every word in the task's vocabulary, one "it", at most seq_len words).
+  Status attention_of(const std::vector<std::string>& words, SentenceAttention* out);
+
+  const CorefDataset& data() const { return data_; }
+  AttentionModel& model() { return model_; }
+  const AttentionModel& model() const { return model_; }
+
+  // Installs weights (a checkpoint's) of the same names and shapes as this recipe's model, at `step`, with
+  // its measured accuracy. Adam's moments start again from 0.
+  Status set_weights(const std::vector<std::pair<std::string, Mat>>& weights, int step, double heldout_accuracy);
+
+ private:
+  void evaluate(const std::vector<CorefSentence>& set, size_t count);
+  void snapshot();
+  void restore();
+
+  Recipe recipe_;
+  CorefDataset data_;
+  AttentionModel model_;
+  Adam adam_;
+  SeededRng rng_{1};
+  Batch batch_, eval_batch_;
+  std::vector<int> idx_;
+  std::vector<CorefSentence> curve_set_;  // the first kCurveSentences of a seeded shuffle of the held-out set
+  std::vector<float> good_;               // every parameter at the last good evaluation
+  int good_step_ = 0;
+  int step_ = 0;
+  double last_loss_ = 0, loss_sum_ = 0;
+  int loss_count_ = 0;
+  std::vector<CurvePoint> curve_;
+  double acc_ = 0, argmax_ = 0;
+  bool evaluated_all_ = false;
+  Status divergence_;
+  int diverged_step_ = -1;
+  double diverged_loss_ = 0;
+};
+
+}  // namespace train
+}  // namespace ap

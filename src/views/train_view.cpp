@@ -1,0 +1,228 @@
+// View of the scene "Watch attention learn": the controls (sentence, Train / Pause / Reset / one step, layers,
+// learning rate, steps, seed), the honest label of the weights, the loss and held-out accuracy curves (the plot
+// widget) and every layer's attention of the sentence with its "it" row highlighted, redrawn with each report.
+// It draws what the scene holds (the trainer's reports); it computes nothing.
+#include "views/train_view.h"
+
+#include <imgui.h>
+#include <imgui_internal.h>  // ClearActiveID: hand a touch field to the browser prompt
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "core/number_text.h"
+#include "core/train/coref.h"
+#include "platform/text_field.h"
+#include "widgets/matrix_view.h"
+#include "widgets/plot.h"
+#include "widgets/section.h"
+
+namespace ap {
+
+TrainView::~TrainView() { heatmap_release(this); }
+
+void TrainView::sync() {
+  if (generation_seen_ == scene_.generation()) return;
+  generation_seen_ = scene_.generation();
+  edit_ = scene_.params();
+  external_change_ = true;
+}
+
+void TrainView::apply(ViewContext& ctx, const char* key) {
+  if (!report_result(ctx.st, key, scene_.apply(edit_)).ok) edit_ = scene_.params();  // the last good values stay
+  generation_seen_ = scene_.generation();
+}
+
+void TrainView::controls(ViewContext& ctx) {
+  sync();
+  const float fs = ImGui::GetFontSize();
+  if (external_change_ && ImGui::GetActiveID() == ImGui::GetID("##train_text")) ImGui::ClearActiveID();
+  external_change_ = false;
+  ImGui::Spacing();
+  ImGui::TextUnformatted(tr("Sentence"));
+  ImGui::SetNextItemWidth(-1);
+  TextFieldOptions o;
+  o.max_bytes = 512;
+  o.accessible_name = tr("Sentence");
+  if (text_field("##train_text", &edit_.text, o)) apply(ctx, "text");
+  // The commands.
+  const TrainRunState s = scene_.state();
+  if (s == TrainRunState::Running) {
+    if (ImGui::Button((std::string(tr("Pause")) + "###train_pause").c_str())) (void)report_result(ctx.st, "training", scene_.pause());
+  } else if (ImGui::Button((std::string(tr("Train")) + "###train_start").c_str())) {
+    if (report_result(ctx.st, "training", scene_.start()).ok) scene_.timeline.set_stage(static_cast<int>(TrainStage::Learn), true);
+  }
+  ImGui::SameLine();
+  if (ImGui::Button((std::string(tr("One step")) + "###train_step").c_str()) && report_result(ctx.st, "training", scene_.step_once()).ok)
+    scene_.timeline.set_stage(static_cast<int>(TrainStage::Learn), true);
+  ImGui::SameLine();
+  if (ImGui::Button((std::string(tr("Reset")) + "###train_reset").c_str())) (void)report_result(ctx.st, "training", scene_.reset());
+  // The recipe.
+  ImGui::TextUnformatted(tr("layers"));
+  for (int l : {1, 2}) {
+    ImGui::SameLine();
+    if (ImGui::RadioButton((std::to_string(l) + "###train_layers" + std::to_string(l)).c_str(), edit_.recipe.layers == l)) {
+      edit_.recipe.layers = l;
+      apply(ctx, "layers");
+    }
+  }
+  const float field = fs * 7.f;
+  ImGui::SetNextItemWidth(field);
+  if (ImGui::InputDouble((std::string(tr("learning rate")) + "###train_lr").c_str(), &edit_.recipe.learning_rate, 0.001, 0.01, "%.4g"))
+    apply(ctx, "learning_rate");
+  ImGui::SetNextItemWidth(field);
+  if (ImGui::InputInt((std::string(tr("steps")) + "###train_steps").c_str(), &edit_.recipe.steps, 100, 1000)) apply(ctx, "steps");
+  int seed = static_cast<int>(edit_.recipe.seed & 0x7FFFFFFF);
+  ImGui::SetNextItemWidth(field);
+  if (ImGui::InputInt((std::string(tr("seed")) + "###train_seed").c_str(), &seed, 1, 10)) {
+    edit_.recipe.seed = static_cast<uint64_t>(std::max(0, seed));
+    apply(ctx, "seed");
+  }
+  // What the weights are, measured.
+  ImGui::Spacing();
+  ImGui::TextWrapped("%s", scene_.weights_label().c_str());
+  if (s == TrainRunState::Diverged) ImGui::TextColored(ImVec4(0.8f, 0.1f, 0.1f, 1.f), "%s", localize(scene_.report().divergence()).c_str());
+  if (s == TrainRunState::Failed) {
+    ImGui::PushTextWrapPos(0.f);
+    ImGui::TextColored(ImVec4(0.8f, 0.1f, 0.1f, 1.f), "%s", tr("The training worker could not start; the weights on screen stay as they were."));
+    ImGui::TextUnformatted(scene_.host_error().c_str());
+    ImGui::PopTextWrapPos();
+  }
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  if (scene_.has_report())
+    ImGui::TextWrapped("%s", format_template(tr("measured on {0} held-out sentences during the run, on all {1} at the end"),
+                                             {std::to_string(scene_.report().curve_sentences), std::to_string(scene_.report().heldout_sentences)}).c_str());
+  ImGui::PopStyleColor();
+  section_heading(tr("Why two layers?"));
+  ImGui::TextWrapped("%s", tr("In one layer the query at \"it\" is computed from \"it\" and its position only: it has not yet read the adjective that follows (\"tired\" or \"wide\"), so its weights over the two nouns cannot depend on it. In two layers, layer 1 lets \"it\" read the adjective; layer 2's query at \"it\" then carries it and points at the right noun."));
+  if (ImGui::CollapsingHeader((std::string(tr("Words the model knows:")) + "###train_vocab").c_str())) {
+    std::string all;
+    const auto& v = train::coref_vocabulary();
+    for (size_t i = 1; i < v.size(); ++i) all += (i > 1 ? ", " : "") + v[i];
+    ImGui::TextWrapped("%s", all.c_str());
+  }
+}
+
+std::string TrainView::step_text(const ViewContext&) const {
+  const train::TrainReport& r = scene_.report();
+  char buf[300];
+  std::snprintf(buf, sizeof buf, "%s %d / %d   ·   %s %s   ·   %s %s %%   ·   %s %s   ·   %s", tr("step"), scene_.has_report() ? r.step : 0,
+                scene_.params().recipe.steps, tr("loss"), scene_.has_report() && std::isfinite(r.loss) ? fmt(r.loss, 4).c_str() : "–",
+                tr("held-out accuracy"), scene_.has_report() ? fmt(100.0 * r.heldout_accuracy, 1).c_str() : "–", tr("steps/s"),
+                fmt(scene_.steps_per_second(), 0).c_str(), tr(train_state_name(scene_.state())));
+  return buf;
+}
+
+void TrainView::stage(ViewContext& ctx) {
+  sync();
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float fs = ImGui::GetFontSize();
+  // Stage 1 (the task): the sentence's attention in every layer, large. Stage 2 (learning): the curves beside it.
+  if (static_cast<TrainStage>(scene_.timeline.stage()) == TrainStage::Task) {
+    maps(ctx, avail.x, avail.y);
+    return;
+  }
+  const bool side = avail.x > fs * 40.f;
+  const float cw = side ? avail.x * 0.42f : avail.x;
+  const float ch = side ? avail.y : avail.y * 0.45f;
+  ImGui::BeginGroup();
+  curves(ctx, cw, ch);
+  ImGui::EndGroup();
+  if (side) ImGui::SameLine(0, fs);
+  ImGui::BeginGroup();
+  maps(ctx, side ? avail.x - cw - fs : avail.x, side ? avail.y : avail.y - ch - fs);
+  ImGui::EndGroup();
+}
+
+// The loss (log axis) above, the held-out accuracy and the argmax rate below, over the steps.
+void TrainView::curves(ViewContext&, float width, float height) {
+  const train::TrainReport& r = scene_.report();
+  PlotSeries loss, acc, argmax;
+  loss.name = tr("training loss");
+  acc.name = tr("held-out accuracy");
+  argmax.name = tr("argmax on the referent");
+  argmax.dashed = true;
+  if (scene_.has_report())
+    for (const train::CurvePoint& p : r.curve) {
+      if (std::isfinite(p.loss)) {
+        loss.x.push_back(p.step);
+        loss.y.push_back(p.loss);
+      }
+      acc.x.push_back(p.step);
+      acc.y.push_back(p.heldout_accuracy);
+      argmax.x.push_back(p.step);
+      argmax.y.push_back(p.referent_argmax);
+    }
+  const double steps = scene_.params().recipe.steps;
+  PlotSpec a;
+  a.title = tr("loss");
+  a.x_label = tr("step");
+  a.series = {loss};
+  a.y_log = true;
+  a.x_min = 0;
+  a.x_max = steps;
+  a.empty_text = tr("Press Train to start.");
+  plot("train_loss", a, ImVec2(width, height * 0.5f - 4.f));
+  PlotSpec b;
+  b.title = tr("held-out accuracy");
+  b.x_label = tr("step");
+  b.series = {acc, argmax};
+  b.x_min = 0;
+  b.x_max = steps;
+  b.y_min = 0;
+  b.y_max = 1.02;
+  b.legend = PlotLegend::BottomRight;
+  PlotMarker target;
+  target.value = 0.95;
+  target.label = tr("target 95 %");
+  b.y_markers.push_back(target);
+  plot("train_acc", b, ImVec2(width, height * 0.5f - 4.f));
+}
+
+// Every layer's (and head's) weights for the sentence, the "it" row highlighted; the row above each map.
+void TrainView::maps(ViewContext& ctx, float width, float height) {
+  const train::SentenceAttention& a = scene_.shown();
+  const std::vector<std::string>& words = scene_.words();
+  const float fs = ImGui::GetFontSize();
+  ImGui::TextUnformatted(tr("the \"it\" row of each layer"));
+  if (a.maps.empty() || a.maps[0].rows() != static_cast<Eigen::Index>(words.size())) {
+    ImGui::TextDisabled("%s", tr("Press Train to start."));
+    return;
+  }
+  const int count = a.layers * a.heads;
+  const int cols = std::max(1, std::min(count, width > fs * 22.f ? 2 : 1));  // two layers side by side
+  const int rows = (count + cols - 1) / cols;
+  const float w = (width - fs * (cols - 1)) / cols, h = (height - fs * 2.f) / rows;
+  int it = -1;
+  for (size_t i = 0; i < words.size(); ++i)
+    if (words[i] == "it") it = static_cast<int>(i);
+  for (int k = 0; k < count; ++k) {
+    const int layer = k / a.heads, head = k % a.heads;
+    if (k % cols != 0) ImGui::SameLine(0, fs);
+    ImGui::BeginGroup();
+    MatrixView v;
+    v.m = &a.maps[static_cast<size_t>(k)];
+    v.key = {this, k, scene_.report_version()};
+    v.title = a.heads > 1 ? format_template(tr("attention of layer {0}, head {1}"), {std::to_string(layer + 1), std::to_string(head + 1)})
+                          : format_template(tr("attention of layer {0}"), {std::to_string(layer + 1)});
+    v.row_labels = &words;
+    v.col_labels = &words;
+    v.scale = ColorScale::Sequential;
+    v.lo = 0.f;
+    v.hi = 1.f;
+    v.hl_row = it;
+    v.max_cell_w = v.max_cell_h = 3.f * fs;  // a short sentence: cells large enough for every label
+    const MatrixViewResult r = matrix_view(v, ImVec2(w, h));
+    if (r.hover_i >= 0 && r.hover_j >= 0) {
+      ctx.hover_what = layer * 16 + head;
+      ctx.hover_i = r.hover_i;
+      ctx.hover_j = r.hover_j;
+    }
+    ImGui::EndGroup();
+  }
+}
+
+}  // namespace ap

@@ -1,0 +1,29 @@
+// The drawing of the scene "Watch attention learn" (see train_view.cpp).
+#pragma once
+#include <string>
+
+#include "app/scenes/train_scene.h"
+#include "views/view.h"
+
+namespace ap {
+
+class TrainView final : public SceneView {
+ public:
+  explicit TrainView(TrainScene& scene) : scene_(scene) {}
+  ~TrainView() override;
+  void controls(ViewContext& ctx) override;
+  void stage(ViewContext& ctx) override;
+  std::string step_text(const ViewContext& ctx) const override;
+
+ private:
+  void sync();
+  void apply(ViewContext& ctx, const char* key);
+  void curves(ViewContext& ctx, float width, float height);
+  void maps(ViewContext& ctx, float width, float height);
+  TrainScene& scene_;
+  int generation_seen_ = -1;
+  bool external_change_ = false;
+  TrainParams edit_;
+};
+
+}  // namespace ap

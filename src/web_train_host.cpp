@@ -1,0 +1,87 @@
+// The training host in the browser (app/train_host.h) over one Web Worker. Starting the worker, passing
+// messages and pausing while the tab is hidden is the little JavaScript of web/playground.js
+// (window.apTrain); the worker runs src/worker/train_worker.cpp. A report comes back through ap_train_report()
+// as the packed array of core/train/report.h, which is checked here before the scene sees it.
+#ifdef __EMSCRIPTEN__
+#include <emscripten.h>
+
+#include <string>
+#include <vector>
+
+#include "app/train_host.h"
+#include "platform/platform.h"
+
+namespace {
+
+std::string joined(const std::vector<std::string>& words) {
+  std::string s;
+  for (const std::string& w : words) s += (s.empty() ? "" : " ") + w;
+  return s;
+}
+
+class WebTrainHost final : public ap::TrainHost {
+ public:
+  const char* name() const override { return "Web Worker"; }
+  void begin(const ap::train::Recipe& r, const std::vector<std::string>& words) override {
+    const std::string s = joined(words);
+    const int ok = EM_ASM_INT({
+      if (!window.apTrain) return 0;
+      window.apTrain.begin({layers: $0, d_model: $1, heads: $2, seed: $3, steps: $4, learning_rate: $5, batch: $6},
+                           UTF8ToString($7));
+      return 1;
+    }, r.layers, r.d_model, r.heads, static_cast<double>(r.seed), r.steps, r.learning_rate, r.batch, s.c_str());
+    if (!ok) error_ = "this page has no training worker";
+  }
+  void run(int until) override { EM_ASM({ if (window.apTrain) window.apTrain.run($0); }, until); }
+  void pause() override { EM_ASM({ if (window.apTrain) window.apTrain.pause(); }); }
+  void show(const std::vector<std::string>& words) override {
+    const std::string s = joined(words);
+    EM_ASM({ if (window.apTrain) window.apTrain.show(UTF8ToString($0)); }, s.c_str());
+  }
+  bool poll(ap::train::TrainReport* out, std::string* error) override {
+    if (!error_.empty() && error) {
+      *error = error_;
+      error_.clear();
+    }
+    if (!fresh_) return false;
+    fresh_ = false;
+    *out = report_;
+    return true;
+  }
+  bool wakes_page() const override { return true; }
+
+  void received(const double* v, int n) {
+    ap::train::TrainReport r;
+    const ap::Status s = ap::train::decode_report(v, static_cast<size_t>(n > 0 ? n : 0), &r);
+    if (!s.ok) {
+      error_ = s.message;
+      return;
+    }
+    report_ = std::move(r);
+    fresh_ = true;
+  }
+  void failed(const char* e) { error_ = e ? e : "the training worker failed"; }
+
+ private:
+  ap::train::TrainReport report_;
+  bool fresh_ = false;
+  std::string error_;
+};
+
+WebTrainHost g_web_host;
+
+}  // namespace
+
+namespace ap {
+void install_web_train_host() { set_train_host(&g_web_host); }
+}  // namespace ap
+
+extern "C" EMSCRIPTEN_KEEPALIVE void ap_train_report(const double* v, int n) {
+  g_web_host.received(v, n);
+  ap::platform_request_frames(2);
+}
+extern "C" EMSCRIPTEN_KEEPALIVE void ap_train_failed(const char* error) {
+  g_web_host.failed(error);
+  ap::platform_request_frames(2);
+}
+#endif

@@ -1,0 +1,208 @@
+// The scene "Watch attention learn" (app/scenes/train_scene.h) over the desktop's training thread
+// (app/train_host.h): Train reaches the target on held-out pairs and the "it" row of layer 2 moves onto the
+// referent; one layer does not; pause / reset / one step; the document and the link round-trip; bad input is
+// refused with a message and changes nothing; without a host the scene says so and keeps working.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <memory>
+#include <thread>
+
+#include "app/api.h"
+#include "app/scenes/train_scene.h"
+#include "app/train_host.h"
+#include "app/url.h"
+#include "helpers.h"
+
+namespace ap {
+namespace {
+
+using namespace ::ap::test;
+using nlohmann::json;
+
+bool ok(const std::string& reply) { return parse(reply).value("ok", false); }
+
+// Installs a training thread for one test (none under Emscripten: the page's host is a Web Worker, which
+// the browser test train.test.mjs covers; these tests are skipped there).
+#define NEEDS_THREAD_HOST() \
+  if (!make_thread_train_host()) GTEST_SKIP() << "no training thread in this build"
+struct WithHost {
+  std::unique_ptr<TrainHost> host = make_thread_train_host();
+  WithHost() { set_train_host(host.get()); }
+  ~WithHost() { set_train_host(nullptr); }
+};
+
+// Polls (as the frame loop does) until `done` or about `seconds`.
+template <class F>
+bool wait_for(TrainScene& s, F done, double seconds = 30) {
+  const auto t0 = std::chrono::steady_clock::now();
+  while (std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() < seconds) {
+    s.poll();
+    if (done()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  return false;
+}
+
+TEST(AppTrainScene, TrainReachesTheTargetAndTheItRowFollowsTheAdjective) {
+  NEEDS_THREAD_HOST();
+  WithHost h;
+  PlaygroundState st;
+  TrainScene& s = *st.get<TrainScene>();
+  ASSERT_TRUE(wait_for(s, [&] { return s.has_report(); }));
+  EXPECT_EQ(s.state(), TrainRunState::Idle);
+  EXPECT_EQ(s.weights_label(), "random, seed 1");
+  const Mat before = s.shown().maps.back();
+  ASSERT_TRUE(ok(set_state_json(st, R"({"scene":"train","training":"start"})")));
+  EXPECT_EQ(s.state(), TrainRunState::Running);
+  // While it runs, reports arrive with a growing step and changing maps.
+  ASSERT_TRUE(wait_for(s, [&] { return s.report().step >= 100; }));
+  EXPECT_GT((s.shown().maps.back() - before).cwiseAbs().maxCoeff(), 1e-3f);
+  ASSERT_TRUE(wait_for(s, [&] { return s.state() == TrainRunState::Done; }, 60));
+  const train::TrainReport& r = s.report();
+  std::printf("    trained in the thread: %d steps, held-out accuracy %.4f (all %d), argmax %.4f, %.0f steps/s\n", r.step,
+              r.heldout_accuracy, r.heldout_sentences, r.referent_argmax, s.steps_per_second());
+  EXPECT_TRUE(r.evaluated_on_all);
+  EXPECT_GE(r.heldout_accuracy, 0.95);
+  EXPECT_GT(s.steps_per_second(), 0);
+  const json t = state(st, false)["training"];
+  EXPECT_EQ(t["state"], "done");
+  EXPECT_EQ(t["step"], 1500);
+  EXPECT_EQ(t["task"], "coref");
+  EXPECT_EQ(t["recipe"]["layers"], 2);
+  EXPECT_EQ(t["curve"].size(), r.curve.size());
+  EXPECT_GT(t["vocabulary"].size(), 60u);
+  EXPECT_EQ(state(st, false)["weights"], "trained");
+  EXPECT_NE(s.weights_label().find("trained on coreference, 1500 steps, held-out accuracy"), std::string::npos) << s.weights_label();
+  // "tired" → the cat (position 1); "wide" → the road (position 5); layer 2's "it" row (position 7).
+  EXPECT_GT(s.shown().maps.back()(7, 1), s.shown().maps.back()(7, 5));
+  ASSERT_TRUE(ok(set_state_json(st, R"({"text":"the cat didn't cross the road because it was too wide"})")));
+  ASSERT_TRUE(wait_for(s, [&] { return s.shown().maps.back()(7, 5) > s.shown().maps.back()(7, 1); }));
+  EXPECT_EQ(s.report().step, 1500);  // the same weights: only the sentence changed
+  // The document round-trips unchanged.
+  const std::string doc = get_state_json(st, true);
+  ASSERT_TRUE(ok(set_state_json(st, doc)));
+  EXPECT_EQ(parse(get_state_json(st, true)), parse(doc));
+  EXPECT_EQ(s.state(), TrainRunState::Done);
+}
+
+TEST(AppTrainScene, OneLayerStaysNearChance) {
+  NEEDS_THREAD_HOST();
+  WithHost h;
+  PlaygroundState st;
+  TrainScene& s = *st.get<TrainScene>();
+  ASSERT_TRUE(ok(set_state_json(st, R"({"scene":"train","preset":"one-layer","weights":"trained"})")));
+  ASSERT_TRUE(wait_for(s, [&] { return s.state() == TrainRunState::Done; }, 60));
+  std::printf("    1 layer: held-out accuracy %.4f\n", s.report().heldout_accuracy);
+  EXPECT_LE(s.report().heldout_accuracy, 0.65);
+  EXPECT_EQ(s.shown().layers, 1);
+}
+
+TEST(AppTrainScene, PauseResetAndOneStep) {
+  NEEDS_THREAD_HOST();
+  WithHost h;
+  PlaygroundState st;
+  TrainScene& s = *st.get<TrainScene>();
+  ASSERT_TRUE(ok(set_state_json(st, R"({"scene":"train","steps":3000})")));
+  ASSERT_TRUE(wait_for(s, [&] { return s.has_report(); }));
+  ASSERT_TRUE(s.step_once().ok);
+  ASSERT_TRUE(wait_for(s, [&] { return s.state() == TrainRunState::Paused; }));
+  EXPECT_EQ(s.report().step, 1);
+  ASSERT_TRUE(s.start().ok);
+  ASSERT_TRUE(wait_for(s, [&] { return s.report().step >= 50; }));
+  ASSERT_TRUE(ok(set_state_json(st, R"({"training":"pause"})")));
+  EXPECT_EQ(s.state(), TrainRunState::Paused);
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  for (int i = 0; i < 20; ++i) s.poll();
+  const int at = s.report().step;
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  s.poll();
+  EXPECT_EQ(s.report().step, at) << "paused: no more steps";
+  EXPECT_LT(at, 3000);
+  // A paused run's document round-trips and does not restart it.
+  ASSERT_TRUE(ok(set_state_json(st, get_state_json(st, true))));
+  EXPECT_EQ(s.state(), TrainRunState::Paused);
+  EXPECT_EQ(s.report().step, at);
+  ASSERT_TRUE(ok(set_state_json(st, R"({"training":"reset"})")));
+  ASSERT_TRUE(wait_for(s, [&] { return s.has_report(); }));
+  EXPECT_EQ(s.report().step, 0);
+  EXPECT_EQ(s.state(), TrainRunState::Idle);
+  EXPECT_EQ(state(st, false)["weights"], "random");
+}
+
+TEST(AppTrainScene, BadInputIsRefusedWithAMessageAndNothingChanges) {
+  NEEDS_THREAD_HOST();
+  WithHost h;
+  PlaygroundState st;
+  TrainScene& s = *st.get<TrainScene>();
+  ASSERT_TRUE(ok(set_state_json(st, R"({"scene":"train"})")));
+  ASSERT_TRUE(wait_for(s, [&] { return s.has_report(); }));
+  const auto scene_doc = [&] {  // the scene's document without the page's messages
+    json j = state(st, true);
+    j.erase("errors");
+    return j;
+  };
+  const json before = scene_doc();
+  const std::string bad[] = {
+      R"({"learning_rate":0})",   R"({"learning_rate":-0.1})", R"({"learning_rate":5})",  R"({"learning_rate":"fast"})",
+      R"({"learning_rate":null})", R"({"steps":0})",           R"({"steps":1000000})",    R"({"layers":0})",
+      R"({"layers":9})",          R"({"heads":3})",            R"({"d_model":64,"layers":4,"steps":20000,"batch":128})",
+      R"({"weights":"pretty"})",  R"({"training":"fly"})",     R"({"training":7})",       R"({"training":{"state":"done"}})",
+      R"({"task":"induction"})",  R"({"text":"the unicorn didn't cross the road because it was too tired"})",
+      R"({"text":"the cat slept"})", R"({"text":""})",         R"({"zzz":1})",            R"({"results":{"it":3}})",
+  };
+  for (const std::string& doc : bad) {
+    const json r = parse(set_state_json(st, doc));
+    EXPECT_FALSE(r.value("ok", true)) << doc;
+    EXPECT_FALSE(str(r["error"]).empty()) << doc;
+    EXPECT_TRUE(scene_doc() == before) << doc;
+    EXPECT_FALSE(st.errors.empty()) << doc;
+  }
+  EXPECT_NE(str(parse(set_state_json(st, R"({"text":"the unicorn didn't cross the road because it was too tired"})"))["error"]).find("\"unicorn\""),
+            std::string::npos);
+  EXPECT_NE(str(parse(set_state_json(st, R"({"learning_rate":0})"))["error"]).find("learning rate"), std::string::npos);
+  // In Chinese.
+  set_lang(Lang::Zh);
+  EXPECT_NE(message(st, "api").find("学习率"), std::string::npos) << message(st, "api");
+  set_lang(Lang::En);
+}
+
+TEST(AppTrainScene, LinkRestoresTheTrainedView) {
+  NEEDS_THREAD_HOST();
+  std::string query;
+  {
+    WithHost h;
+    PlaygroundState a;
+    ASSERT_TRUE(ok(set_state_json(a, R"({"scene":"train","steps":200,"seed":4,"learning_rate":0.02,"weights":"trained"})")));
+    TrainScene& s = *a.get<TrainScene>();
+    ASSERT_TRUE(wait_for(s, [&] { return s.state() == TrainRunState::Done; }));
+    query = state_to_query(a);
+  }
+  EXPECT_NE(query.find("weights=trained"), std::string::npos) << query;
+  EXPECT_NE(query.find("lr=0.02"), std::string::npos) << query;
+  WithHost h;
+  PlaygroundState b;
+  apply_url_query(b, query);
+  EXPECT_TRUE(b.errors.empty()) << query;
+  TrainScene& s = *b.get<TrainScene>();
+  EXPECT_EQ(s.params().recipe.seed, 4u);
+  ASSERT_TRUE(wait_for(s, [&] { return s.state() == TrainRunState::Done; }));
+  EXPECT_EQ(s.report().step, 200);
+  EXPECT_EQ(state_to_query(b), query);
+}
+
+TEST(AppTrainScene, WithoutAHostTheSceneSaysSoAndKeepsWorking) {
+  set_train_host(nullptr);
+  PlaygroundState st;
+  ASSERT_TRUE(ok(set_state_json(st, R"({"scene":"train"})")));
+  TrainScene& s = *st.get<TrainScene>();
+  EXPECT_EQ(s.state(), TrainRunState::Failed);
+  const json r = parse(set_state_json(st, R"({"training":"start"})"));
+  EXPECT_FALSE(r.value("ok", true));
+  EXPECT_NE(str(r["error"]).find("not available"), std::string::npos);
+  EXPECT_TRUE(ok(set_state_json(st, get_state_json(st, true))));
+  EXPECT_TRUE(ok(set_state_json(st, R"({"layers":1})")));
+}
+
+}  // namespace
+}  // namespace ap

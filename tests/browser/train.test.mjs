@@ -1,0 +1,166 @@
+// Browser test of the scene "Watch attention learn" (?scene=train): Train (through setState) reaches the target
+// held-out accuracy in the Web Worker while the page keeps drawing (frames timed with Emscripten's main-loop
+// hooks and requestAnimationFrame), the curves and the "it" row change while it runs, the document round-trips,
+// a link restores the trained view, bad inputs are refused with a message; screenshots at 1280×720 in English
+// and Chinese (build/screenshots/train-*.png).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { serveDist, launch, openPage, screenshot, frames, shots } from './helpers.mjs';
+
+let server, url, browser;
+before(async () => { ({ server, url } = await serveDist()); browser = await launch(); });
+after(async () => { await browser.close(); server.close(); });
+
+const TARGET = 0.95;
+const state = (page) => page.evaluate(() => window.playground.getState());
+
+async function waitFor(page, pred, ms) {
+  const t0 = Date.now();
+  let s;
+  while (Date.now() - t0 < ms) {
+    s = await state(page);
+    if (pred(s)) return s;
+    await page.waitForTimeout(100);
+  }
+  return s;
+}
+
+test('Train reaches the target in the worker; no long frame; curves and map change; round trip; link', async () => {
+  const { page, errors } = await openPage(browser.context, url + '?scene=train');
+  let s = await waitFor(page, (x) => x.training.state === 'idle' && x.results.it_rows.length === 2, 20000);
+  assert.equal(s.scene, 'train');
+  assert.equal(s.training.state, 'idle', JSON.stringify(s.training).slice(0, 300));
+  assert.equal(s.weights, 'random');
+  assert.equal(s.results.label, 'random, seed 1');
+  assert.equal(s.training.task, 'coref');
+  assert.ok(s.training.vocabulary.includes('tired'));
+  const rows0 = JSON.stringify(s.results.it_rows);
+  await screenshot(page, 'train-idle-en.png');
+
+  // Frame times from here on: the app's frame function (main-loop hooks) and the interval between animation frames.
+  await page.evaluate(() => {
+    window.__frames = [];
+    window.__raf = [];
+    let t0 = 0;
+    Module.preMainLoop = () => { t0 = performance.now(); };
+    Module.postMainLoop = () => { window.__frames.push(performance.now() - t0); };
+    let last = performance.now();
+    const tick = (t) => { window.__raf.push(t - last); last = t; if (!window.__rafStop) requestAnimationFrame(tick); };
+    requestAnimationFrame(tick);
+  });
+  const t0 = Date.now();
+  assert.deepEqual(await page.evaluate(() => window.playground.setState({ training: 'start', step: 1 })), { ok: true });
+  s = await waitFor(page, (x) => x.training.step >= 100, 30000);
+  assert.equal(s.training.state, 'running');
+  assert.notEqual(JSON.stringify(s.results.it_rows), rows0, 'the "it" rows change while it trains');
+  const curve1 = s.training.curve.length;
+  await screenshot(page, 'train-running-en.png');
+  let reached = null;
+  s = await waitFor(page, (x) => {
+    if (reached === null && x.training.curve.some((p) => p[2] >= TARGET)) reached = (Date.now() - t0) / 1000;
+    return x.training.state === 'done' || x.training.state === 'diverged';
+  }, 120000);
+  const total = (Date.now() - t0) / 1000;
+  await page.evaluate(() => { window.__rafStop = true; });
+  assert.equal(s.training.state, 'done', JSON.stringify(s.training).slice(0, 300));
+  assert.ok(s.training.curve.length > curve1, 'the curve grows');
+  const frameMs = await page.evaluate(() => window.__frames.slice());
+  const rafMs = await page.evaluate(() => window.__raf.slice(1));
+  const longest = Math.max(...frameMs), longestRaf = Math.max(...rafMs);
+  const report = { seconds_to_target: reached, seconds_total: +total.toFixed(2), steps: s.training.step,
+    heldout_accuracy: s.training.heldout_accuracy, referent_argmax: s.training.referent_argmax,
+    steps_per_second: +s.training.steps_per_second.toFixed(1), frames: frameMs.length,
+    longest_frame_ms: +longest.toFixed(1), longest_raf_interval_ms: +longestRaf.toFixed(1),
+    over_50ms: frameMs.filter((x) => x > 50).length };
+  console.log('train run:', JSON.stringify(report));
+  fs.mkdirSync(shots, { recursive: true });
+  fs.writeFileSync(path.join(shots, 'train-run.json'), JSON.stringify(report, null, 2));
+  assert.ok(reached !== null && reached <= 30, `target accuracy after ${reached} s`);
+  assert.ok(s.training.heldout_accuracy >= TARGET, `held-out accuracy ${s.training.heldout_accuracy}`);
+  assert.ok(longest <= 50, `longest frame ${longest} ms while training`);
+  assert.match(s.results.label, /^trained on coreference, 1500 steps, held-out accuracy \d+\.\d %$/);
+  // The trained "it" row of layer 2 is on the cat ("tired"); with "wide" it moves to the road.
+  const row = s.results.it_rows[1];
+  assert.ok(row[1] > row[5], `layer 2 "it" row: cat ${row[1]} vs road ${row[5]}`);
+  assert.deepEqual(await page.evaluate(() => window.playground.setState({ text: "the cat didn't cross the road because it was too wide" })), { ok: true });
+  s = await waitFor(page, (x) => x.results.it_rows.length === 2 && x.results.it_rows[1][5] > x.results.it_rows[1][1], 10000);
+  assert.ok(s.results.it_rows[1][5] > s.results.it_rows[1][1], 'the row follows the adjective');
+  assert.equal(s.training.step, 1500);
+  await screenshot(page, 'train-en.png');
+  await page.evaluate(() => window.playground.setState({ lang: 'zh' }));
+  await frames(page, 4);
+  await screenshot(page, 'train-zh.png');
+  await page.evaluate(() => window.playground.setState({ lang: 'en' }));
+
+  // The document round-trips unchanged.
+  const rt = await page.evaluate(() => {
+    const a = window.playground.getState();
+    const r = window.playground.setState(a);
+    return { r, a, b: window.playground.getState() };
+  });
+  assert.deepEqual(rt.r, { ok: true });
+  for (const k of ['training', 'results', 'weights', 'layers', 'text']) assert.deepEqual(rt.b[k], rt.a[k], k);
+
+  // Bad inputs: refused with a message on screen, nothing changes.
+  for (const doc of [{ learning_rate: 0 }, { learning_rate: 'NaN' }, { learning_rate: 7 }, { steps: 1e9 }, { layers: 0 },
+    { training: 'fly' }, { weights: 'pretty' }, { text: "the unicorn didn't cross the road because it was too tired" }]) {
+    const before = await state(page);
+    const r = await page.evaluate((d) => window.playground.setState(d), doc);
+    assert.equal(r.ok, false, JSON.stringify(doc));
+    const after = await state(page);
+    assert.ok(after.errors.some((e) => e.includes(r.error.slice(0, 30))), `${r.error} on screen`);
+    assert.deepEqual(after.training, before.training, JSON.stringify(doc));
+    assert.equal(after.text, before.text);
+  }
+  const unicorn = await page.evaluate(() => window.playground.setState({ text: "the unicorn didn't cross the road because it was too tired" }));
+  assert.match(unicorn.error, /"unicorn" is not in the task's vocabulary/);
+  await screenshot(page, 'train-refused-en.png');
+
+  // A link restores the trained view: it trains again in the page, to the same recipe.
+  const link = await page.evaluate(() => window.playground.link());
+  assert.match(link, /weights=trained/);
+  const other = await openPage(browser.context, link);
+  const s2 = await waitFor(other.page, (x) => x.training.state === 'done', 120000);
+  assert.equal(s2.training.state, 'done');
+  assert.equal(s2.training.step, 1500);
+  assert.equal(s2.training.heldout_accuracy, s.training.heldout_accuracy, 'the same recipe gives the same measured accuracy');
+  assert.deepEqual(s2.results.it_rows, s.results.it_rows, 'and the same weights');
+  assert.deepEqual(other.errors, []);
+  await other.page.close();
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('one layer stays near chance (measured in the page); a hidden tab pauses', async () => {
+  const own = await launch();  // a browser of its own: one tab, in front, its frames not throttled
+  const { page, errors } = await openPage(own.context, url + '?scene=train&layers=1&steps=600&weights=trained');
+  const s = await waitFor(page, (x) => x.training.state === 'done', 60000);
+  assert.equal(s.training.state, 'done');
+  console.log(`1 layer, 600 steps: held-out accuracy ${s.training.heldout_accuracy}`);
+  assert.ok(s.training.heldout_accuracy <= 0.65, `${s.training.heldout_accuracy}`);
+  await screenshot(page, 'train-one-layer-en.png');
+  // Hidden tab: the worker is paused (no steps while hidden), and goes on when visible again.
+  assert.deepEqual(await page.evaluate(() => window.playground.setState({ training: 'reset', steps: 5000, layers: 2 })), { ok: true });
+  assert.deepEqual(await page.evaluate(() => window.playground.setState({ training: 'start' })), { ok: true });
+  await waitFor(page, (x) => x.training.step > 20, 20000);
+  await page.evaluate(() => {
+    Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
+    document.dispatchEvent(new Event('visibilitychange'));
+  });
+  await page.waitForTimeout(500);
+  const a = (await state(page)).training.step;
+  await page.waitForTimeout(1000);
+  const b = (await state(page)).training.step;
+  assert.equal(b, a, 'no steps while the tab is hidden');
+  await page.evaluate(() => {
+    Object.defineProperty(document, 'hidden', { configurable: true, get: () => false });
+    document.dispatchEvent(new Event('visibilitychange'));
+  });
+  const c = await waitFor(page, (x) => x.training.step > b + 25, 10000);
+  assert.ok(c.training.step > b, 'it goes on when visible again');
+  assert.deepEqual(errors, []);
+  await page.close();
+  await own.close();
+});

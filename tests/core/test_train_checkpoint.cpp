@@ -1,0 +1,125 @@
+// Checkpoints (core/train/checkpoint.h): a round trip gives the same recipe, step, accuracy and bits; every
+// kind of damage is refused with its own message and leaves the target trainer as it was.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "core/train/checkpoint.h"
+
+namespace ap {
+namespace {
+
+using namespace train;
+
+Recipe small_recipe() {
+  Recipe r;
+  r.steps = 60;
+  r.seed = 3;
+  return r;
+}
+
+std::vector<uint8_t> trained_bytes(Trainer* t) {
+  EXPECT_TRUE(t->init(small_recipe()).ok);
+  t->advance(1000);
+  std::vector<uint8_t> b;
+  write_checkpoint(*t, &b);
+  return b;
+}
+
+uint64_t fnv1a(const uint8_t* p, size_t n) {  // the reference: FNV-1a 64 written out again
+  uint64_t h = 1469598103934665603ull;
+  for (size_t i = 0; i < n; ++i) h = (h ^ p[i]) * 1099511628211ull;
+  return h;
+}
+// Re-seals a payload edited by a test (so that only the edit, not the checksum, is what is refused).
+void reseal(std::vector<uint8_t>* b) {
+  const uint64_t h = fnv1a(b->data() + 12, b->size() - 20);
+  std::memcpy(b->data() + b->size() - 8, &h, 8);
+}
+
+TEST(CoreTrainCheckpoint, RoundTripKeepsEveryBit) {
+  Trainer t;
+  const std::vector<uint8_t> b = trained_bytes(&t);
+  std::printf("    checkpoint of the default sizes: %zu bytes\n", b.size());
+  Trainer u;
+  const Status s = read_checkpoint(b.data(), b.size(), &u);
+  ASSERT_TRUE(s.ok) << s.message;
+  EXPECT_TRUE(u.recipe() == t.recipe());
+  EXPECT_EQ(u.step(), 60);
+  EXPECT_EQ(u.heldout_accuracy(), t.heldout_accuracy());
+  EXPECT_TRUE(u.finished());
+  const ParamStore &a = t.model().params(), &c = u.model().params();
+  ASSERT_EQ(a.size(), c.size());
+  for (size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(a[i].name, c[i].name);
+    ASSERT_EQ(a[i].value.size(), c[i].value.size());
+    EXPECT_EQ(std::memcmp(a[i].value.data(), c[i].value.data(), sizeof(float) * a[i].value.size()), 0) << a[i].name;
+  }
+  std::vector<uint8_t> again;
+  write_checkpoint(u, &again);
+  EXPECT_EQ(again, b);
+}
+
+TEST(CoreTrainCheckpoint, EveryDamageIsRefusedByName) {
+  Trainer t;
+  const std::vector<uint8_t> good = trained_bytes(&t);
+  Trainer target;
+  ASSERT_TRUE(target.init(Recipe{}).ok);
+  const auto refused = [&](const std::vector<uint8_t>& b, const char* words) {
+    const Status s = read_checkpoint(b.data(), b.size(), &target);
+    EXPECT_FALSE(s.ok) << words;
+    EXPECT_NE(s.message.find(words), std::string::npos) << "wanted \"" << words << "\", got: " << s.message;
+    EXPECT_EQ(target.step(), 0);  // unchanged
+    EXPECT_TRUE(target.recipe() == Recipe{});
+  };
+  std::vector<uint8_t> b;
+  refused({}, "too short");
+  refused(std::vector<uint8_t>(good.begin(), good.begin() + 10), "too short");
+  b = good; b[0] = 'X'; refused(b, "not a checkpoint");
+  b = good; b[4] = 2; refused(b, "version 2; this build reads version 1");
+  for (size_t cut : {size_t(21), good.size() / 2, good.size() - 1})
+    refused(std::vector<uint8_t>(good.begin(), good.begin() + cut), "truncated");
+  b = good; b.push_back(0); refused(b, "bytes after its end");
+  b = good; b[good.size() / 2] ^= 0x40; refused(b, "checksum");
+  // Edits with a valid checksum: the recipe, the parameters, the accuracy.
+  b = good; b[12 + 1 + 5 + 0] = 9; b[12 + 1 + 5 + 1] = 0; reseal(&b); refused(b, "layers");  // layers = 9
+  {
+    b = good;
+    double lr = -1;  // task "coref" (1 + 5) · 3 × i32 · u64 seed · i32 steps → the learning rate
+    std::memcpy(b.data() + 12 + 6 + 12 + 8 + 4, &lr, 8);
+    reseal(&b);
+    refused(b, "learning rate");
+  }
+  {
+    b = good;
+    double acc = 0.123;  // after the lr: i32 batch, i32 step, then the accuracy
+    std::memcpy(b.data() + 12 + 6 + 12 + 8 + 4 + 8 + 4 + 4, &acc, 8);
+    reseal(&b);
+    refused(b, "its weights give");
+  }
+  {
+    b = good;  // the first parameter's name "wte" → "wtf"
+    const size_t name_at = 12 + 6 + 12 + 8 + 4 + 8 + 4 + 4 + 8 + 4 + 1;
+    ASSERT_EQ(std::string(reinterpret_cast<const char*>(b.data() + name_at), 3), "wte");
+    b[name_at + 2] = 'f';
+    reseal(&b);
+    refused(b, "does not have");
+    b = good;  // its rows (the vocabulary size) one fewer
+    uint32_t rows;
+    std::memcpy(&rows, b.data() + name_at + 3, 4);
+    --rows;
+    std::memcpy(b.data() + name_at + 3, &rows, 4);
+    reseal(&b);
+    refused(b, "");  // the payload no longer lines up: refused (ends mid-field, or shapes differ)
+    b = good;  // a NaN weight
+    const float nan = std::nanf("");
+    std::memcpy(b.data() + name_at + 3 + 8, &nan, 4);
+    reseal(&b);
+    refused(b, "not a finite number");
+  }
+}
+
+}  // namespace
+}  // namespace ap

@@ -1,0 +1,77 @@
+// The training Web Worker of "Watch attention learn" (web/playground.js starts it; src/web_train_host.cpp
+// decides what it does). It loads its own wasm module (src/worker/train_worker.cpp, the core's Trainer) and
+// trains in chunks of about kChunkMs, posting the packed progress (core/train/report.h) after each, so that a
+// 'pause' or a new sentence is read between two chunks. Nothing is shared with the page.
+'use strict';
+importScripts('train_worker_wasm.js');
+
+var kChunkMs = 40;
+var mod = null;
+var until = 0;          // train up to this step
+var perStep = 2;        // measured milliseconds per step (for the chunk size)
+var timer = 0;          // a chunk is scheduled
+var pending = [];       // messages that arrived before the module
+// The next chunk is a message to ourselves: it runs after the messages already queued (a 'pause' is read
+// between two chunks), without the 4 ms that nested setTimeout calls are clamped to.
+var tick = new MessageChannel();
+tick.port1.onmessage = function () { if (timer) chunk(); };
+function schedule() { if (!timer) { timer = 1; tick.port2.postMessage(0); } }
+
+function fail(e) { postMessage({ type: 'error', error: String(e && e.message || e) }); }
+function error() { return mod.UTF8ToString(mod._tw_error()); }
+function report() {
+  var at = mod._tw_report() >> 3, n = mod._tw_report_length();
+  var data = mod.HEAPF64.slice(at, at + n);
+  postMessage({ type: 'report', data: data }, [data.buffer]);
+}
+function show(sentence) {
+  var len = mod.lengthBytesUTF8(sentence) + 1, p = mod._malloc(len);
+  mod.stringToUTF8(sentence, p, len);
+  var ok = mod._tw_show(p);
+  mod._free(p);
+  return ok;
+}
+function chunk() {
+  timer = 0;
+  if (mod._tw_stopped() || mod._tw_step() >= until) return;
+  var n = Math.max(1, Math.min(until - mod._tw_step(), Math.floor(kChunkMs / perStep)));
+  var t0 = performance.now();
+  var done = mod._tw_advance(n);
+  if (done > 0) perStep = Math.max(0.05, (performance.now() - t0) / done);
+  report();
+  if (!mod._tw_stopped() && mod._tw_step() < until) schedule();
+}
+function handle(m) {
+  if (m.type === 'begin') {
+    timer = 0;
+    until = 0;
+    var r = m.recipe;
+    if (!mod._tw_begin(r.layers, r.d_model, r.heads, r.seed, r.steps, r.learning_rate, r.batch)) { fail(error()); return; }
+    if (!show(m.sentence)) { fail(error()); return; }
+    report();
+  } else if (m.type === 'run') {
+    until = m.until;
+    schedule();
+  } else if (m.type === 'pause') {
+    until = 0;
+    timer = 0;
+    report();
+  } else if (m.type === 'show') {
+    if (!show(m.sentence)) { fail(error()); return; }
+    report();
+  }
+}
+
+onmessage = function (e) {
+  try {
+    if (!mod) pending.push(e.data);
+    else handle(e.data);
+  } catch (ex) { fail(ex); }
+};
+
+createTrainWorker().then(function (m) {
+  mod = m;
+  postMessage({ type: 'loaded' });
+  try { pending.forEach(handle); } catch (ex) { fail(ex); }
+  pending = [];
+}, fail);
