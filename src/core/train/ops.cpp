@@ -1,5 +1,7 @@
 #include "ops.h"
 
+#include "gemm.h"
+
 #include <cmath>
 #include <limits>
 
@@ -33,13 +35,13 @@ void embedding_backward(Out dwte, Out dwpe, In dout, const int* ids, int B, int 
 // ---- affine -----------------------------------------------------------------------------------------------
 
 void affine_forward(Out out, In x, In W, In b) {
-  out.noalias() = x * W;         // [N, C]·[C, OC] → [N, OC]
+  gemm_nn(out, x, W);            // [N, C]·[C, OC] → [N, OC]
   out.rowwise() += b.row(0);     // broadcast the bias over rows
 }
 
 void affine_backward(Out dx, Out dW, Out db, In dout, In x, In W) {
-  dx.noalias() += dout * W.transpose();  // [N, OC]·[OC, C] → [N, C]
-  dW.noalias() += x.transpose() * dout;  // [C, N]·[N, OC] → [C, OC]
+  gemm_nt(dx, dout, W, 1.f, true);       // [N, OC]·[OC, C] → [N, C]
+  gemm_tn(dW, x, dout, 1.f, true);       // [C, N]·[N, OC] → [C, OC]
   db.row(0) += dout.colwise().sum();     // [1, OC]
 }
 
@@ -120,7 +122,7 @@ void attention_forward(Out out, Out preatt, Out att, In q, In k, In v, In mask, 
       auto Z = preatt.block(r0, 0, T, T);
       auto A = att.block(r0, 0, T, T);
       // 2) scores, scaled by 1/√d (unit-variance q·k stays unit variance), plus the additive mask  Z: [T, T]
-      Z.noalias() = Q * K.transpose();
+      gemm_nt(Z, Q, K);
       Z /= sqrt_d;
       Z += mask.block(b * T, 0, T, T);
       // 3) softmax over each row (the keys)
@@ -141,7 +143,7 @@ void attention_forward(Out out, Out preatt, Out att, In q, In k, In v, In mask, 
         for (int j = 0; j < T; ++j) A(i, j) = static_cast<float>(A(i, j) * inv);
       }
       // 4) weighted sum of values, written to this head's columns (concat)     out_bh: [T, d]
-      out.block(b * T, h * d, T, d).noalias() = A * V;
+      gemm_nn(out.block(b * T, h * d, T, d), A, V);
     }
 }
 
@@ -158,8 +160,8 @@ void attention_backward(Out dq, Out dk, Out dv, Out dpreatt, Out datt, In dout, 
       auto dA = datt.block(r0, 0, T, T);
       auto dZ = dpreatt.block(r0, 0, T, T);
       // 1) through out = A·V
-      dA.noalias() += dO * V.transpose();                          // [T, d]·[d, T] → [T, T]
-      dv.block(b * T, h * d, T, d).noalias() += A.transpose() * dO;  // [T, T]·[T, d] → [T, d]
+      gemm_nt(dA, dO, V, 1.f, true);                            // [T, d]·[d, T] → [T, T]
+      gemm_tn(dv.block(b * T, h * d, T, d), A, dO, 1.f, true);  // [T, T]·[T, d] → [T, d]
       // 2) through the softmax: dZ_ij = A_ij (dA_ij − Σ_k A_ik dA_ik)
       for (int i = 0; i < T; ++i) {
         double s = 0.0;
@@ -168,8 +170,8 @@ void attention_backward(Out dq, Out dk, Out dv, Out dpreatt, Out datt, In dout, 
         for (int j = 0; j < T; ++j) dZ(i, j) += A(i, j) * (dA(i, j) - sf);
       }
       // 3) through Z = Q·Kᵀ/√d (+ M, a constant)
-      dq.block(b * T, h * d, T, d).noalias() += (dZ * K) * inv_sqrt_d;            // [T, T]·[T, d]
-      dk.block(b * T, h * d, T, d).noalias() += (dZ.transpose() * Q) * inv_sqrt_d;  // [T, T]·[T, d]
+      gemm_nn(dq.block(b * T, h * d, T, d), dZ, K, inv_sqrt_d, true);  // [T, T]·[T, d]
+      gemm_tn(dk.block(b * T, h * d, T, d), dZ, Q, inv_sqrt_d, true);  // [T, T]ᵀ·[T, d]
     }
 }
 
