@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Embeds text files (the GLSL shaders) as C++ string constants.
+"""Embeds text files (the GLSL shaders, the import recipes) as C++ string constants.
 
 usage: embed_text.py OUT.cpp HEADER NAMESPACE name=path ...
 Each file becomes `extern const char* const name;` defined as a raw string literal.

@@ -201,21 +201,26 @@
     wake();
   }
   function readFile(file) {
-    if (!firstFrame || !file) return;
-    if (file.size > MAX_FILE_BYTES) {
-      sendFile(file.name, null, 'the file has ' + file.size + ' bytes; the limit is ' + MAX_FILE_BYTES);
-      return;
-    }
-    file.arrayBuffer().then(function (buf) { sendFile(file.name, new Uint8Array(buf), null); },
-      function (e) { sendFile(file.name, null, 'the file could not be read: ' + String((e && e.message) || e)); });
+    if (file.size > MAX_FILE_BYTES) return Promise.resolve([file.name, null, 'the file has ' + file.size + ' bytes; the limit is ' + MAX_FILE_BYTES]);
+    return file.arrayBuffer().then(function (buf) { return [file.name, new Uint8Array(buf), null]; },
+      function (e) { return [file.name, null, 'the file could not be read: ' + String((e && e.message) || e)]; });
+  }
+  // Several files at once (weights saved with numpy.save and their tokens in a JSON beside them): all are read,
+  // then handed over in order, the .npy files first, so the tokens find their weights.
+  function readFiles(list) {
+    if (!firstFrame || !list || !list.length) return;
+    var files = Array.prototype.slice.call(list);
+    files.sort(function (a, b) { return (/\.npy$/i.test(b.name) ? 1 : 0) - (/\.npy$/i.test(a.name) ? 1 : 0); });
+    Promise.all(files.map(readFile)).then(function (read) { read.forEach(function (r) { sendFile(r[0], r[1], r[2]); }); });
   }
   var fileInput = document.createElement('input');
   fileInput.type = 'file';
   fileInput.id = 'ap-file';
   fileInput.hidden = true;
+  fileInput.multiple = true;
   fileInput.setAttribute('aria-label', 'Open attention weights (.npy or .json)');
   fileInput.addEventListener('change', function () {
-    if (fileInput.files && fileInput.files[0]) readFile(fileInput.files[0]);
+    readFiles(fileInput.files);
     fileInput.value = '';
   });
   document.body.appendChild(fileInput);
@@ -223,7 +228,7 @@
   window.addEventListener('drop', function (e) {
     e.preventDefault();
     var files = e.dataTransfer && e.dataTransfer.files;
-    if (files && files.length) readFile(files[0]);
+    readFiles(files);
   });
   function downloadBytes(name, ptr, size, mime) {
     try {

@@ -44,6 +44,8 @@ const TrPair kIoStrings[] = {
     {"{0} has more than 4 dimensions", "{0} 超过 4 维"},
     {"tokens has {0} entries, but n = {1}", "tokens 有 {0} 项，而 n = {1}"},
     {"tokens must be an array of strings", "tokens 必须是字符串数组"},
+    {"tokens has {0} entries; the limit is {1}", "tokens 有 {0} 项，上限是 {1}"},
+    {"this file holds only tokens: open it with the weights (or after them)", "这个文件只有 tokens：请与权重文件一起打开（或在其后打开）"},
     {"value {0} (flat index {1}) is out of range: beyond float32 (±3.4e38); the limit is ±1e6",
      "第 {1} 个值（按扁平下标）{0} 超出范围：超过 float32 的范围（±3.4e38）；上限是 ±1e6"},
     {"the JSON gives both \"attention\" and \"weights\"; keep one of them", "JSON 同时给出了 \"attention\" 和 \"weights\"；请只保留其中一个"},
@@ -404,7 +406,22 @@ Status array_from_json(const json& v, const char* name, NdArray* out) {
   return Status::Ok();
 }
 
-Status read_attention_json(const char* text, size_t size, AttentionWeights* out) {
+namespace {
+Status read_token_array(const json& t, std::vector<std::string>* tokens) {
+  if (!t.is_array()) return Status::Error("tokens must be an array of strings");
+  if (t.size() > static_cast<size_t>(io_limits::kMaxTokens))
+    return Status::Error("tokens has {0} entries; the limit is {1}", {arg(static_cast<long long>(t.size())), arg(io_limits::kMaxTokens)});
+  for (const auto& e : t) {
+    if (!e.is_string()) return Status::Error("tokens must be an array of strings");
+    tokens->push_back(e.get<std::string>());
+  }
+  return Status::Ok();
+}
+
+// Both JSON forms: weights (with or without tokens), or {"tokens": [...]} alone (*tokens_only, out->tokens
+// and out->n set, no maps).
+Status read_json_file(const char* text, size_t size, AttentionWeights* out, bool* tokens_only) {
+  *tokens_only = false;
   if (size == 0) return Status::Error("the file is empty");
   if (size > io_limits::kMaxFileBytes)
     return Status::Error("the file has {0} bytes; the limit is {1}", {arg(static_cast<long long>(size)), arg(static_cast<long long>(io_limits::kMaxFileBytes))});
@@ -434,15 +451,18 @@ Status read_attention_json(const char* text, size_t size, AttentionWeights* out)
     if (it != doc.end() && doc.contains("weights"))  // two arrays: which one was meant cannot be guessed
       return Status::Error("the JSON gives both \"attention\" and \"weights\"; keep one of them");
     if (it == doc.end()) it = doc.find("weights");
+    const auto t = doc.find("tokens");
+    if (t != doc.end()) AP_TRY(read_token_array(*t, &tokens));
+    if (it == doc.end() && t != doc.end()) {  // the labels of weights saved elsewhere (a .npy holds none)
+      AttentionWeights w;
+      w.n = static_cast<int>(tokens.size());
+      w.tokens = std::move(tokens);
+      *out = std::move(w);
+      *tokens_only = true;
+      return Status::Ok();
+    }
     if (it == doc.end()) return Status::Error("the JSON must be nested arrays of numbers or an object with \"attention\" (and \"tokens\")");
     weights = &*it;
-    if (const auto t = doc.find("tokens"); t != doc.end()) {
-      if (!t->is_array()) return Status::Error("tokens must be an array of strings");
-      for (const auto& e : *t) {
-        if (!e.is_string()) return Status::Error("tokens must be an array of strings");
-        tokens.push_back(e.get<std::string>());
-      }
-    }
   } else if (!doc.is_array()) {
     return Status::Error("the JSON must be nested arrays of numbers or an object with \"attention\" (and \"tokens\")");
   }
@@ -456,8 +476,20 @@ Status read_attention_json(const char* text, size_t size, AttentionWeights* out)
   *out = std::move(w);
   return Status::Ok();
 }
+}  // namespace
 
-Status read_attention_file(const std::string& name, const std::vector<unsigned char>& bytes, AttentionWeights* out) {
+Status read_attention_json(const char* text, size_t size, AttentionWeights* out) {
+  AttentionWeights w;
+  bool tokens_only = false;
+  AP_TRY(read_json_file(text, size, &w, &tokens_only));
+  if (tokens_only) return Status::Error("this file holds only tokens: open it with the weights (or after them)");
+  *out = std::move(w);
+  return Status::Ok();
+}
+
+Status read_import_file(const std::string& name, const std::vector<unsigned char>& bytes, AttentionWeights* out,
+                        bool* tokens_only) {
+  *tokens_only = false;
   if (bytes.empty()) return Status::Error("the file is empty");
   if (bytes.size() > io_limits::kMaxFileBytes)
     return Status::Error("the file has {0} bytes; the limit is {1}", {arg(static_cast<long long>(bytes.size())), arg(static_cast<long long>(io_limits::kMaxFileBytes))});
@@ -467,7 +499,19 @@ Status read_attention_file(const std::string& name, const std::vector<unsigned c
     AP_TRY(read_npy(bytes.data(), bytes.size(), &a));
     return attention_from_array(a, out);
   }
-  return read_attention_json(reinterpret_cast<const char*>(bytes.data()), bytes.size(), out);
+  AttentionWeights w;
+  AP_TRY(read_json_file(reinterpret_cast<const char*>(bytes.data()), bytes.size(), &w, tokens_only));
+  *out = std::move(w);
+  return Status::Ok();
+}
+
+Status read_attention_file(const std::string& name, const std::vector<unsigned char>& bytes, AttentionWeights* out) {
+  AttentionWeights w;
+  bool tokens_only = false;
+  AP_TRY(read_import_file(name, bytes, &w, &tokens_only));
+  if (tokens_only) return Status::Error("this file holds only tokens: open it with the weights (or after them)");
+  *out = std::move(w);
+  return Status::Ok();
 }
 
 json attention_weights_json(const AttentionWeights& w) {

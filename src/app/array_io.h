@@ -16,7 +16,7 @@
 //         outnumber the limit, data shorter or longer than the shape says, NaN or ±inf values.
 //   JSON  nested arrays of numbers of rank 2, 3 or 4 (as above), or an object
 //         {"attention": <nested arrays>, "tokens": ["I", "love", "cats"]} ("weights" is taken for "attention";
-//         no other field). Ragged arrays, non-numbers and non-finite values are refused.
+//         no other field); or {"tokens": [...]} alone, the labels of a .npy opened with it. Ragged arrays, non-numbers and non-finite values are refused.
 #pragma once
 #include <nlohmann/json.hpp>
 
@@ -73,6 +73,10 @@ Status read_attention_json(const char* text, size_t size, AttentionWeights* out)
 // A file by its contents: .npy when it starts with NumPy's magic string, JSON otherwise (a name ending in
 // .npy that lacks the magic is refused as .npy). Refuses files over io_limits::kMaxFileBytes.
 Status read_attention_file(const std::string& name, const std::vector<unsigned char>& bytes, AttentionWeights* out);
+// The same, and also a JSON file {"tokens": [...]} alone: the labels of weights saved elsewhere (a .npy holds
+// none), returned as *tokens_only with out->tokens and out->n set and no maps. read_attention_file refuses it.
+Status read_import_file(const std::string& name, const std::vector<unsigned char>& bytes, AttentionWeights* out,
+                        bool* tokens_only);
 // [layers][heads][n][n] nested arrays (what read_attention_json and the scene's document read back).
 nlohmann::json attention_weights_json(const AttentionWeights& w);
 

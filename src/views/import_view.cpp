@@ -80,6 +80,8 @@ void ImportView::controls(ViewContext& ctx) {
     ImGui::PopStyleColor();
   }
   ImGui::PopTextWrapPos();
+  ImGui::Spacing();
+  recipes_panel();
 }
 
 std::string ImportView::step_text(const ViewContext&) const {

@@ -18,7 +18,9 @@ class ImportView final : public SceneView {
  private:
   void heads_stage(ViewContext& ctx);
   void head_stage(ViewContext& ctx);
+  void recipes_panel();  // "How do I get this file?" (import_recipes.cpp)
   ImportScene& scene_;
+  std::string recipe_note_;  // "Copied to the clipboard." after a Copy
 };
 
 }  // namespace ap

@@ -79,6 +79,7 @@ TEST(AppImportScene, FileImportsAndRowSumsEqualANaiveRecount) {
 
 TEST(AppImportScene, BadFilesAreRefusedAndNothingChanges) {
   PlaygroundState st;
+  ASSERT_TRUE(ok(set_state_json(st, R"({"scene":"import"})")));  // the document is the current scene's
   ImportScene& sc = imp(st);
   ASSERT_TRUE(sc.import_file("good.npy", sample_npy(1, 2, 4)).ok);
   const json before = doc_of(st);
@@ -100,6 +101,47 @@ TEST(AppImportScene, BadFilesAreRefusedAndNothingChanges) {
     EXPECT_FALSE(s.message.empty()) << name;
     EXPECT_EQ(doc_of(st), before) << name;
   }
+}
+
+std::vector<unsigned char> bytes_of(const std::string& s) { return std::vector<unsigned char>(s.begin(), s.end()); }
+
+// numpy.save keeps no tokens: the recipes write them to a JSON beside the .npy, opened with it.
+TEST(AppImportScene, TokensInAJsonBesideTheNpyLabelTheWeightsOpenedBefore) {
+  PlaygroundState st;
+  ASSERT_TRUE(ok(set_state_json(st, R"({"scene":"import"})")));
+  ImportScene& sc = imp(st);
+  const json example = doc_of(st);
+  ASSERT_EQ(example["source"], "example");
+  // before any weights: refused, the example stays
+  Status s = sc.import_file("tokens.json", bytes_of(R"({"tokens": ["a", "b", "c", "d"]})"));
+  EXPECT_FALSE(s.ok);
+  EXPECT_NE(s.message.find("open the weights"), std::string::npos) << s.message;
+  EXPECT_EQ(doc_of(st), example);
+  ASSERT_TRUE(sc.import_file("attention.npy", sample_npy(1, 2, 4)).ok);
+  const json weights = doc_of(st);
+  ASSERT_EQ(weights["source"], "attention.npy");
+  // a count that is not n: refused, nothing changes
+  s = sc.import_file("tokens.json", bytes_of(R"({"tokens": ["a", "b", "c"]})"));
+  EXPECT_FALSE(s.ok);
+  EXPECT_NE(s.message.find("n = 4"), std::string::npos) << s.message;
+  EXPECT_EQ(doc_of(st), weights);
+  s = sc.import_file("tokens.json", bytes_of(R"({"tokens": ["a", 2, "c", "d"]})"));
+  EXPECT_FALSE(s.ok);
+  EXPECT_EQ(doc_of(st), weights);
+  // the right count: the same weights, now labelled
+  ASSERT_TRUE(sc.import_file("tokens.json", bytes_of(R"({"tokens": ["I", "love", "cats", "!"]})")).ok);
+  EXPECT_EQ(sc.data().w.tokens, (std::vector<std::string>{"I", "love", "cats", "!"}));
+  EXPECT_EQ(sc.data().source, "attention.npy + tokens.json");
+  EXPECT_EQ(sc.token(2), "cats");
+  const json now = doc_of(st);
+  ASSERT_TRUE(now.contains("weights"));
+  EXPECT_EQ(now["weights"], weights["weights"]);
+  EXPECT_EQ(now["tokens"], json({"I", "love", "cats", "!"}));
+  // read_attention_file (the fuzzed reader of whole files) refuses a file of tokens alone
+  AttentionWeights w;
+  s = read_attention_file("tokens.json", bytes_of(R"({"tokens": ["a"]})"), &w);
+  EXPECT_FALSE(s.ok);
+  EXPECT_NE(s.message.find("only tokens"), std::string::npos) << s.message;
 }
 
 TEST(AppImportScene, WeightsAndTokensTravelInTheDocument) {

@@ -120,6 +120,38 @@ test('import: the example, an .npy by the file input, a .json dropped, a bad fil
   assert.deepEqual(errors, []);
 });
 
+// numpy.save keeps no labels: the recipes (docs/recipes/) write tokens.json beside attention.npy, and the
+// learner opens both at once; the page hands the .npy over first whatever the order of the files.
+test('import: an .npy and its tokens.json opened together; the recipes panel', async () => {
+  const { page, errors } = await openPage(browser.context, url + '?scene=import&lang=en');
+  const names = ['I', 'love', 'cats', 'and', 'dogs'];
+  await page.setInputFiles('#ap-file', [
+    { name: 'tokens.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify({ tokens: names })) },
+    { name: 'attention.npy', mimeType: 'application/octet-stream', buffer: twoHeads() },
+  ]);
+  await frames(page, 4);
+  let s = await page.evaluate(() => window.playground.getState());
+  assert.equal(s.source, 'attention.npy + tokens.json');
+  assert.equal(s.results.heads, 2);
+  assert.deepEqual(s.tokens, names);
+  assert.deepEqual(s.errors, []);
+  // Tokens that do not fit n: a message, the labels stay.
+  await page.setInputFiles('#ap-file', { name: 'short.json', mimeType: 'application/json', buffer: Buffer.from('{"tokens": ["a", "b"]}') });
+  await frames(page, 4);
+  s = await page.evaluate(() => window.playground.getState());
+  assert.deepEqual(s.tokens, names);
+  assert.ok(s.errors.some((e) => e.includes('2 tokens') && e.includes('n = 5')), JSON.stringify(s.errors));
+  assert.deepEqual(errors, []);
+  // "How do I get this file?": open at first beside the built-in example (a fresh page), in both languages.
+  const fresh = await openPage(browser.context, url + '?scene=import&lang=en');
+  for (const lang of ['en', 'zh']) {
+    await fresh.page.evaluate((lang) => window.playground.setState({ lang }), lang);
+    await frames(fresh.page, 3);
+    await screenshot(fresh.page, `io-recipes-${lang}.png`);
+  }
+  assert.deepEqual(fresh.errors, []);
+});
+
 test('export: the dialog, a PNG of the view, an SVG heatmap that parses, CSV and .npy', async () => {
   const { page, errors } = await openPage(browser.context, url + '?scene=import&lang=en&step=1');
   await page.setInputFiles('#ap-file', { name: 'attn.npy', mimeType: 'application/octet-stream', buffer: twoHeads() });

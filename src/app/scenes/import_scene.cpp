@@ -34,6 +34,14 @@ const TrPair kStrings[] = {
      "内置示例：SDPA 场景的权重（随机种子生成，没有训练），1 层 × 1 头。拖入你的模型的注意力（.npy 或 .json）即可看到真实的头。"},
     {"Open file…", "打开文件…"},
     {"data from", "数据来自"},
+    {"How do I get this file?", "怎样得到这样的文件？"},
+    {"Copy", "复制"},
+    {"Save your model's attention for one sentence with numpy.save, shape [layers, heads, n, n] (or [heads, n, n]), and its tokens as {\"tokens\": [...]} in a JSON file beside it; then open both files at once.",
+     "用 numpy.save 保存你的模型对一个句子的注意力，形状为 [layers, heads, n, n]（或 [heads, n, n]），再把它的 token 以 {\"tokens\": [...]} 存进旁边的 JSON 文件；然后同时打开这两个文件。"},
+    {"Hugging Face transformers (output_attentions=True)", "Hugging Face transformers（output_attentions=True）"},
+    {"PyTorch: a forward hook on an attention module", "PyTorch：在注意力模块上挂一个 forward hook"},
+    {"these are only tokens: open the weights' file first (or both together)", "这里只有 tokens：请先打开权重文件（或两者一起打开）"},
+    {"the file has {0} tokens, but the weights have n = {1}", "文件有 {0} 个 token，而权重的 n = {1}"},
     {"or drop a .npy / .json file anywhere on the page", "或把 .npy / .json 文件拖到页面任意处"},
     {"rows sum to 1", "每行之和为 1"},
     {"rows do not sum to 1 (max |row sum − 1| = {0}): not softmax weights, shown as they are",
@@ -242,7 +250,20 @@ void ImportScene::commit(std::unique_ptr<SceneChange> change) {
 
 Status ImportScene::import_file(const std::string& name, const std::vector<unsigned char>& bytes) {
   auto change = std::make_unique<ImportChange>();
-  AP_TRY(read_attention_file(name, bytes, &change->data.w));
+  bool tokens_only = false;
+  AP_TRY(read_import_file(name, bytes, &change->data.w, &tokens_only));
+  if (tokens_only) {  // the labels of the weights imported before (a .npy holds none)
+    if (is_example()) return Status::Error("these are only tokens: open the weights' file first (or both together)");
+    if (change->data.w.n != data_.w.n)
+      return Status::Error("the file has {0} tokens, but the weights have n = {1}", {arg(change->data.w.n), arg(data_.w.n)});
+    std::vector<std::string> tokens = std::move(change->data.w.tokens);
+    change->data = data_;
+    change->data.w.tokens = std::move(tokens);
+    change->data.source = data_.source + " + " + (name.empty() ? "tokens" : name);
+    change->params = params_;
+    commit(std::move(change));
+    return Status::Ok();
+  }
   change->data.source = name.empty() ? "file" : name;
   measure_import(&change->data);
   change->params = {};
