@@ -108,15 +108,22 @@ void BottleneckView::controls(ViewContext& ctx) {
     apply("seed");
   }
   section_heading(tr("the probe"));
-  int_field(tr("vocabulary"), "vocab", &edit_.vocab, 16);
-  int_field("L_max", "l_max", &edit_.l_max, 1);
-  int_field(tr("training sentences"), "n_train", &edit_.n_train, 128);
-  int_field(tr("held-out sentences"), "n_test", &edit_.n_test, 64);
-  ImGui::SetNextItemWidth(field);
-  if (ImGui::InputDouble((std::string(tr("ridge λ")) + "###lambda").c_str(), &edit_.lambda, 0.001, 0.01, "%.4g")) apply("lambda");
-  const long long work = scene_.model().probe.work;
-  dim_wrapped(fill(N_("probe cost: {0} million multiply-adds (budget {1} million)"),
-                   {fmt(static_cast<double>(work) / 1e6, 1), std::to_string(probe_limits::kMaxProbeWork / 1000000)}));
+  dim_wrapped(tr("R² says how much of a word a linear read-out recovers from c: 1 all of it, 0 no more than guessing the average word, below 0 worse than that (on sentences the read-out never saw)."));
+  // The probe's own settings: most learners never need them (issue 17: folded under "Advanced").
+  if (ImGui::TreeNode((std::string(tr("Advanced")) + "###advanced").c_str())) {
+    int_field(tr("vocabulary"), "vocab", &edit_.vocab, 16);
+    int_field("L_max", "l_max", &edit_.l_max, 1);
+    dim_wrapped(tr("L_max: the longest sentence the last stage measures."));
+    int_field(tr("training sentences"), "n_train", &edit_.n_train, 128);
+    int_field(tr("held-out sentences"), "n_test", &edit_.n_test, 64);
+    ImGui::SetNextItemWidth(field);
+    if (ImGui::InputDouble((std::string(tr("ridge λ")) + "###lambda").c_str(), &edit_.lambda, 0.001, 0.01, "%.4g")) apply("lambda");
+    dim_wrapped(tr("ridge λ: how strongly the read-out's weights are pulled towards 0, so that it does not fit the training sentences' noise."));
+    const long long work = scene_.model().probe.work;
+    dim_wrapped(fill(N_("probe cost: {0} million multiply-adds (budget {1} million)"),
+                     {fmt(static_cast<double>(work) / 1e6, 1), std::to_string(probe_limits::kMaxProbeWork / 1000000)}));
+    ImGui::TreePop();
+  }
   ImGui::Spacing();
   dim_wrapped(tr("Weights and embeddings are seeded, not trained: the encoder shows how a fixed vector limits what survives, not a translation."));
 }
@@ -344,6 +351,24 @@ void BottleneckView::probe_stage(ViewContext& ctx) {
   ImGui::Text("%s", fill(N_("mean R²: from c {0}, from h_j {1}, bound {2}"),
                          {fmt(at.mean_r2_final, 3), fmt(at.mean_r2_reader, 3), fmt(bottleneck_bound(p.d_h, p.d_in, L), 3)})
                         .c_str());
+  // What to notice, read off the bars just drawn: where c keeps most and least, and how low the h_j go.
+  int best = 0, worst = 0;
+  double reader_min = 1.0;
+  bool negative = false;
+  for (int j = 0; j < L; ++j) {
+    const double v = at.r2_final[static_cast<size_t>(j)];
+    if (v > at.r2_final[static_cast<size_t>(best)]) best = j;
+    if (v < at.r2_final[static_cast<size_t>(worst)]) worst = j;
+    reader_min = std::min(reader_min, at.r2_reader[static_cast<size_t>(j)]);
+    negative = negative || v < 0 || at.r2_reader[static_cast<size_t>(j)] < 0;
+  }
+  if (L > 1)
+    ImGui::TextWrapped("%s", fill(N_("Notice: c keeps word {0} “{1}” best (R² {2}) and word {3} “{4}” least (R² {5}); from its own h_j every word keeps R² ≥ {6}."),
+                                  {std::to_string(best + 1), m.tokens[static_cast<size_t>(best)], fmt(at.r2_final[static_cast<size_t>(best)], 2),
+                                   std::to_string(worst + 1), m.tokens[static_cast<size_t>(worst)], fmt(at.r2_final[static_cast<size_t>(worst)], 2),
+                                   fmt(reader_min, 2)}).c_str());
+  if (negative)
+    dim_wrapped(tr("A bar below 0: on held-out sentences the read-out does worse than always guessing the average word, so nothing of that word is left to read."));
   dim_wrapped(fill(N_("R² on {0} held-out random sentences of {1} tokens; the labels show which word of your sentence sits at each position."),
                    {std::to_string(p.n_test), std::to_string(L)}));
 }
@@ -381,11 +406,25 @@ void BottleneckView::grow_stage(ViewContext& ctx) {
   s.y_max = 1.05;
   s.x_markers = {{static_cast<double>(m.n()), std::string(tr("your sentence")) + ": L = " + std::to_string(m.n()), 0, true}};
   s.legend = PlotLegend::BottomLeft;
-  const PlotResult r = plot("bottleneck_grow", s, ImVec2(avail.x, avail.y - fs * 2.f));
+  const PlotResult r = plot("bottleneck_grow", s, ImVec2(avail.x, avail.y - fs * 3.6f));
   if (r.series >= 0 && r.point >= 0) {
     ctx.hover_what = static_cast<int>(BottleneckItem::Length);
     ctx.hover_i = r.point;
     ctx.hover_j = r.series;
+  }
+  // What to notice, read off the curves: how far c falls, whether it stays under the bound, where the h_j stay.
+  const auto& ls = m.probe.lengths;
+  if (ls.size() >= 2) {
+    bool under = true;
+    double reader_min = 1.0;
+    for (const ProbeLength& pl : ls) {
+      under = under && pl.mean_r2_final <= bottleneck_bound(p.d_h, p.d_in, pl.L) + 1e-9;
+      reader_min = std::min(reader_min, pl.mean_r2_reader);
+    }
+    ImGui::TextWrapped("%s", fill(under ? N_("Notice: the mean R² from c goes from {2} at L = {0} to {3} at L = {1}, always under the bound; from the h_j it stays at {4} or more.")
+                                        : N_("Notice: the mean R² from c goes from {2} at L = {0} to {3} at L = {1}; from the h_j it stays at {4} or more."),
+                                  {std::to_string(ls.front().L), std::to_string(ls.back().L), fmt(ls.front().mean_r2_final, 2),
+                                   fmt(ls.back().mean_r2_final, 2), fmt(reader_min, 2)}).c_str());
   }
   dim_wrapped(tr("Weights and embeddings are seeded, not trained: the encoder shows how a fixed vector limits what survives, not a translation."));
 }

@@ -18,6 +18,20 @@ using nlohmann::json;
 namespace {
 
 const TrPair kStrings[] = {
+    {"R² says how much of a word a linear read-out recovers from c: 1 all of it, 0 no more than guessing the average word, below 0 worse than that (on sentences the read-out never saw).",
+     "R² 表示线性读出能从 c 中恢复一个词的多少：1 为全部，0 为不比猜平均词更好，低于 0 则比那还差（在读出从未见过的句子上）。"},
+    {"Advanced", "高级"},
+    {"L_max: the longest sentence the last stage measures.", "L_max：最后一个阶段测量的最长句子。"},
+    {"ridge λ: how strongly the read-out's weights are pulled towards 0, so that it does not fit the training sentences' noise.",
+     "岭回归 λ：把读出的权重往 0 拉的力度，使它不去拟合训练句子中的噪声。"},
+    {"Notice: c keeps word {0} “{1}” best (R² {2}) and word {3} “{4}” least (R² {5}); from its own h_j every word keeps R² ≥ {6}.",
+     "注意：c 保留第 {0} 个词“{1}”最好（R² {2}），第 {3} 个词“{4}”最少（R² {5}）；从各自的 h_j 读，每个词的 R² 都 ≥ {6}。"},
+    {"A bar below 0: on held-out sentences the read-out does worse than always guessing the average word, so nothing of that word is left to read.",
+     "低于 0 的柱：在留出句子上，读出比总是猜平均词还差，也就是这个词已经什么都读不出来了。"},
+    {"Notice: the mean R² from c goes from {2} at L = {0} to {3} at L = {1}, always under the bound; from the h_j it stays at {4} or more.",
+     "注意：从 c 读出的平均 R² 在 L = {0} 时为 {2}，在 L = {1} 时为 {3}，始终低于上界；从 h_j 读出的始终不低于 {4}。"},
+    {"Notice: the mean R² from c goes from {2} at L = {0} to {3} at L = {1}; from the h_j it stays at {4} or more.",
+     "注意：从 c 读出的平均 R² 在 L = {0} 时为 {2}，在 L = {1} 时为 {3}；从 h_j 读出的始终不低于 {4}。"},
     {"The Seq2Seq bottleneck", "Seq2Seq 的信息瓶颈"},
     {"Type a longer sentence (or raise L_max) and watch the bars of the first words drop in stage 3; then give c more room with d_h.",
      "输入更长的句子（或调大 L_max），在第 3 阶段看开头几个词的柱子变低；再用 d_h 给 c 更多空间。"},
