@@ -51,12 +51,20 @@ void ScalingView::controls(ViewContext& ctx) {
   ImGui::Spacing();
   ImGui::SetNextItemWidth(field);
   if (ImGui::SliderInt("d_k###d_k", &edit_.d_k, 1, scaling_limits::kMaxDk, "%d", ImGuiSliderFlags_Logarithmic)) apply("d_k");
-  ImGui::SetNextItemWidth(field);
-  if (ImGui::InputInt((std::string(tr("samples")) + "###samples").c_str(), &edit_.samples, 100, 1000)) apply("samples");
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("Number of (q, k) pairs drawn"));
-  ImGui::SetNextItemWidth(field);
-  if (ImGui::InputInt((std::string(tr("keys")) + "###n_keys").c_str(), &edit_.n_keys, 1, 16)) apply("n_keys");
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("Keys per softmax row in the sweep"));
+  // The sample counts: most learners never need them (issue 17: folded under "Advanced", a line each).
+  if (ImGui::TreeNode((std::string(tr("Advanced")) + "###advanced").c_str())) {
+    ImGui::SetNextItemWidth(field);
+    if (ImGui::InputInt((std::string(tr("samples")) + "###samples").c_str(), &edit_.samples, 100, 1000)) apply("samples");
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s", tr("Number of (q, k) pairs drawn"));
+    ImGui::PopStyleColor();
+    ImGui::SetNextItemWidth(field);
+    if (ImGui::InputInt((std::string(tr("keys")) + "###n_keys").c_str(), &edit_.n_keys, 1, 16)) apply("n_keys");
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s", tr("Keys per softmax row in the sweep"));
+    ImGui::PopStyleColor();
+    ImGui::TreePop();
+  }
   int seed = static_cast<int>(edit_.seed & 0x7FFFFFFF);
   ImGui::SetNextItemWidth(field);
   if (ImGui::InputInt((std::string(tr("seed")) + "###seed").c_str(), &seed, 1, 10)) {
@@ -155,7 +163,7 @@ void ScalingView::stage(ViewContext& ctx) {
     }
     case ScalingStage::Softmax:
     default: {
-      const float w = (avail.x - fs) * 0.5f, h = avail.y - fs * 0.5f;
+      const float w = (avail.x - fs) * 0.5f, h = avail.y - fs * 5.2f;  // room for the "Notice" lines
       PlotSeries raw_w, sc_w, raw_e, sc_e;
       raw_w.name = raw_e.name = tr("unscaled");
       sc_w.name = sc_e.name = tr("scaled ÷√d_k");
@@ -191,6 +199,23 @@ void ScalingView::stage(ViewContext& ctx) {
       e.y_markers = {{r.max_entropy, tr("uniform: ln n"), 0}};
       e.legend = PlotLegend::BottomLeft;
       hover(plot("entropy", e, ImVec2(w, h)), ScalingItem::SweepEntropy);
+      // What to notice, read off the sweep just drawn: the unscaled ends, the scaled range.
+      if (r.sweep.size() >= 2) {
+        const ScalingSweepPoint &first = r.sweep.front(), &last = r.sweep.back();
+        double wlo = 1, whi = 0, elo = 1e9, ehi = 0;
+        for (const auto& pt : r.sweep) {
+          wlo = std::min(wlo, pt.max_weight_scaled), whi = std::max(whi, pt.max_weight_scaled);
+          elo = std::min(elo, pt.entropy_scaled), ehi = std::max(ehi, pt.entropy_scaled);
+        }
+        ImGui::TextWrapped("%s", format_template(tr("Notice, without ÷√d_k: largest weight {0} → {1}, entropy {2} → {3} nats (d_k = {4} → {5})."),
+                                                 {fmt(first.max_weight_raw, 2), fmt(last.max_weight_raw, 2), fmt(first.entropy_raw, 2),
+                                                  fmt(last.entropy_raw, 2), std::to_string(first.d_k), std::to_string(last.d_k)}).c_str());
+        ImGui::TextWrapped("%s", format_template(tr("With ÷√d_k: largest weight {0} … {1}, entropy {2} … {3} nats, whatever d_k."),
+                                                 {fmt(wlo, 2), fmt(whi, 2), fmt(elo, 2), fmt(ehi, 2)}).c_str());
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+        ImGui::TextWrapped("%s", tr("A largest weight near 1 is a softmax that is almost one-hot: its gradient is almost 0, so training stalls."));
+        ImGui::PopStyleColor();
+      }
       break;
     }
   }

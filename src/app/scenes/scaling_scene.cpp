@@ -15,6 +15,12 @@ using nlohmann::json;
 namespace {
 
 const TrPair kStrings[] = {
+    {"Notice, without ÷√d_k: largest weight {0} → {1}, entropy {2} → {3} nats (d_k = {4} → {5}).",
+     "注意，不除以 √d_k：最大权重 {0} → {1}，熵 {2} → {3} nats（d_k = {4} → {5}）。"},
+    {"With ÷√d_k: largest weight {0} … {1}, entropy {2} … {3} nats, whatever d_k.",
+     "除以 √d_k：最大权重 {0} … {1}，熵 {2} … {3} nats，与 d_k 无关。"},
+    {"A largest weight near 1 is a softmax that is almost one-hot: its gradient is almost 0, so training stalls.",
+     "最大权重接近 1，说明 softmax 几乎是 one-hot：它的梯度几乎为 0，训练就停滞了。"},
     {"Raise d_k with and without the division by √d_k and watch the spread of the scores and the largest weight.",
      "分别在除以和不除以 √d_k 的情况下增大 d_k，观察分数的分布范围和最大权重。"},
     {"Without scaling the variance of q·k grows as d_k and softmax turns one-hot; ÷√d_k keeps the variance near 1.",
