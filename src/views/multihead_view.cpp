@@ -227,16 +227,20 @@ void MultiheadView::heads_stage(ViewContext& ctx) {
   for (const auto& s : m.tokens) label_w = std::max(label_w, ImGui::CalcTextSize(s.c_str()).x);
   label_w = std::min(label_w + 8.f, 96.f);
   const float title_h = fs + 4.f, foot_h = 2.f * ImGui::GetTextLineHeightWithSpacing() + fs * 0.5f, gap = fs;
-  // The column count that gives the largest cells.
+  // The column count that gives the largest cells. Each tile is its title, the column labels (written
+  // upwards when a cell is narrower than a label: their height depends on the cell), n cells and two lines.
+  const auto header_for = [&](float cell) { return matrix_header_height(&m.tokens, n, cell, nullptr); };
   int best_cols = 1;
   float best_cell = 0;
   for (int c = 1; c <= h; ++c) {
     const int r = (h + c - 1) / c;
     const float cw = (avail.x - fs * 0.8f - gap * (c - 1)) / c - label_w, ch = (avail.y - r * (title_h + foot_h) - (r - 1) * fs * 0.3f) / r;
-    const float cell = std::min(cw, ch) / std::max(1, n);
+    const float first = std::min(cw, ch) / std::max(1, n);
+    const float cell = std::min(cw, ch - header_for(first)) / std::max(1, n);
     if (cell > best_cell) { best_cell = cell; best_cols = c; }
   }
   const float cell = std::max(0.5f, std::min(best_cell, fs * 2.2f));
+  const float header_h = header_for(cell);
   for (int k = 0; k < h; ++k) {
     if (k % best_cols != 0) ImGui::SameLine(0, gap);
     ImGui::BeginGroup();
@@ -254,7 +258,8 @@ void MultiheadView::heads_stage(ViewContext& ctx) {
     v.max_cell_w = v.max_cell_h = cell;
     v.square = true;
     v.force_heatmap = true;
-    const MatrixViewResult r = matrix_view(v, ImVec2(label_w + cell * n, title_h + cell * n));
+    v.keep_row = q;  // the query reported below keeps its label (outlined here, not highlighted)
+    const MatrixViewResult r = matrix_view(v, ImVec2(label_w + cell * n, title_h + header_h + cell * n));
     if (k < shown && q >= 0)  // the query whose choice is reported below
       ImGui::GetWindowDrawList()->AddRect(ImVec2(r.grid_min.x - 1, r.grid_min.y + q * r.cell_h - 1),
                                           ImVec2(r.grid_max.x + 1, r.grid_min.y + (q + 1) * r.cell_h + 1), kCurrent, 0, 0, 2.f);

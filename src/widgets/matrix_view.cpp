@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 #include "core/number_text.h"
 #include "core/utf8.h"
@@ -168,16 +169,24 @@ MatrixViewResult matrix_view(const MatrixView& v, ImVec2 avail) {
   // when the cells are smaller than the text.
   ImFont* lf = v.font ? v.font : ImGui::GetFont();
   const float lfs = font_px(v.font);
+  // Every k-th label, and always the kept (highlighted) one: the regular ones that would overlap it give way.
+  const int keep_r = v.keep_row >= 0 ? v.keep_row : v.hl_row, keep_c = v.keep_col >= 0 ? v.keep_col : v.hl_col;
+  const auto labelled = [](int i, int stride, int keep) {
+    if (i == keep) return true;
+    return i % stride == 0 && (keep < 0 || std::abs(i - keep) >= stride);
+  };
   if (L.row_labels)
-    for (int i = 0; i < rows && i < static_cast<int>(v.row_labels->size()); i += L.row_stride) {
+    for (int i = 0; i < rows && i < static_cast<int>(v.row_labels->size()); ++i) {
+      if (!labelled(i, L.row_stride, keep_r)) continue;
       const std::string s = fit((*v.row_labels)[i], L.label_w - 6.f, v.font);
       const float y = g0.y + i * L.cell_h + (L.cell_h - lfs) * 0.5f;
       if (y + lfs > g1.y + lfs * 0.3f) break;  // past the last row (labels every k-th row)
-      dl->AddText(lf, lfs, ImVec2(g0.x - 6.f - text_w(s, v.font), y), i == v.hl_row ? ink : faint, s.c_str());
+      dl->AddText(lf, lfs, ImVec2(g0.x - 6.f - text_w(s, v.font), y), i == keep_r ? ink : faint, s.c_str());
     }
   if (L.col_labels)
-    for (int j = 0; j < cols && j < static_cast<int>(v.col_labels->size()); j += L.col_stride) {
-      const ImU32 c = j == v.hl_col ? ink : faint;
+    for (int j = 0; j < cols && j < static_cast<int>(v.col_labels->size()); ++j) {
+      if (!labelled(j, L.col_stride, keep_c)) continue;
+      const ImU32 c = j == keep_c ? ink : faint;
       if (g0.x + j * L.cell_w + (L.cell_w + lfs) * 0.5f > g1.x + lfs * 0.3f) break;
       if (L.vertical) {
         // A label a little longer than the header is drawn a little smaller (down to 80 %) before it is cut:

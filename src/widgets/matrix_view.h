@@ -22,6 +22,9 @@ struct MatrixView {
   float lo = -1.f, hi = 1.f;
   double reveal = 1e18;        // cells shown, row-major; later ones are "not computed yet"
   int hl_row = -1, hl_col = -1;  // highlighted row / column (-1: none)
+  // A row / column whose label is drawn even when only every k-th label fits (the others then keep clear of
+  // it); -1: the highlighted one. For a view that marks a row itself (its own outline) without hl_row.
+  int keep_row = -1, keep_col = -1;
   int decimals = 2;
   bool force_heatmap = false;
   bool square = true;          // heatmap cells square (false: fill the given width and height exactly)
