@@ -45,6 +45,8 @@ int main(int argc, char** argv) {
   if (argc > 1) query = argv[1];
   // The interface starts in the learner's language (a zh-CN browser gets Chinese); the link's lang= wins.
   if (ap::platform_prefers_chinese()) ap::set_lang(ap::Lang::Zh);
+  // A bare visit opens with the welcome (the lesson map); a link to a view, an embed, never (url.h).
+  g_state->welcome = !ap::platform_in_frame();
   if (!query.empty()) ap::apply_url_query(*g_state, query);
   ap::fonts_prefetch(*g_state, *g_ui);  // a Chinese start: the interface's Chinese font, fetched from now on
   ap::platform_mark("ap-model-ready");  // every scene's first model built, the link applied

@@ -15,7 +15,7 @@ namespace {
 
 // Fields every document may hold, whatever the scene.
 bool is_common(const std::string& k) {
-  return k == "scene" || k == "lang" || k == "step" || k == "playing" || k == "speed" || k == "answer";
+  return k == "scene" || k == "lang" || k == "step" || k == "playing" || k == "speed" || k == "answer" || k == "welcome";
 }
 // What getState reports about the page: accepted back and ignored (they describe the page, not the view).
 bool is_page_report(const std::string& k) {
@@ -56,6 +56,7 @@ json state_document(const PlaygroundState& st, bool with_results, bool with_matr
   j["speed"] = st.timeline().speed();  // the animation speed (1 = a stage in about 6 s); setState takes it back
   if (page_reports) {
     j["errors"] = error_texts(st);
+    j["welcome"] = st.welcome;  // the lesson map open as a welcome (a bare visit); setState takes it back
     j["frames"] = st.frames_drawn;
     j["hover"] = hover_text(st);
     j["quiz"] = quiz_report(st);  // the learner's answers to "Check yourself" (progress, not a view)
@@ -105,6 +106,9 @@ Status apply_document(PlaygroundState& st, const json& in, bool dry_run) {
   double speed = 1;
   const bool has_speed = in.contains("speed");
   if (has_speed) AP_TRY(read_number(in["speed"], "speed", 0.1, 16, &speed));
+  bool welcome = false;
+  const bool has_welcome = in.contains("welcome");
+  if (has_welcome) AP_TRY(read_bool(in["welcome"], "welcome", &welcome));
   const auto answer = in.find("answer");  // "Check yourself": {id, option} for the target scene
   if (answer != in.end()) AP_TRY(check_answer(st, target->id(), *answer));
   // 3. The scene's own fields: validated and built, nothing installed yet.
@@ -118,6 +122,7 @@ Status apply_document(PlaygroundState& st, const json& in, bool dry_run) {
   switch_scene(st, target->id());
   if (change) target->commit(std::move(change));
   if (has_lang) set_lang(lng);
+  if (has_welcome) st.welcome = welcome;
   Timeline& t = target->timeline;
   if (has_speed) t.set_speed(speed);
   if (step >= 0) {

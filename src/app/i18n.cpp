@@ -21,6 +21,16 @@ const TrPair kTable[] = {
     {"Hide controls", "隐藏控制面板"},
     {"Smaller text", "缩小文字"},
     {"Lesson map", "学习路线"},
+    // the welcome of a bare visit, the lesson button, the start prompt (issue 17, item 1)
+    {"Welcome", "欢迎"},
+    {"Watch attention being computed step by step on sentences you type: one lesson per idea of "
+     "the lecture notes, from the Seq2Seq bottleneck to the cost of attention.",
+     "在你输入的句子上一步一步观察注意力如何计算：讲义的每个概念一课，从 Seq2Seq 瓶颈讲到注意力的计算代价。"},
+    {"Start at lesson 1: {0}", "从第 1 课开始：{0}"},
+    {"or pick any lesson below · Esc closes", "或在下面任选一课 · Esc 关闭"},
+    {"Lessons {0}/{1}", "课程 {0}/{1}"},
+    {"Press Space or ▶ to step through", "按空格键或 ▶ 逐步演示"},
+    {"welcome: {0} is not 0 or 1", "welcome：{0} 不是 0 或 1"},
     {"Share", "分享"},
     {"Step {0} of {1}", "第 {0} 步，共 {1} 步"},
     {"Presenter mode (T)", "演示模式（T）"},

@@ -26,6 +26,9 @@ struct PlaygroundState {
   std::vector<Message> errors;
   bool embed = false;         // compact layout for iframes (?embed=1)
   bool show_controls = true;
+  // The lesson map shown as a welcome: a bare visit opens with it (main.cpp, apply_url_query), the learner
+  // closes it or starts a lesson; getState reports it and setState({welcome}) sets it.
+  bool welcome = false;
   // Panels an embed hides (?hide=topbar,controls,formula,timeline): an instructor shows only what the text
   // needs. kHidablePanels lists the names.
   std::vector<std::string> hidden;

@@ -282,6 +282,12 @@ UrlQuery read_url_query(PlaygroundState& st, const std::string& query) {
       continue;
     }
     seen_keys.push_back(key);
+    if (key == "welcome") {  // the lesson map as a welcome (a bare visit opens it; tests and links may say)
+      if (val == "0" || val == "1") out.welcome = val == "1";
+      else problems.push_back("welcome=" + utf8_prefix(val, 80) + ": " + localize(Status::Error("welcome: {0} is not 0 or 1", {utf8_prefix(val, 40)})));
+      continue;
+    }
+    if (key != "lang" && key != "zoom" && key != "present" && key != "colors" && key != "contrast") out.bare = false;
     if (key == "embed") { st.embed = val != "0"; st.show_controls = !st.embed; continue; }
     if (key == "controls") { st.show_controls = val != "0"; continue; }
     if (key == "present") {  // lecture mode (the presenter theme and large type)
@@ -352,6 +358,8 @@ void apply_url_query(PlaygroundState& st, const std::string& query) {
   json& doc = read.doc;
   const auto& fields = read.fields;
   std::vector<std::string>& problems = read.problems;
+  if (read.welcome >= 0) st.welcome = read.welcome == 1;
+  else if (!read.bare) st.welcome = false;
   // 3. The whole document at once; if refused, each field alone on top of those accepted so far.
   if (!apply_document(st, doc, true)) {
     doc = json::object();

@@ -26,12 +26,16 @@ struct UrlQuery {
   nlohmann::json doc = nlohmann::json::object();            // field → value, as setState takes them
   std::vector<std::pair<std::string, nlohmann::json>> fields;  // the same, in the query's order
   std::vector<std::string> problems;                         // English, one per refused parameter
+  // A bare visit: nothing beyond the language and the display (lang, zoom, present, colors, contrast), so
+  // the page opens with the welcome; `welcome=1` / `welcome=0` in the link ask for it or not (-1: unsaid).
+  bool bare = true;
+  int welcome = -1;
 };
 UrlQuery read_url_query(PlaygroundState& st, const std::string& query);
 
 // Applies a query ("?lang=zh&preset=cats…", the '?' optional). The whole document is tried first; when it
 // is refused, each parameter is tried alone on top of those accepted so far, and each bad one is reported
-// on screen (key "url") and skipped.
+// on screen (key "url") and skipped. A link to a view (not bare) closes the welcome; welcome=0/1 sets it.
 void apply_url_query(PlaygroundState& st, const std::string& query);
 
 // The query (without '?') that restores the current view: scene, language, parameters, step.

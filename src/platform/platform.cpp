@@ -251,6 +251,7 @@ bool key_pressed(Key k, bool repeat) {
     case Key::Plus: return ImGui::IsKeyPressed(SDL_SCANCODE_EQUALS, repeat) || ImGui::IsKeyPressed(SDL_SCANCODE_KP_PLUS, repeat);
     case Key::Minus: return ImGui::IsKeyPressed(SDL_SCANCODE_MINUS, repeat) || ImGui::IsKeyPressed(SDL_SCANCODE_KP_MINUS, repeat);
     case Key::Slash: sc = SDL_SCANCODE_SLASH; break;
+    case Key::Enter: return ImGui::IsKeyPressed(SDL_SCANCODE_RETURN, repeat) || ImGui::IsKeyPressed(SDL_SCANCODE_KP_ENTER, repeat);
   }
   return ImGui::IsKeyPressed(sc, repeat);
 }
@@ -289,6 +290,7 @@ bool platform_prefers_chinese() {
     return String(l).toLowerCase().indexOf('zh') === 0 ? 1 : 0;
   }) != 0;
 }
+bool platform_in_frame() { return EM_ASM_INT({ return window.parent !== window ? 1 : 0; }) != 0; }
 #endif
 
 // ---- files loaded on demand ----
@@ -409,6 +411,7 @@ bool platform_prefers_chinese() {
   return l && (l[0] == 'z' || l[0] == 'Z') && (l[1] == 'h' || l[1] == 'H');
 }
 std::string platform_url_query() { return {}; }
+bool platform_in_frame() { return false; }
 void platform_frame_drawn() {}
 void platform_mark(const char*) {}
 void platform_announce(const std::string&) {}

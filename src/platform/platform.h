@@ -34,7 +34,7 @@ void platform_rebuild_font_texture();
 
 // Keys for shortcuts beyond Dear ImGui 1.86's named keys (its backend indexes keys by SDL scancode).
 enum class Key { Space, Left, Right, Up, Down, PageUp, PageDown, Home, End, Escape, Tab, F1, L, C, R, M, S, Plus, Minus,
-                 Slash, BracketLeft, BracketRight, N, P, G, T, F, E };
+                 Slash, BracketLeft, BracketRight, N, P, G, T, F, E, Enter };
 bool key_pressed(Key k, bool repeat = false);
 bool digit_pressed(int d);  // the 1..9 row or keypad
 
@@ -51,6 +51,7 @@ AssetState platform_asset(const char* name, std::vector<unsigned char>* bytes, s
 // ---- browser glue (no-ops natively) ----
 std::string platform_url_query();              // location.search, e.g. "?lang=zh"
 bool platform_prefers_chinese();               // the browser's first language (native: $LANG) is Chinese
+bool platform_in_frame();                      // the page is inside an iframe (a course page); native: false
 void platform_frame_drawn();                   // first call resolves window.playground.ready
 void platform_mark(const char* name);          // a performance.mark for the startup breakdown (./build.sh bench)
 void platform_announce(const std::string& s);  // text for the ARIA live region (screen readers)

@@ -57,14 +57,24 @@ void apply_style(float zoom, bool presenter) {
 void handle_keys(PlaygroundState& st, UiState& ui, ViewContext& ctx, bool scene_focused) {
   ImGuiIO& io = ImGui::GetIO();
   if (io.WantTextInput || ImGui::IsAnyItemActive() || ui.view(st).holds_keyboard() || text_overlay_open()) return;
-  if (key_pressed(Key::Escape)) { ui.show_help = false; ui.show_lessons = false; ui.focus_scene = true; return; }
-  // The lesson map holds the focus while it is open: G closes it again.
-  if (ui.show_lessons && key_pressed(Key::G)) { ui.show_lessons = false; ui.focus_scene = true; return; }
+  if (key_pressed(Key::Escape)) { ui.show_help = false; close_lesson_map(st, ui); return; }
+  // The lesson map holds the focus while it is open: G closes it again; in the welcome Enter starts lesson 1.
+  if ((ui.show_lessons || st.welcome) && key_pressed(Key::G)) { close_lesson_map(st, ui); return; }
+  if (st.welcome && key_pressed(Key::Enter)) { start_first_lesson(st, ui); return; }
   // Another window has the keyboard (Tab moved into the controls): its keys are ImGui's navigation, even on
-  // the first arrow press, before the navigation highlight shows.
-  if (!scene_focused) return;
-  Timeline& t = st.timeline();
+  // the first arrow press, before the navigation highlight shows. The lesson map (and the welcome) holds the
+  // focus but lets the page's own keys through: language, text size, presenter mode, full screen, help.
+  const bool map_open = ui.show_lessons || st.welcome;
+  if (!scene_focused && !map_open) return;
   const bool shift = io.KeyShift;
+  if (key_pressed(Key::F1) || (shift && key_pressed(Key::Slash))) ui.show_help = !ui.show_help;
+  if (key_pressed(Key::L)) set_lang(lang() == Lang::En ? Lang::Zh : Lang::En);
+  if (key_pressed(Key::T)) set_presenter(st, !st.presenter);
+  if (key_pressed(Key::F)) platform_toggle_fullscreen();
+  if (key_pressed(Key::Plus)) st.ui_scale = std::min(PlaygroundState::kMaxUiScale, st.ui_scale + 0.1f);
+  if (key_pressed(Key::Minus)) st.ui_scale = std::max(PlaygroundState::kMinUiScale, st.ui_scale - 0.1f);
+  if (map_open || !scene_focused) return;  // the scene's keys wait until the map is closed
+  Timeline& t = st.timeline();
   if (key_pressed(Key::Space)) t.toggle_play();
   if (key_pressed(Key::Right, true)) shift ? t.step_sub(1) : t.step_stage(1);
   if (key_pressed(Key::Left, true)) shift ? t.step_sub(-1) : t.step_stage(-1);
@@ -78,10 +88,8 @@ void handle_keys(PlaygroundState& st, UiState& ui, ViewContext& ctx, bool scene_
   if (key_pressed(Key::BracketLeft)) t.set_speed(t.speed() * 0.5);
   if (key_pressed(Key::Home)) t.home();
   if (key_pressed(Key::End)) t.end();
-  if (key_pressed(Key::F1) || (shift && key_pressed(Key::Slash))) ui.show_help = !ui.show_help;
   for (int k = 0; k < std::min(9, t.stage_count()); ++k)
     if (digit_pressed(k + 1)) t.set_stage(k, true);
-  if (key_pressed(Key::L)) set_lang(lang() == Lang::En ? Lang::Zh : Lang::En);
   if (key_pressed(Key::C)) st.show_controls = !st.show_controls;
   if (key_pressed(Key::R)) t.restart();
   if (key_pressed(Key::S)) {  // next scene, in the registry's order
@@ -92,13 +100,8 @@ void handle_keys(PlaygroundState& st, UiState& ui, ViewContext& ctx, bool scene_
   if (key_pressed(Key::N)) step_lesson(st, 1);
   if (key_pressed(Key::P)) step_lesson(st, -1);
   if (key_pressed(Key::G)) ui.show_lessons = true;
-  // Lecture mode: T presenter theme, F full screen.
-  if (key_pressed(Key::T)) set_presenter(st, !st.presenter);
-  if (key_pressed(Key::F)) platform_toggle_fullscreen();
   if (key_pressed(Key::E)) ui.show_export = !ui.show_export;
-  if (key_pressed(Key::Plus)) st.ui_scale = std::min(PlaygroundState::kMaxUiScale, st.ui_scale + 0.1f);
-  if (key_pressed(Key::Minus)) st.ui_scale = std::max(PlaygroundState::kMinUiScale, st.ui_scale - 0.1f);
-  if (scene_focused && key_pressed(Key::Tab) && st.show_controls) ImGui::SetWindowFocus("controls");
+  if (key_pressed(Key::Tab) && st.show_controls) ImGui::SetWindowFocus("controls");
   ctx.keys_free = true;
   ui.view(st).keys(ctx);
 }
@@ -238,6 +241,7 @@ void ui_frame(PlaygroundState& st, UiState& ui, const FrameInfo& f) {
   // The stage is white already: a view's own child windows inside it paint nothing under their contents.
   ImGui::PushStyleColor(ImGuiCol_ChildBg, ImVec4(0, 0, 0, 0));
   view.stage(ctx);
+  start_prompt(st);
   ImGui::PopStyleColor();
   ImGui::EndChild();
   ImGui::PopID();
@@ -277,7 +281,7 @@ void ui_frame(PlaygroundState& st, UiState& ui, const FrameInfo& f) {
   if (ui.focus_scene) { ImGui::SetWindowFocus("scene"); ui.focus_scene = false; }
   hover_panel(st, ctx);
   if (st.presenter) pointer_highlight();
-  if (ui.show_lessons) lesson_map(st, ui);
+  if (ui.show_lessons || st.welcome) lesson_map(st, ui);
   if (ui.show_share) share_dialog(st, ui);
   files_poll(st, ui);  // picked or dropped files, export requests, the PNG of the view
   if (ui.show_export) export_dialog(st, ui);

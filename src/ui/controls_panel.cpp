@@ -16,12 +16,16 @@ namespace ap {
 
 // "Check yourself" (app/quiz.h): the scene's questions, closed until opened; an answer is explained once
 // the learner has picked one.
-void quiz_section(PlaygroundState& st) {
+// `jump`: the button at the top of the panel asked for it: opened and scrolled to.
+void quiz_section(PlaygroundState& st, bool jump) {
   const std::string sid = st.scene().id();
   const auto& questions = quiz_for(sid);
   if (questions.empty()) return;
   ImGui::Spacing();
-  if (!ImGui::CollapsingHeader((std::string(tr("Check yourself")) + "###quiz").c_str())) return;
+  if (jump) ImGui::SetNextItemOpen(true);
+  const bool open = ImGui::CollapsingHeader((std::string(tr("Check yourself")) + "###quiz").c_str());
+  if (jump) ImGui::SetScrollHereY(0.f);
+  if (!open) return;
   for (const QuizQuestion& q : questions) {
     ImGui::PushID(q.id);
     ImGui::Spacing();
@@ -53,8 +57,13 @@ void quiz_section(PlaygroundState& st) {
 void controls_panel(PlaygroundState& st, UiState& ui, ViewContext& ctx) {
   Scene& sc = st.scene();
   const float w = ImGui::GetContentRegionAvail().x;
+  // "Check yourself" lies below the scene's controls, under the fold at 720 px: the button on the first
+  // heading's line goes straight to it.
+  const bool jump = ui.jump_to_quiz;
+  ui.jump_to_quiz = false;
+  const std::string quiz_jump = std::string(tr("Check yourself")) + " ↓###quiz_jump";
   if (!sc.presets().empty()) {
-    section_heading(tr("Examples"));
+    if (section_heading(tr("Examples"), quiz_for(sc.id()).empty() ? nullptr : quiz_jump.c_str())) ui.jump_to_quiz = true;
     for (const PresetInfo& pr : sc.presets()) {
       const char* title = tr(pr.title);
       const float bw = ImGui::CalcTextSize(title).x + ImGui::GetStyle().FramePadding.x * 2;
@@ -71,7 +80,7 @@ void controls_panel(PlaygroundState& st, UiState& ui, ViewContext& ctx) {
 
   ImGui::PushID(sc.id());
   ui.view(st).controls(ctx);
-  quiz_section(st);
+  quiz_section(st, jump);
   ImGui::PopID();
 
   section_heading(tr("Display"));

@@ -31,13 +31,18 @@ const HistoryStep kHistory[] = {
     {"Transformer", "2017", "sdpa"},
 };
 
-void open_scene(PlaygroundState& st, UiState& ui, const char* id) {
+}  // namespace
+
+void open_lesson(PlaygroundState& st, UiState& ui, const char* id) {
   if (switch_scene(st, id)) st.timeline().home();
-  ui.show_lessons = false;
-  ui.focus_scene = true;
+  close_lesson_map(st, ui);
 }
 
-}  // namespace
+void close_lesson_map(PlaygroundState& st, UiState& ui) {
+  ui.show_lessons = false;
+  st.welcome = false;
+  ui.focus_scene = true;
+}
 
 int lesson_index(const PlaygroundState& st) { return st.current; }
 
@@ -55,12 +60,16 @@ void lesson_map(PlaygroundState& st, UiState& ui) {
   ImGui::SetNextWindowPos(ImVec2(ui.frame.width * 0.5f, fs * 2.6f), ImGuiCond_Always, ImVec2(0.5f, 0.f));
   ImGui::SetNextWindowSize(ImVec2(w, h));
   ImGui::SetNextWindowFocus();
-  if (!ImGui::Begin((std::string(tr("Lesson map")) + "###lessons").c_str(), &ui.show_lessons,
-                    ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoResize |
-                        ImGuiWindowFlags_NoMove)) {
+  bool open = true;
+  const bool shown = ImGui::Begin((std::string(tr(st.welcome ? "Welcome" : "Lesson map")) + "###lessons").c_str(), &open,
+                                  ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoResize |
+                                      ImGuiWindowFlags_NoMove);
+  if (!open) close_lesson_map(st, ui);
+  if (!shown || !open) {
     ImGui::End();
     return;
   }
+  if (st.welcome) welcome_header(st, ui);
   // The history strip.
   ImGui::TextDisabled("%s", tr("History (from the lecture notes): click a step to open its scene"));
   ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.90f, 0.93f, 0.99f, 1.f));
@@ -80,7 +89,7 @@ void lesson_map(PlaygroundState& st, UiState& ui) {
       }
     }
     ImGui::BeginDisabled(target == nullptr);
-    if (ImGui::Button(label.c_str()) && target) open_scene(st, ui, hs.scene);
+    if (ImGui::Button(label.c_str()) && target) open_lesson(st, ui, hs.scene);
     ImGui::EndDisabled();
     if (target && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(target->title()));
   }
@@ -100,7 +109,7 @@ void lesson_map(PlaygroundState& st, UiState& ui) {
     char num[16];
     std::snprintf(num, sizeof num, "%zu", k + 1);
     if (here) ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.93f, 0.55f, 0.16f, 1.f));
-    if (ImGui::Button((std::string(num) + ". " + tr(sc.title()) + "###open").c_str())) open_scene(st, ui, sc.id());
+    if (ImGui::Button((std::string(num) + ". " + tr(sc.title()) + "###open").c_str())) open_lesson(st, ui, sc.id());
     if (here) ImGui::PopStyleColor();
     if (here) {
       ImGui::SameLine();

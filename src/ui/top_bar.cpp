@@ -2,8 +2,8 @@
 #include <imgui.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <string>
+#include <vector>
 
 #include "app/i18n.h"
 #include "ui/ui_state.h"
@@ -46,9 +46,10 @@ void top_bar(PlaygroundState& st, UiState& ui, float height) {
   ImGui::EndDisabled();
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s (P)", tr("Previous lesson"));
   ImGui::SameLine(0, 2);
-  char pos[32];
-  std::snprintf(pos, sizeof pos, "%d/%d###lesson_map", st.current + 1, n_scenes);
-  if (ImGui::Button(pos)) ui.show_lessons = !ui.show_lessons;
+  // "Lessons 5/11" (a phone: "5/11"): where this scene is on the path, and the way to the lesson map.
+  const std::vector<std::string> at = {std::to_string(st.current + 1), std::to_string(n_scenes)};
+  const std::string pos = format_template(ui.compact ? "{0}/{1}" : tr("Lessons {0}/{1}"), at) + "###lesson_map";
+  if (ImGui::Button(pos.c_str())) ui.show_lessons = !ui.show_lessons;
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s (G)", tr("Lesson map"));
   ImGui::SameLine(0, 2);
   ImGui::BeginDisabled(st.current + 1 >= n_scenes);

@@ -48,6 +48,7 @@ struct UiState {
   bool zoom_dragging = false;
   bool show_help = false;
   bool show_lessons = false;     // the lesson map (G)
+  bool jump_to_quiz = false;     // the side panel's "Check yourself ↓": open it and scroll to it next frame
   bool show_share = false;       // the link and embed dialog
   bool show_export = false;      // the export dialog (E): PNG of the view, a matrix as SVG, PNG, CSV, JSON, .npy, LaTeX
   int export_choice = 0;         // the matrix chosen in it
@@ -88,7 +89,16 @@ void formula_panel(UiState& ui, ViewContext& ctx);
 void timeline_panel(PlaygroundState& st, UiState& ui);
 void help_panel(PlaygroundState& st, UiState& ui);
 void hover_panel(PlaygroundState& st, const ViewContext& ctx);
+// The lesson map (G, the top bar's "Lessons n/N"), also the welcome of a bare visit (st.welcome).
 void lesson_map(PlaygroundState& st, UiState& ui);
+// Opens a scene at its first stage from the map, or closes the map (the welcome with it); the view stays.
+void open_lesson(PlaygroundState& st, UiState& ui, const char* id);
+void close_lesson_map(PlaygroundState& st, UiState& ui);
+// The welcome's head (welcome.cpp): what the playground is and "Start at lesson 1" (Enter).
+void welcome_header(PlaygroundState& st, UiState& ui);
+void start_first_lesson(PlaygroundState& st, UiState& ui);
+// "Press Space or ▶ to step through", over a scene's first stage before anything is computed (start_prompt.cpp).
+void start_prompt(const PlaygroundState& st);
 // Typed Chinese (font_loader.cpp): looks at the text on screen, loads the larger font when a character lacks
 // a glyph, and asks for an atlas rebuild (done by fonts_rebuild before the next frame).
 void fonts_follow_text(PlaygroundState& st, UiState& ui);

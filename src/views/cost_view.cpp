@@ -115,11 +115,7 @@ void CostView::controls(ViewContext& ctx) {
   ImGui::SetNextItemWidth(field);
   if (ImGui::SliderInt((std::string(tr("runs")) + "###sweep_runs").c_str(), &edit_.sweep_runs, 1, cost_limits::kMaxRuns)) apply("sweep_runs");
   tip(N_("Timed samples per point (the median is plotted)"));
-  if (scene_.sweep_running()) {
-    if (ImGui::Button((std::string(tr("Cancel")) + "###cancel_c").c_str())) scene_.cancel_sweep();
-  } else if (ImGui::Button((std::string(tr(scene_.sweep_state() == SweepState::Idle ? "Measure on this device" : "Measure again")) + "###measure_c").c_str())) {
-    (void)report_result(ctx.st, "sweep", scene_.start_sweep());
-  }
+  measure_button(ctx, "c");
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   ImGui::TextWrapped("%s", tr("One thread: this measures work, not parallel speed."));
   ImGui::PopStyleColor();
@@ -155,7 +151,11 @@ std::string CostView::step_text(const ViewContext&) const {
 
 void CostView::stage(ViewContext& ctx) {
   sync();
-  switch (static_cast<CostStage>(scene_.timeline.stage())) {
+  const CostStage at = static_cast<CostStage>(scene_.timeline.stage());
+  // Stages 3 and 4 show measured times: the first time either opens, a quick measurement starts by itself.
+  if ((at == CostStage::Measured || at == CostStage::Parallel) && scene_.sweep_state() == SweepState::Idle)
+    (void)report_result(ctx.st, "sweep", scene_.start_quick_sweep());
+  switch (at) {
     case CostStage::Table: table_stage(ctx); break;
     case CostStage::Curves: curves_stage(ctx); break;
     case CostStage::Measured: measured_stage(ctx); break;
@@ -277,13 +277,25 @@ void CostView::curves_stage(ViewContext& ctx) {
 
 // ---- 3. measured ---------------------------------------------------------------------------------------------
 
+// Cancel while a measurement runs; else the full sweep: "Measure on this device" before any measurement, "Full
+// sweep" after the quick one, "Measure again" after a full one. `id` tells the controls' button from the plot's.
+void CostView::measure_button(ViewContext& ctx, const char* id) {
+  if (scene_.sweep_running()) {
+    if (ImGui::Button((std::string(tr("Cancel")) + "###cancel_" + id).c_str())) scene_.cancel_sweep();
+    return;
+  }
+  const char* label = scene_.sweep_state() == SweepState::Idle ? N_("Measure on this device")
+                      : scene_.quick()                         ? N_("Full sweep")
+                                                               : N_("Measure again");
+  if (ImGui::Button((std::string(tr(label)) + "###measure_" + id).c_str()))
+    (void)report_result(ctx.st, "sweep", scene_.start_sweep());
+  if (scene_.quick() && ImGui::IsItemHovered())
+    ImGui::SetTooltip(tr("n = 16 … %d, %d runs per point (the controls set both)"), scene_.params().sweep_max_n, scene_.params().sweep_runs);
+}
+
 void CostView::sweep_bar(ViewContext& ctx) {
   const float fs = ImGui::GetFontSize();
-  if (scene_.sweep_running()) {
-    if (ImGui::Button((std::string(tr("Cancel")) + "###cancel").c_str())) scene_.cancel_sweep();
-  } else if (ImGui::Button((std::string(tr(scene_.sweep_state() == SweepState::Idle ? "Measure on this device" : "Measure again")) + "###measure").c_str())) {
-    (void)report_result(ctx.st, "sweep", scene_.start_sweep());
-  }
+  measure_button(ctx, "s");
   ImGui::SameLine();
   const char* state = tr("not measured yet");
   switch (scene_.sweep_state()) {
@@ -292,8 +304,11 @@ void CostView::sweep_bar(ViewContext& ctx) {
     case SweepState::Cancelled: state = tr("cancelled"); break;
     default: break;
   }
-  char overlay[96];
-  std::snprintf(overlay, sizeof overlay, "%s  %.0f%%", state, scene_.sweep_fraction() * 100.0);
+  char overlay[160];
+  if (scene_.quick())
+    std::snprintf(overlay, sizeof overlay, "%s (n ≤ %d): %s  %.0f%%", tr("quick"), cost_limits::kQuickMaxN, state, scene_.sweep_fraction() * 100.0);
+  else
+    std::snprintf(overlay, sizeof overlay, "%s  %.0f%%", state, scene_.sweep_fraction() * 100.0);
   ImGui::ProgressBar(static_cast<float>(scene_.sweep_fraction()), ImVec2(fs * 16.f, 0), overlay);
   if (scene_.measured_d() > 0) {
     ImGui::SameLine();
@@ -371,7 +386,8 @@ void CostView::measured_stage(ViewContext& ctx) {
   ImGui::Spacing();
   ImGui::PushTextWrapPos(0.f);
   ImGui::TextDisabled("%s", tr("One thread: this measures work, not parallel speed."));
-  ImGui::TextDisabled("%s", tr("Each point is the median of several timed batches; each batch lasts at least 5 ms."));
+  ImGui::TextDisabled("%s", tr(scene_.quick() ? "Quick: each point is one timed batch of at least 2 ms, so the slopes are rough; the full sweep times several."
+                                              : "Each point is the median of several timed batches; each batch lasts at least 5 ms."));
   ImGui::PopTextWrapPos();
   if (have && ImGui::SmallButton(tr("Export CSV"))) ImGui::SetClipboardText(plot_csv(s).c_str());
   ImGui::EndChild();

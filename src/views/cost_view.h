@@ -17,6 +17,7 @@ class CostView final : public SceneView {
  private:
   void sync();
   void sweep_bar(ViewContext& ctx);
+  void measure_button(ViewContext& ctx, const char* id);
   void table_stage(ViewContext& ctx);
   void curves_stage(ViewContext& ctx);
   void measured_stage(ViewContext& ctx);

@@ -239,7 +239,9 @@ void MasksView::matrices(ViewContext& ctx, bool weights) {
   ImGui::BeginGroup();
   v.m = &m.run.variant[s].weights;
   v.key = {this, 2, scene_.generation()};
-  v.title = std::string(tr("weights A (with the bug)")) + ": " + tr(MasksScene::bug_title(scene_.params().bug));
+  const MaskBug bug = scene_.params().bug;
+  v.title = bug == MaskBug::None ? tr("weights A: no bug chosen (the same)")
+                                 : std::string(tr("weights A (with the bug)")) + ": " + tr(MasksScene::bug_title(bug));
   hover(matrix_view(v, ImVec2(w, h)), MasksItem::Variant);
   const double dev = m.run.per_sentence[s].max_row_sum_dev;
   if (dev > 1e-4) ImGui::PushStyleColor(ImGuiCol_Text, kBad);

@@ -223,6 +223,50 @@ TEST(AppCost, ASweepStartedThroughSetStateRunsInSlicesAndFitsSlopes) {
   EXPECT_EQ(view_of(t.st), before);
 }
 
+// Stage 3 starts this by itself (views/cost_view.cpp): n = 16 … 1024, one run per point, a short warm-up, far
+// under a second of measuring work on the fake device and no slice past one batch; the full sweep afterwards
+// uses the parameters again.
+TEST(AppCost, TheQuickMeasurementIsShortAndTheFullSweepFollowsTheParameters) {
+  Driven t;
+  ASSERT_TRUE(ok(set_state_json(t.st, R"({"scene": "cost", "sweep_max_n": 2048, "sweep_runs": 3})")));
+  ASSERT_TRUE(cost(t.st).start_quick_sweep().ok);
+  EXPECT_TRUE(cost(t.st).quick());
+  const double t0 = t.dev.now;
+  int slices = 0;
+  double worst = 0;
+  while (cost(t.st).wants_time()) {
+    const double a = t.dev.now;
+    cost(t.st).run_slice(12.0);
+    worst = std::max(worst, t.dev.now - a);
+    ++slices;
+  }
+  const double work_ms = t.dev.now - t0;
+  EXPECT_LT(work_ms, 600.0) << slices << " slices";
+  EXPECT_LT(worst, cost_limits::kQuickSliceMs + 13.0) << "a slice overruns by at most one batch (a call at n = 1024 lasts < 12 ms)";
+  json m = state(t.st)["measured"];
+  EXPECT_EQ(m["state"], "finished");
+  EXPECT_TRUE(m["quick"].get<bool>());
+  for (const json& cv : m["curves"]) {
+    ASSERT_EQ(cv["points"].size(), 7u);  // 16 … 1024
+    EXPECT_EQ(cv["points"][6]["n"], 1024);
+    EXPECT_EQ(cv["points"][0]["samples"], 1);
+    ASSERT_TRUE(cv["fit"].is_object()) << "256, 512 and 1024: a slope already";
+    EXPECT_EQ(cv["fit"]["points"], 3);
+  }
+  EXPECT_NEAR(m["curves"][0]["fit"]["slope"].get<double>(), 2.0, 0.2);
+  EXPECT_NEAR(m["curves"][3]["fit"]["slope"].get<double>(), 1.0, 0.1);
+  EXPECT_TRUE(m["parallel"]["measured"].get<bool>());
+  // The parameters are untouched; the full sweep uses them.
+  EXPECT_EQ(state(t.st)["sweep_max_n"], 2048);
+  ASSERT_TRUE(ok(set_state_json(t.st, R"({"sweep": "start"})")));
+  EXPECT_FALSE(cost(t.st).quick());
+  t.run();
+  m = state(t.st)["measured"];
+  EXPECT_FALSE(m["quick"].get<bool>());
+  EXPECT_EQ(m["curves"][0]["points"].size(), 8u);  // 16 … 2048
+  EXPECT_EQ(m["curves"][0]["points"][0]["samples"], 3);
+}
+
 TEST(AppCost, NoSliceStartsAStepItExpectsToOverrun) {
   Driven t;
   ASSERT_TRUE(ok(set_state_json(t.st, R"({"scene": "cost", "sweep_max_n": 1024, "sweep_runs": 3, "sweep": "start"})")));

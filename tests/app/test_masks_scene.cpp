@@ -37,7 +37,7 @@ TEST(AppMasksScene, WeightsAreTheCoreLabsOnTheSameBatch) {
   MaskLabRun run;
   ASSERT_TRUE(run_mask_lab(b, true, MaskBug::SoftmaxOverColumns, &run).ok);
   EXPECT_EQ(sc.model().batch.L, b.L);
-  EXPECT_EQ(sc.model().batch.lengths, (std::vector<int>{6, 3, 6, 1}));
+  EXPECT_EQ(sc.model().batch.lengths, (std::vector<int>{3, 6, 6, 1}));
   const json doc = state(st, true);
   const json& A = doc["results"]["weights_bug"];
   ASSERT_EQ(static_cast<int>(A.size()), b.L);
@@ -63,6 +63,30 @@ TEST(AppMasksScene, EveryBugShowsDamageAndTheCorrectComputationNone) {
   // Without the causal mask the three causal bugs are not offered.
   ASSERT_TRUE(ok(set_state_json(st, R"({"causal":false,"bug":"none"})")));
   EXPECT_EQ(state(st, false)["results"]["bugs"].size(), 5u);
+}
+
+// The default teaches the correct computation first, on a padded sentence: no bug chosen, the sentence shown
+// (the first) has padding, so the default walk's mask stage hides [PAD] keys; the bugs are presets (one click).
+TEST(AppMasksScene, DefaultIsCorrectOnAPaddedSentence) {
+  PlaygroundState st;
+  ASSERT_TRUE(ok(set_state_json(st, R"({"scene":"masks"})")));
+  const MasksScene& sc = masks(st);
+  EXPECT_EQ(sc.params().bug, MaskBug::None);
+  EXPECT_STREQ(MasksScene::bug_title(MaskBug::None), "no bug");
+  EXPECT_EQ(sc.params().sentence, 0);
+  const json doc = state(st, true);
+  EXPECT_EQ(str(doc["bug"]), "none");
+  const int L = doc["results"]["L"].get<int>(), len = doc["results"]["lengths"][0].get<int>();
+  EXPECT_LT(len, L) << "the first sentence is padded";
+  EXPECT_EQ(doc["results"]["damage"]["max_row_sum_dev"].get<double>(), doc["results"]["baseline"]["max_row_sum_dev"].get<double>())
+      << "no bug: the weights shown are the correct ones";
+  // Every padding key of the sentence shown is hidden in its mask.
+  const json& hidden = doc["results"]["hidden"];
+  for (int i = 0; i < len; ++i)
+    for (int j = len; j < L; ++j) EXPECT_EQ(hidden[i][j].get<double>(), 1.0) << i << "," << j;
+  int bug_presets = 0;
+  for (const PresetInfo& p : sc.presets()) bug_presets += std::string(p.id) != "none";
+  EXPECT_EQ(bug_presets, 7) << "every bug one click away";
 }
 
 TEST(AppMasksScene, DocumentAndUrlRoundTrip) {
@@ -107,7 +131,7 @@ TEST(AppMasksScene, BadInputIsRefusedAndTheLastGoodStateStays) {
 
 TEST(AppMasksScene, HoverExplainsWhyACellIsHidden) {
   PlaygroundState st;
-  ASSERT_TRUE(ok(set_state_json(st, R"({"scene":"masks","sentence":1})")));  // "I love cats" + 3 [PAD]
+  ASSERT_TRUE(ok(set_state_json(st, R"({"scene":"masks","sentence":0})")));  // "I love cats" + 3 [PAD]
   const std::string pad = masks(st).explain(static_cast<int>(MasksItem::Correct), 0, 4);
   EXPECT_NE(pad.find("[PAD]"), std::string::npos) << pad;
   const std::string later = masks(st).explain(static_cast<int>(MasksItem::Correct), 0, 2);

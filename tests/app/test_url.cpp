@@ -365,6 +365,43 @@ TEST_F(AppUrl, MatrixSizesThatWrapIn32BitsOrOutnumberTheirBytesAreRefused) {
   }
 }
 
+// The welcome (main.cpp opens it for a page outside an iframe): a bare query keeps it; a link to a view, an
+// embed's layout or welcome=0 closes it; welcome=1 asks for it; a bad value is reported and changes nothing.
+TEST_F(AppUrl, ABareVisitKeepsTheWelcomeAndALinkToAViewDoesNot) {
+  for (const char* q : {"?lang=zh", "?zoom=1.5&present=1", "?colors=colorblind&contrast=stretch", "?", ""}) {
+    PlaygroundState s;
+    s.welcome = true;
+    apply_url_query(s, q);
+    EXPECT_TRUE(s.welcome) << q;
+    EXPECT_TRUE(s.errors.empty()) << q << all_errors(s);
+  }
+  for (const char* q : {"?scene=sdpa", "?preset=cats", "?embed=1", "?hide=controls", "?controls=0", "?step=2", "?d_k=8",
+                        "?lang=zh&text=I%20love%20cats", "?welcome=0", "?hosts=http://127.0.0.1:8001", "?speed=2"}) {
+    PlaygroundState s;
+    s.welcome = true;
+    apply_url_query(s, q);
+    EXPECT_FALSE(s.welcome) << q;
+  }
+  PlaygroundState asked;
+  apply_url_query(asked, "?scene=masks&welcome=1");
+  EXPECT_TRUE(asked.welcome);
+  EXPECT_EQ(asked.scene().id(), std::string("masks"));
+  PlaygroundState bad;
+  bad.welcome = true;
+  apply_url_query(bad, "?welcome=yes");
+  EXPECT_TRUE(bad.welcome);
+  EXPECT_TRUE(has_key(bad, "url")) << all_errors(bad);
+  // The link of a view never carries it.
+  EXPECT_EQ(state_to_query(asked).find("welcome"), std::string::npos) << state_to_query(asked);
+  // getState reports it and setState sets it (a boolean, all or nothing).
+  EXPECT_TRUE(state(asked, false)["welcome"].get<bool>());
+  EXPECT_FALSE(parse(set_state_json(asked, R"({"welcome": "no", "scene": "sdpa"})")).value("ok", true));
+  EXPECT_TRUE(asked.welcome);
+  EXPECT_EQ(asked.scene().id(), std::string("masks"));
+  EXPECT_TRUE(parse(set_state_json(asked, R"({"welcome": false})")).value("ok", false));
+  EXPECT_FALSE(asked.welcome);
+}
+
 TEST_F(AppUrl, EmptyQueriesChangeNothing) {
   const std::string before = get_state_json(st);
   for (const char* q : {"", "?", "?&", "&&"}) {

@@ -8,7 +8,7 @@
 // Fixed seed (FUZZ_SEED overrides), CALLS per scene (FUZZ_CALLS).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launch, openPage, frames } from './helpers.mjs';
+import { serveDist, launch, openPage, frames, BARE } from './helpers.mjs';
 
 const SEED = Number(process.env.FUZZ_SEED || 14);
 const CALLS = Number(process.env.FUZZ_CALLS || 160);
@@ -95,7 +95,7 @@ function fuzzScene([scene, seed, calls, SCENES]) {
 }
 
 test(`page-API fuzz: ${CALLS} calls on each scene, seed ${SEED}`, { timeout: 20 * 60 * 1000 }, async () => {
-  const { page, errors } = await openPage(browser.context, url + 'index.html');
+  const { page, errors } = await openPage(browser.context, url + BARE);
   const problems = [];
   let totalRefused = 0, totalAccepted = 0;
   for (const [i, scene] of SCENES.entries()) {

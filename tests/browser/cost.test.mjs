@@ -113,9 +113,61 @@ test('a sweep can be cancelled, and a link restores the parameters', async () =>
   const other = await openPage(browser.context, link);
   const got = await other.page.evaluate(() => window.playground.getState());
   assert.deepEqual([got.scene, got.n, got.d, got.k, got.P, got.sweep_max_n], ['cost', 300, 32, 4, 50, 4096]);
-  assert.equal(got.measured.state, 'idle', 'a measurement is redone, not restored');
+  // A measurement is redone, not restored: the link opens at stage 3, which measures anew by itself (quick).
+  assert.equal(got.measured.quick, true, 'a measurement is redone, not restored');
+  assert.notEqual(got.measured.state, 'cancelled');
   assert.deepEqual(errors, []);
   assert.deepEqual(other.errors, []);
   await other.page.close();
+  await page.close();
+});
+
+test('stage 3 measures by itself when first opened: quick (n ≤ 1024, one run), about a second, no long frame; the full sweep a button away', async () => {
+  const { page, errors } = await openPage(browser.context, url + '?scene=cost&step=1');
+  let s = await page.evaluate(() => window.playground.getState());
+  assert.equal(s.measured.state, 'idle', 'nothing is measured before stage 3 opens');
+  await page.evaluate(() => {
+    window.__frames = [];
+    let t0 = 0;
+    Module.preMainLoop = () => { t0 = performance.now(); };
+    Module.postMainLoop = () => { window.__frames.push(performance.now() - t0); };
+  });
+  const t0 = Date.now();
+  await page.keyboard.press('ArrowRight');  // stage 3, as a learner opens it
+  for (let k = 0; k < 400; k++) {
+    s = await page.evaluate(() => window.playground.getState());
+    if (s.measured.state === 'finished') break;
+    await page.waitForTimeout(25);
+  }
+  const wall = (Date.now() - t0) / 1000;
+  const frameMs = await page.evaluate(() => window.__frames.slice());
+  const longest = Math.max(...frameMs);
+  console.log(`quick measurement: ${wall.toFixed(2)} s wall, ${frameMs.length} frames, longest frame ${longest.toFixed(1)} ms, longest slice ${s.measured.longest_slice_ms.toFixed(1)} ms`);
+  assert.equal(s.step.index, 2);
+  assert.equal(s.measured.state, 'finished');
+  assert.equal(s.measured.quick, true);
+  for (const c of s.measured.curves) {
+    assert.deepEqual(c.points.map((p) => p.n), [16, 32, 64, 128, 256, 512, 1024], c.kind);
+    assert.ok(c.fit, `${c.kind}: a slope from n = 256, 512 and 1024`);
+  }
+  assert.ok(s.measured.parallel.measured, 'stage 4 has measured times too');
+  assert.ok(s.measured.longest_slice_ms <= 50, `longest slice ${s.measured.longest_slice_ms} ms`);
+  assert.ok(longest <= 50, `longest frame ${longest.toFixed(1)} ms`);
+  assert.ok(wall < 3, `${wall} s`);
+  await screenshot(page, 'cost-2-quick-en.png');
+  assert.deepEqual(await page.evaluate(() => window.playground.setState({ lang: 'zh' })), { ok: true });
+  await screenshot(page, 'cost-2-quick-zh.png');
+  // Once measured, stage 3 does not measure again by itself; the full sweep is the button.
+  assert.deepEqual(await page.evaluate(() => window.playground.setState({ step: 3, lang: 'en' })), { ok: true });
+  assert.deepEqual(await page.evaluate(() => window.playground.setState({ step: 2 })), { ok: true });
+  await frames(page, 3);
+  s = await page.evaluate(() => window.playground.getState());
+  assert.equal(s.measured.state, 'finished');
+  assert.deepEqual(await page.evaluate(() => window.playground.setState({ sweep: 'start', sweep_max_n: 1024, sweep_runs: 1 })), { ok: true });
+  s = await page.evaluate(() => window.playground.getState());
+  assert.equal(s.measured.quick, false);
+  assert.equal(s.measured.state, 'running');
+  assert.deepEqual(await page.evaluate(() => window.playground.setState({ sweep: 'cancel' })), { ok: true });
+  assert.deepEqual(errors, []);
   await page.close();
 });

@@ -12,6 +12,10 @@ export const root = path.resolve(here, '../..');
 export const dist = path.join(root, 'dist');
 export const shots = path.join(root, 'build', 'screenshots');
 
+// A bare visit opens with the welcome (the lesson map; README "A start"). Tests of the page behind it open it
+// so: `url + BARE` is the bare page as it was before the welcome, nothing else changed.
+export const BARE = 'index.html?welcome=0';
+
 export async function serveDist() {
   if (!fs.existsSync(path.join(dist, 'attention_playground.wasm'))) throw new Error('dist/ is not built: run ./build.sh web');
   const server = await startServer(dist, 0);

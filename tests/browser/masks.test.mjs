@@ -16,15 +16,15 @@ test('masks scene: every stage in both languages, the bug visible in the row sum
   let s = await page.evaluate(() => window.playground.getState());
   assert.equal(s.scene, 'masks');
   assert.equal(s.bug, 'mask-after-softmax');
-  assert.deepEqual(s.results.lengths, [6, 3, 6, 1]);
+  assert.deepEqual(s.results.lengths, [3, 6, 6, 1]);
   assert.equal(s.results.L, 6);
   assert.equal(s.results.bugs.length, 8);
-  // Mask after softmax: the real rows of sentence 1 sum to less than 1.
-  const sums = s.results.weights_bug.slice(0, 5).map((r) => r.reduce((a, b) => a + b, 0));
+  // Mask after softmax: the real rows of the first sentence ("I love cats", padded) sum to less than 1.
+  const sums = s.results.weights_bug.slice(0, 3).map((r) => r.reduce((a, b) => a + b, 0));
   assert.ok(sums.some((x) => x < 0.99), JSON.stringify(sums));
   for (const lang of ['en', 'zh']) {
     for (let k = 0; k < stages.length; k++) {
-      await page.evaluate(([k, lang]) => window.playground.setState({ step: k, lang, sentence: 1 }), [k, lang]);
+      await page.evaluate(([k, lang]) => window.playground.setState({ step: k, lang, sentence: 0 }), [k, lang]);
       await screenshot(page, `masks-${k}-${stages[k]}-${lang}.png`);
     }
   }
@@ -33,6 +33,29 @@ test('masks scene: every stage in both languages, the bug visible in the row sum
   await frames(page, 3);
   s = await page.evaluate(() => window.playground.getState({ matrices: false }));
   assert.equal(s.step.name, 'weights');
+  assert.deepEqual(errors, []);
+});
+
+test('masks scene opens correct ("no bug") on a padded first sentence: the padding mask shows in the default walk', async () => {
+  const { page, errors } = await openPage(browser.context, url + '?scene=masks');
+  const s = await page.evaluate(() => window.playground.getState());
+  assert.equal(s.bug, 'none');
+  assert.equal(s.sentence, 0);
+  assert.deepEqual(s.results.lengths, [3, 6, 6, 1]);
+  assert.deepEqual(s.results.weights_bug, s.results.weights_correct, 'no bug: the weights shown are the correct ones');
+  assert.ok(s.results.damage.max_row_sum_dev < 1e-5);
+  // Every [PAD] key of "I love cats" is hidden from its real queries.
+  for (let i = 0; i < 3; i++) for (let j = 3; j < 6; j++) assert.equal(s.results.hidden[i][j], 1, `${i},${j}`);
+  // The bugs stay one click away: a preset each.
+  assert.equal(s.results.bugs.length, 8);
+  for (const lang of ['en', 'zh']) {
+    for (const [k, name] of [[1, 'mask'], [2, 'weights']]) {
+      assert.deepEqual(await page.evaluate(([k, lang]) => window.playground.setState({ step: k, lang }), [k, lang]), { ok: true });
+      await screenshot(page, `masks-default-${name}-${lang}.png`);
+    }
+  }
+  assert.deepEqual(await page.evaluate(() => window.playground.setState({ preset: 'mask-after-softmax' })), { ok: true });
+  assert.equal((await page.evaluate(() => window.playground.getState({ matrices: false }))).bug, 'mask-after-softmax');
   assert.deepEqual(errors, []);
 });
 

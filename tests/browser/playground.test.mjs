@@ -2,7 +2,7 @@
 // Screenshots go to build/screenshots/ so that anyone can look at them.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launch, openPage, screenshot, frames } from './helpers.mjs';
+import { serveDist, launch, openPage, screenshot, frames, BARE } from './helpers.mjs';
 
 let server, url, browser;
 before(async () => { ({ server, url } = await serveDist()); browser = await launch(); });
@@ -15,6 +15,7 @@ test('loads with no console error and no request to another host; ready resolves
   const { page, errors, foreign } = await openPage(browser.context, url);
   const s = await page.evaluate(() => window.playground.getState());
   assert.equal(s.scene, 'sdpa');
+  assert.equal(s.welcome, true, 'a bare visit opens with the welcome');
   assert.deepEqual(s.tokens.slice(0, 3), ['The', 'animal', "didn't"]);
   assert.equal(s.n, 11);
   for (const k of ['d_model', 'd_k', 'mask', 'step', 'errors', 'matrices']) assert.ok(k in s, k);
@@ -30,7 +31,7 @@ test('loads with no console error and no request to another host; ready resolves
 });
 
 test('keyboard: Home, arrows, End and Space move getState().step', async () => {
-  const { page, errors } = await openPage(browser.context, url);
+  const { page, errors } = await openPage(browser.context, url + BARE);
   await page.locator('#canvas').focus();
   const step = () => page.evaluate(() => window.playground.getState({ matrices: false }).step);
   await page.keyboard.press('Home'); await frames(page);
@@ -152,7 +153,7 @@ test('setState with bad values is refused, nothing changes, the message is on sc
 });
 
 test('bad input typed into the UI: an empty sentence and NaN in a cell show a message and keep the last good state', async () => {
-  const { page, errors } = await openPage(browser.context, url);
+  const { page, errors } = await openPage(browser.context, url + BARE);
   const before = await page.evaluate(() => window.playground.getState());
   // The sentence field sits in the controls at the left (1280×720 layout); a click opens its HTML input.
   await page.mouse.click(160, 369);
@@ -248,7 +249,7 @@ test('touch screens: a tap on the sentence or on a hand-set cell opens an HTML i
   page.on('dialog', async (d) => { dialogs.push(d.message()); await d.dismiss(); });
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto(url);
+  await page.goto(url + BARE);
   await page.evaluate(() => window.playground.ready);
   await page.mouse.click(160, 369);  // the sentence field: an HTML input, focused inside the tap
   await frames(page, 2);
@@ -333,7 +334,7 @@ test('512 tokens: every matrix as a heatmap, weights still normalised', async ()
 });
 
 test('the stage animation: mid-way through Q·Kᵀ at 1280×720', async () => {
-  const { page, errors } = await openPage(browser.context, url);
+  const { page, errors } = await openPage(browser.context, url + BARE);
   const r = await page.evaluate(() => window.playground.setState({ step: { index: 1, sub: 40 } }));
   assert.deepEqual(r, { ok: true });
   const s = await page.evaluate(() => window.playground.getState({ matrices: false }).step);

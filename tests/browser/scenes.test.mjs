@@ -3,7 +3,7 @@
 // matrices, deep nesting). Screenshots go to build/screenshots/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launch, openPage, screenshot, frames } from './helpers.mjs';
+import { serveDist, launch, openPage, screenshot, frames, BARE } from './helpers.mjs';
 
 let server, url, browser;
 before(async () => { ({ server, url } = await serveDist()); browser = await launch(); });
@@ -13,7 +13,7 @@ after(async () => { await browser.close(); server.close(); });
 const view = (s) => { const c = { ...s }; for (const k of ['errors', 'frames', 'view', 'hover', 'fonts']) delete c[k]; return JSON.stringify(c); };
 
 test('the √dₖ scene: its numbers, each stage drawn, in English and Chinese', async () => {
-  const { page, errors } = await openPage(browser.context, url);
+  const { page, errors } = await openPage(browser.context, url + BARE);
   assert.deepEqual(await page.evaluate(() => window.playground.setState({ scene: 'scaling' })), { ok: true });
   const s = await page.evaluate(() => window.playground.getState());
   assert.equal(s.scene, 'scaling');
@@ -99,7 +99,7 @@ test('setState(getState()) restores every preset of every scene, also on a page 
 });
 
 test('a link restores the view, hand-set matrices included', async () => {
-  const { page, errors } = await openPage(browser.context, url);
+  const { page, errors } = await openPage(browser.context, url + BARE);
   await page.evaluate(() => window.playground.setState({ preset: 'cats' }));
   await page.evaluate(() => window.playground.setState({ matrices: { Q: [[0.5, -1.25], [2, 0], [1, 1]] }, mask: 'causal', step: { index: 4, sub: 5 }, lang: 'zh' }));
   const want = await page.evaluate(() => window.playground.getState());
@@ -172,6 +172,10 @@ test('an idle page draws nothing and keeps the main thread free; input and the p
   const f2 = (await page.evaluate(() => window.playground.getState({ matrices: false }))).frames;
   assert.ok(f2 > f1, 'setState drew a frame');
   await page.locator('#canvas').focus();
+  // A bare page: the welcome (idle like the rest) holds the scene's keys; Escape closes it.
+  await page.keyboard.press('Escape');
+  await frames(page, 3);
+  assert.equal((await page.evaluate(() => window.playground.getState({ matrices: false }))).welcome, false);
   await page.keyboard.press('ArrowRight');
   await frames(page, 3);
   const s = await page.evaluate(() => window.playground.getState({ matrices: false }));

@@ -71,6 +71,11 @@ const TrPair kStrings[] = {
     {"lanes P", "通道数 P"},
     {"Measure on this device", "在本设备上测量"},
     {"Measure again", "重新测量"},
+    {"Full sweep", "完整测量"},
+    {"Quick: each point is one timed batch of at least 2 ms, so the slopes are rough; the full sweep times several.",
+     "快速测量：每个点只计时一批（至少 2 毫秒），所以斜率较粗略；完整测量会计时多批。"},
+    {"quick", "快速"},
+    {"n = 16 … %d, %d runs per point (the controls set both)", "n = 16 … %d，每点 %d 次（两者都可在控制面板中设置）"},
     {"warming up", "预热中"},
     {"measuring", "测量中"},
     {"finished", "已完成"},
@@ -328,6 +333,7 @@ void CostScene::write_results(json& doc, bool) const {
   json m;
   m["state"] = warming_ ? "running" : state_name(sweep_state());
   m["warming_up"] = warming_;
+  m["quick"] = quick_;  // the quick measurement stage 3 runs by itself (n ≤ 1024, one run), not the full sweep
   m["fraction"] = sweep_fraction();
   m["d"] = measured_d_;
   m["longest_slice_ms"] = longest_slice_ms_;
@@ -463,9 +469,20 @@ Status CostScene::apply(const CostParams& p) {
 
 void CostScene::set_clock(SweepClock clock) { clock_ = clock ? std::move(clock) : SweepClock(real_clock_ms); }
 
-Status CostScene::start_sweep() {
+Status CostScene::start_sweep() { return begin_sweep(make_config(params_), warmup_ms_, false); }
+
+Status CostScene::start_quick_sweep() {
+  CostParams p = params_;
+  p.sweep_max_n = cost_limits::kQuickMaxN;
+  p.sweep_runs = 1;
+  SweepConfig c = make_config(p);
+  c.min_sample_ms = cost_limits::kQuickMinSampleMs;
+  return begin_sweep(std::move(c), std::min(warmup_ms_, cost_limits::kQuickWarmupMs), true);
+}
+
+Status CostScene::begin_sweep(SweepConfig config, double warmup_ms, bool quick) {
   cancel_sweep();
-  pending_ = make_config(params_);
+  pending_ = std::move(config);
   SweepWorkload* w = injected_workload_;
   if (!w) {
     if (!workload_) workload_ = std::make_unique<KernelWorkload>();
@@ -477,7 +494,9 @@ Status CostScene::start_sweep() {
   probe.cancel();
   measured_d_ = params_.d;
   started_ = true;
-  warming_ = warmup_ms_ > 0;
+  quick_ = quick;
+  warm_target_ms_ = warmup_ms;
+  warming_ = warmup_ms > 0;
   warm_curve_ = 0;
   warm_curve_ms_ = 0;
   warm_reps_ = 1;
@@ -514,7 +533,7 @@ double CostScene::sweep_fraction() const {
   if (!started_) return 0.0;
   const double warm_share = 0.05;
   const int curves = static_cast<int>(pending_.curves.size());
-  if (warming_) return warm_share * (warm_curve_ + std::min(1.0, warm_curve_ms_ / std::max(1e-9, warmup_ms_))) / std::max(1, curves);
+  if (warming_) return warm_share * (warm_curve_ + std::min(1.0, warm_curve_ms_ / std::max(1e-9, warm_target_ms_))) / std::max(1, curves);
   if (sweep_.state() == SweepState::Finished) return 1.0;
   return warm_share + (1.0 - warm_share) * sweep_.progress().fraction();
 }
@@ -528,6 +547,9 @@ bool CostScene::wants_time() const {
 
 void CostScene::run_slice(double budget_ms) {
   if (!wants_time()) return;
+  // The quick measurement takes a larger share of its frames, so that it is done in about a second; its calls
+  // (n <= 1024) stay short enough that such a frame stays under 50 ms.
+  if (quick_) budget_ms = std::max(budget_ms, cost_limits::kQuickSliceMs);
   const double t0 = clock_();
   SweepWorkload* w = injected_workload_ ? injected_workload_ : workload_.get();
   if (warming_) {
@@ -537,16 +559,16 @@ void CostScene::run_slice(double budget_ms) {
     for (int guard = 0; warming_ && guard < 256 && clock_() - t0 < budget_ms * 0.8; ++guard) {
       const SweepCurve& cv = pending_.curves[static_cast<size_t>(warm_curve_)];
       if (warm_curve_ms_ == 0 && warm_reps_ == 1) {
-        if (!w->prepare(cv, n_warm)) { warm_curve_ms_ = warmup_ms_; }
+        if (!w->prepare(cv, n_warm)) { warm_curve_ms_ = warm_target_ms_; }
       }
-      if (warm_curve_ms_ < warmup_ms_) {
+      if (warm_curve_ms_ < warm_target_ms_) {
         const double a = clock_();
         w->run(warm_reps_);
         const double ms = clock_() - a;
         warm_curve_ms_ += std::max(ms, 1e-3);
         if (ms < 2.0) warm_reps_ = std::min<long long>(warm_reps_ * 2, 1 << 16);
       }
-      if (warm_curve_ms_ >= warmup_ms_) {
+      if (warm_curve_ms_ >= warm_target_ms_) {
         ++warm_curve_;
         warm_curve_ms_ = 0;
         warm_reps_ = 1;

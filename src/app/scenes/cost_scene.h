@@ -46,6 +46,13 @@ constexpr int kMinFitN = 256;          // slopes are fitted over n >= this
 constexpr double kSyncNs = 1000.0;     // assumed hand-off between lanes per dependent step (one barrier)
 constexpr double kAssumedNsPerMac = 1.0;  // before anything is measured
 constexpr int kAnimTokens = 10;        // tokens drawn in the animation, at most
+// The quick measurement stage 3 runs by itself when first opened: n = 16 … 1024 (three points for the slopes
+// over n >= 256), one run of at least 2 ms per point and 20 ms of warm-up per curve, about half a second of
+// measuring work in 12 ms slices.
+constexpr int kQuickMaxN = 1024;
+constexpr double kQuickMinSampleMs = 2.0;
+constexpr double kQuickWarmupMs = 20.0;
+constexpr double kQuickSliceMs = 24.0;  // its slice per frame (the full sweep takes the page's 12 ms)
 }  // namespace cost_limits
 
 struct CostTable {
@@ -125,7 +132,9 @@ class CostScene final : public Scene {
   Status apply(const CostParams& p);  // what the controls do: validated, last good state kept
 
   // ---- the measurement ----
-  Status start_sweep();
+  Status start_sweep();        // the full sweep: n up to sweep_max_n, sweep_runs runs per point
+  Status start_quick_sweep();  // the quick one (cost_limits::kQuick*), whatever sweep_max_n and sweep_runs say
+  bool quick() const { return quick_; }  // the last measurement started was the quick one
   void cancel_sweep();
   bool sweep_running() const { return warming_ || sweep_.state() == SweepState::Running; }
   bool warming() const { return warming_; }
@@ -156,6 +165,7 @@ class CostScene final : public Scene {
  private:
   void refresh_fits();
   void refresh_parallel();
+  Status begin_sweep(SweepConfig config, double warmup_ms, bool quick);
 
   CostParams params_;
   CostTable table_;
@@ -172,7 +182,9 @@ class CostScene final : public Scene {
   int warm_curve_ = 0;
   double warm_curve_ms_ = 0;
   long long warm_reps_ = 1;
-  double warmup_ms_ = 120.0;  // per curve
+  double warmup_ms_ = 120.0;  // per curve (the full sweep)
+  double warm_target_ms_ = 0; // per curve, of the measurement under way
+  bool quick_ = false;
   SweepConfig pending_;
   double longest_slice_ms_ = 0;
   // Worker measurement: the job list and where it stands.

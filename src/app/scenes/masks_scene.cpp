@@ -33,6 +33,8 @@ const TrPair kStrings[] = {
      "同样的分数，正确计算与带 bug 计算：看被遮住的格子和每行之和。"},
     {"Each bug is run on the same batch; its damage is measured, not asserted.", "每个 bug 都在同一批次上运行；破坏是实测的，不是断言的。"},
     {"correct", "正确"},
+    {"no bug", "无 bug"},
+    {"weights A: no bug chosen (the same)", "权重 A：未选 bug（相同）"},
     {"mask after softmax", "softmax 之后才加掩码"},
     {"scale after softmax", "softmax 之后才缩放"},
     {"softmax over the wrong axis", "softmax 用错了轴"},
@@ -150,7 +152,7 @@ json results_json(const MasksParams& p, const MasksModel& m, bool with_matrices)
 
 const char* MasksScene::bug_title(MaskBug b) {
   switch (b) {
-    case MaskBug::None: return N_("correct");
+    case MaskBug::None: return N_("no bug");
     case MaskBug::MaskAfterSoftmax: return N_("mask after softmax");
     case MaskBug::ScaleAfterSoftmax: return N_("scale after softmax");
     case MaskBug::SoftmaxOverColumns: return N_("softmax over the wrong axis");

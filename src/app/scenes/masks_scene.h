@@ -16,10 +16,12 @@ enum class MasksStage { Batch = 0, Masks, Weights, Damage, Count };
 enum class MasksItem { Hidden = 0, Correct, Variant };
 
 struct MasksParams {
-  std::vector<std::string> sentences = {"the cat sat on the mat", "I love cats", "attention is all you need .", "hello"};
+  // The default teaches the correct computation first (no bug), on a batch whose first sentence (the one shown)
+  // is padded, so that the padding mask shows in the default walk; every bug is one click away.
+  std::vector<std::string> sentences = {"I love cats", "the cat sat on the mat", "attention is all you need .", "hello"};
   int pad_to = 0;    // L; 0: the longest sentence
   bool causal = true;
-  MaskBug bug = MaskBug::MaskAfterSoftmax;
+  MaskBug bug = MaskBug::None;
   int d_model = 64;  // d_k = d_model / heads
   int heads = 4;
   uint64_t seed = 42;
