@@ -19,10 +19,19 @@ void start_prompt(const PlaygroundState& st) {
   // The middle of the stage area, where the matrices still to be computed lie empty.
   const ImVec2 a(wpos.x + (wsize.x - size.x) * 0.5f - pad.x, wpos.y + (wsize.y - size.y) * 0.55f - pad.y);
   const ImVec2 b(a.x + size.x + pad.x * 2.f, a.y + size.y + pad.y * 2.f);
+  // In a child window of its own, begun after the view's: ImGui draws a window's children after its own
+  // list, in the order they were begun, so the matrices' child windows would otherwise paint over it.
+  const ImVec2 keep = ImGui::GetCursorScreenPos();
+  ImGui::SetCursorScreenPos(a);
+  ImGui::BeginChild("##start_prompt", ImVec2(b.x - a.x, b.y - a.y), false,
+                    ImGuiWindowFlags_NoInputs | ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoNav |
+                        ImGuiWindowFlags_NoBackground);
   ImDrawList* dl = ImGui::GetWindowDrawList();
   dl->AddRectFilled(a, b, IM_COL32(255, 244, 214, 245), fs * 0.4f);
-  dl->AddRect(a, b, IM_COL32(230, 140, 40, 255), fs * 0.4f, 0, 1.5f);
+  dl->AddRect(ImVec2(a.x + 1.f, a.y + 1.f), ImVec2(b.x - 1.f, b.y - 1.f), IM_COL32(230, 140, 40, 255), fs * 0.4f, 0, 1.5f);  // inside the clip
   dl->AddText(ImVec2(a.x + pad.x, a.y + pad.y), IM_COL32(60, 40, 10, 255), text);
+  ImGui::EndChild();
+  ImGui::SetCursorScreenPos(keep);
 }
 
 }  // namespace ap
