@@ -34,6 +34,12 @@ web_build() {
   emcmake cmake -S . -B build/wasm -G Ninja -DCMAKE_BUILD_TYPE=Release -DAP_IMGUI_DIR="$cache/imgui" \
     -DAP_SDL2_WASM_DIR="$sdl_prefix" >/dev/null
   cmake --build build/wasm -j"$jobs"
+  # The trained checkpoints: a native build of the core alone (build/tools) trains each default recipe with the
+  # same engine (deterministic; rebuilt only when the tool or the core changes) — fetched by the page when a
+  # trained view is first opened (never on the first visit).
+  say "checkpoints (build/tools: the default recipes trained natively)"
+  cmake -S . -B build/tools -G Ninja -DCMAKE_BUILD_TYPE=Release -DAP_BUILD_APP=OFF -DAP_BUILD_TESTS=OFF >/dev/null
+  cmake --build build/tools -j"$jobs" --target checkpoints
   rm -rf dist && mkdir -p dist
   cp web/index.html web/style.css web/preload.js web/playground.js web/kernel_worker.js web/train_worker.js dist/
   cp build/wasm/attention_playground.js build/wasm/attention_playground.wasm dist/
@@ -42,6 +48,8 @@ web_build() {
   # browser's DecompressionStream; the plain files serve a browser without it): the interface's Chinese, and
   # Chinese beyond the interface's own.
   cp build/wasm/gen/cjk_ui.otf build/wasm/gen/cjk_ui.otf.gz build/wasm/gen/cjk_common.otf build/wasm/gen/cjk_common.otf.gz dist/
+  mkdir -p dist/checkpoints && cp build/tools/gen/checkpoints/coref.aptc dist/checkpoints/
+  gzip -9 -n -k -f dist/checkpoints/coref.aptc  # fetched as .gz and unpacked by the browser, as the fonts
   mkdir -p dist/examples && cp web/examples/*.html web/examples/*.css web/examples/*.js dist/examples/  # host pages for instructors (README "Embedding")
   python3 tools/make_single_file.py dist  # dist/attention-playground.html: one file that runs from disk
   printf 'dist/: %s\n' "$(du -sh dist | cut -f1)"

@@ -14,6 +14,8 @@
 #include "app/presets.h"
 #include "app/scenes/sdpa_scene.h"
 #include "core/tokenizer.h"
+#include "core/train/checkpoint.h"
+#include "core/train/coref.h"
 #include "platform/platform.h"
 #include "platform/text_field.h"
 #include "views/sdpa_view.h"
@@ -141,7 +143,38 @@ void op_text(ImVec2 pos, float h, const char* s) {
 SdpaView::SdpaView(SdpaScene& scene) : scene_(scene) {}
 SdpaView::~SdpaView() { heatmap_release(this); }
 
+// The trained view's checkpoint: fetched when the scene first wants it (never on a first visit), handed to the
+// scene; a failure is reported once. The desktop reads it beside its fonts (build/native/gen/checkpoints/) and,
+// when the file is missing, trains the same recipe here once (deterministic: the same weights; seconds).
+void SdpaView::fetch_checkpoint(PlaygroundState& st) {
+  if (scene_.checkpoint() == SdpaScene::Checkpoint::Wanted) {
+    platform_fetch_asset(SdpaScene::kCheckpointAsset);
+    std::vector<unsigned char> bytes;
+    std::string error;
+    const AssetState a = platform_asset(SdpaScene::kCheckpointAsset, &bytes, &error);
+    if (a == AssetState::Ready) {
+      scene_.receive_checkpoint(bytes);
+    } else if (a == AssetState::Failed) {
+#ifndef __EMSCRIPTEN__
+      std::vector<uint8_t> trained;
+      if (train::train_checkpoint(train::Recipe{}, &trained).ok) {
+        scene_.receive_checkpoint(std::vector<unsigned char>(trained.begin(), trained.end()));
+        return;
+      }
+#endif
+      scene_.checkpoint_failed(Status::Error("the trained model could not be fetched: {0}", {error}));
+    }
+  }
+  if (scene_.checkpoint_failures() != failures_seen_) {
+    failures_seen_ = scene_.checkpoint_failures();
+    report(st, "checkpoint", scene_.checkpoint_error());
+  } else if (scene_.trained()) {
+    clear_report(st, "checkpoint");
+  }
+}
+
 void SdpaView::sync(PlaygroundState& st) {
+  fetch_checkpoint(st);
   const SdpaModel& m = scene_.model();
   // The cell editor edits the model it was opened on: a new model (setState, a preset) closes it.
   if (generation_seen_ != scene_.generation() && cell_popup_) {
@@ -200,15 +233,23 @@ void SdpaView::controls(ViewContext& ctx) {
   const auto apply = [&](const SdpaParams& p, const char* key) { return report_result(st, key, scene_.apply(p)); };
 
   section_heading(tr("Input"));
-  const int source = model.params.source == QkvSource::Projection ? 0 : 1;
+  const int source = scene_.trained() ? 2 : model.params.source == QkvSource::Projection ? 0 : 1;
   if (ImGui::RadioButton((std::string(tr("Sentence → X·W")) + "###source_projection").c_str(), source == 0) && source != 0) {
     SdpaParams p = model.params;
     p.source = QkvSource::Projection;
+    if (source == 2) p = SdpaParams{};  // from the trained view: the seeded default
     (void)apply(p, "source");
   }
   ImGui::SameLine();
   if (ImGui::RadioButton((std::string(tr("Q, K, V by hand")) + "###source_custom").c_str(), source == 1) && source != 1)
     (void)apply(as_custom(model), "source");
+  if (ImGui::RadioButton((std::string(tr("Trained model")) + "###source_trained").c_str(), source == 2) && source != 2)
+    (void)report_result(st, "source", scene_.load_preset("it-trained"));
+  if (scene_.trained_pending()) ImGui::TextDisabled("%s", tr("Loading the trained model…"));
+  if (source == 2) {
+    trained_controls(ctx);
+    return;
+  }
 
   if (source == 0) {
     ImGui::TextWrapped("%s", tr("Sentence (one token per word, punctuation mark or Chinese character)"));
@@ -312,6 +353,47 @@ void SdpaView::controls(ViewContext& ctx) {
   if (model.trace.fully_masked_rows > 0)
     ImGui::TextWrapped("%d %s", model.trace.fully_masked_rows,
                        tr("rows have every key hidden: their weights are all 0 and they are flagged."));
+}
+
+// The trained view: what the weights are, the sentence (the model's vocabulary), the layer, the adjective flip.
+void SdpaView::trained_controls(ViewContext& ctx) {
+  PlaygroundState& st = ctx.st;
+  const train::TrainedQkv& q = scene_.trained_qkv();
+  const int layer = scene_.trained_layer();
+  ImGui::TextWrapped("%s", scene_.weights_label().c_str());
+  ImGui::TextWrapped("%s", tr("Sentence (words of the task: an animal, a place, an adjective)"));
+  ImGui::SetNextItemWidth(-1);
+  TextFieldOptions o;
+  o.max_bytes = limits::kMaxTextBytes + 1;
+  o.accessible_name = tr("Sentence");
+  if (text_field("##trained_text", &text_, o)) (void)report_result(st, "text", scene_.show_trained(text_, layer));
+  std::vector<std::string> flipped = q.words;
+  if (train::flip_coref_adjective(&flipped)) {
+    size_t k = 0;
+    while (k < flipped.size() && flipped[k] == q.words[k]) ++k;
+    LocalText t;
+    t.tmpl = N_("Flip the adjective ({0} → {1})");
+    t.args = {q.words[k], flipped[k]};
+    if (ImGui::Button((localize(t) + "###flip").c_str())) {
+      std::string s;
+      for (const auto& w : flipped) s += (s.empty() ? "" : " ") + w;
+      (void)report_result(st, "text", scene_.show_trained(s, layer));
+    }
+  }
+  section_heading(tr("Layer"));
+  for (int l = 0; l < q.layers; ++l) {
+    if (l) ImGui::SameLine();
+    ImGui::PushID(l);
+    LocalText t;
+    t.tmpl = N_("layer {0}");
+    t.args = {std::to_string(l + 1)};
+    if (ImGui::RadioButton((localize(t) + "###layer").c_str(), layer == l) && layer != l)
+      (void)report_result(st, "layer", scene_.show_trained(text_, l));
+    ImGui::PopID();
+  }
+  ImGui::TextWrapped("%s", layer == q.layers - 1
+      ? tr("The last layer decides: its \"it\" row is the model's answer (the loss was taken on it).")
+      : tr("Layer 1 lets \"it\" read the adjective that follows; its own row need not point at a noun."));
 }
 
 // ---- keys and help -----------------------------------------------------------------------------------------
@@ -870,7 +952,15 @@ void SdpaView::stage(ViewContext& ctx) {
   }
   const char* note_inline = nullptr;
   const char* note = nullptr;  // on its own line
-  if (!custom) {
+  std::string trained_note;
+  if (scene_.trained()) {  // which weights, measured (read from the checkpoint), and which layer
+    LocalText t;
+    t.tmpl = N_("{0} · layer {1} of {2}");
+    t.args = {scene_.weights_label(), std::to_string(scene_.trained_layer() + 1), std::to_string(scene_.trained_qkv().layers)};
+    trained_note = localize(t);
+    if (legend_row + ImGui::CalcTextSize(trained_note.c_str()).x <= avail.x) note_inline = trained_note.c_str();
+    else note = trained_note.c_str();
+  } else if (!custom) {
     const char* note_short = tr("Random, untrained weights (seeded)");
     if (legend_row + ImGui::CalcTextSize(note_long).x <= avail.x) note_inline = note_long;
     else if (legend_row + ImGui::CalcTextSize(note_short).x <= avail.x) note_inline = note_short;
@@ -976,7 +1066,7 @@ void SdpaView::stage(ViewContext& ctx) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.55f, 0.30f, 0.0f, 1.f));
     ImGui::TextUnformatted(note_inline);
     ImGui::PopStyleColor();
-    if (note_inline != note_long && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", note_long);
+    if (!scene_.trained() && note_inline != note_long && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", note_long);
   }
   numbered_ = g.numbered;
 }

@@ -38,6 +38,9 @@ class SdpaView final : public SceneView {
 
  private:
   void sync(PlaygroundState& st);  // caches follow the scene's generation
+  void fetch_checkpoint(PlaygroundState& st);
+  void trained_controls(ViewContext& ctx);
+  int failures_seen_ = 0;
   HeatmapKey key(int item, long long version = 0) const;
   MatrixViewResult place(ViewContext& ctx, MatrixView v, MatrixId id, ImVec2 pos, ImVec2 size);
   // What a stage draws: a row of matrices between operators, or a product (items: left, top, result and

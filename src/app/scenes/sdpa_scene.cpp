@@ -6,6 +6,9 @@
 #include "app/json_fields.h"
 #include "app/presets.h"
 #include "app/scene_presets.h"
+#include "app/scenes/train_scene.h"
+#include "app/weights_label.h"
+#include "core/train/checkpoint.h"
 #include "core/tokenizer.h"
 
 namespace ap {
@@ -57,7 +60,28 @@ Status build_model(const SdpaParams& p, SdpaModel* out) {
 
 struct SdpaChange final : SceneChange {
   SdpaModel model;
+  // The trained view: installed (trained), or waiting for the checkpoint (pending: words and layer only).
+  bool trained = false, pending = false;
+  std::vector<std::string> words;
+  int layer = 0;
+  train::TrainedQkv qkv;
 };
+
+// One layer of a trained model as hand-set Q, K, V (labelled by the words, no mask), built by the scene's
+// usual pipeline.
+Status trained_model(const train::TrainedQkv& q, int layer, SdpaModel* out) {
+  SdpaParams p;
+  p.source = QkvSource::Custom;
+  p.mask = MaskKind::None;
+  p.Q = q.Q[static_cast<size_t>(layer)];
+  p.K = q.K[static_cast<size_t>(layer)];
+  p.V = q.V[static_cast<size_t>(layer)];
+  p.query_labels = p.key_labels = q.words;
+  return build_model(p, out);
+}
+
+// Fields that shape only seeded or hand-set Q, K, V.
+const char* const kRandomOnlyFields[] = {"source", "d_model", "seed", "positional", "pad_to"};
 
 const char* const kInputMatrices[] = {"Q", "K", "V"};
 const char* const kResultMatrices[] = {"scores", "scaled", "masked", "weights", "output"};
@@ -145,6 +169,10 @@ const std::vector<StageInfo>& SdpaScene::stages() const { return stage_table(); 
 const std::vector<PresetInfo>& SdpaScene::presets() const {
   static const std::vector<PresetInfo> kInfo = [] {
     std::vector<PresetInfo> v;
+    v.push_back({"it-trained", N_("trained: it → animal"),
+                 N_("A two-layer model trained on the coreference task (the build trains it). Its last layer decides: "
+                    "\"it\" attends to \"animal\" because the model learned it. Change \"tired\" to \"wide\" and the row "
+                    "moves to \"street\".")});
     for (const Preset& p : ap::presets()) v.push_back({p.id, p.title, p.note});
     return v;
   }();
@@ -173,6 +201,15 @@ std::vector<int> sdpa_substeps(int n, int m) {
 std::vector<int> SdpaScene::substeps() const { return sdpa_substeps(model_.trace.n, model_.trace.m); }
 
 void SdpaScene::write_params(json& doc) const {
+  // The trained view (or the one waiting for the checkpoint: its document already names it, so that its
+  // link and setState(getState()) ask for the same view).
+  if (trained_ || pending_) {
+    doc["weights"] = "trained";
+    doc["text"] = join(trained_ ? qkv_.words : pending_words_);
+    doc["layer"] = (trained_ ? layer_ : pending_layer_) + 1;
+    doc["recipe"] = recipe_json(trained_ ? qkv_.recipe : train::Recipe{});
+    return;
+  }
   const SdpaParams& p = model_.params;
   const bool custom = p.source == QkvSource::Custom;
   doc["source"] = custom ? "custom" : "projection";
@@ -197,7 +234,7 @@ void SdpaScene::write_params(json& doc) const {
 void SdpaScene::write_results(json& doc, bool with_matrices) const {
   const SdpaModel& m = model_;
   const AttentionTrace& t = m.trace;
-  doc["text"] = m.params.text;
+  if (!pending_) doc["text"] = m.params.text;  // (pending: the parameters hold the sentence it waits for)
   doc["tokens"] = m.query_tokens;
   doc["key_tokens"] = m.key_tokens;
   doc["n"] = t.n;
@@ -208,6 +245,20 @@ void SdpaScene::write_results(json& doc, bool with_matrices) const {
   for (int i = 0; i < t.n; ++i)
     if (t.softmax.fully_masked[static_cast<size_t>(i)]) fm.push_back(i);
   doc["fully_masked_rows"] = fm;
+  if (!trained_ && !pending_) doc["weights"] = "random";  // (a trained view writes it with its parameters)
+  doc["label"] = weights_label(false);
+  if (trained_) {
+    json tr_doc;
+    tr_doc["task"] = qkv_.recipe.task;
+    tr_doc["step"] = qkv_.step;
+    tr_doc["heldout_accuracy"] = qkv_.heldout_accuracy;
+    tr_doc["layers"] = qkv_.layers;
+    tr_doc["it"] = qkv_.it_pos;
+    tr_doc["head"] = qkv_.head;
+    doc["trained"] = tr_doc;
+  }
+  doc["checkpoint"] = ck_ == Checkpoint::None ? "none" : ck_ == Checkpoint::Wanted ? "loading" : ck_ == Checkpoint::Ready ? "loaded" : "failed";
+  if (ck_ == Checkpoint::Failed) doc["checkpoint_error"] = ck_error_.message;
   if (with_matrices) {
     json& mats = doc["matrices"];
     for (const char* k : kInputMatrices) mats[k] = matrix_json(result_matrix(m, k));
@@ -223,6 +274,8 @@ const std::vector<UrlParam>& SdpaScene::url_params() const {
       {"seed", "seed", UrlKind::Number},       {"positional", "positional", UrlKind::Bool},
       {"pad_to", "pad_to", UrlKind::Number},   {"mask", "mask", UrlKind::String},
       {"matrices", "m", UrlKind::Matrices},
+      {"weights", "weights", UrlKind::String}, {"layer", "layer", UrlKind::Number},
+      {"recipe", "recipe", UrlKind::Json},
   };
   return kParams;
 }
@@ -230,10 +283,71 @@ const std::vector<UrlParam>& SdpaScene::url_params() const {
 Status SdpaScene::prepare(const json& in, std::unique_ptr<SceneChange>* out) const {
   if (!in.is_object()) return Status::Error("expects an object, got {0}", {quote_json(in)});
   AP_TRY(check_known_fields(in, {"preset", "source", "text", "tokens", "key_tokens", "d_model", "d_k", "seed",
-                                "positional", "pad_to", "mask", "matrices", "n", "m", "d_v", "fully_masked_rows"}));
+                                "positional", "pad_to", "mask", "matrices", "n", "m", "d_v", "fully_masked_rows",
+                                "weights", "layer", "recipe", "label", "trained", "checkpoint", "checkpoint_error"}));
+
+  // 0. The trained view: asked for by its preset or weights "trained", or kept while only its sentence or
+  //    layer changes; any other preset, weights "random" or a field of seeded weights leaves it.
+  bool want_trained = trained_ || pending_;
+  bool from_preset = false;
+  if (const auto it = in.find("preset"); it != in.end()) {
+    from_preset = it->is_string() && it->get<std::string>() == "it-trained";
+    want_trained = from_preset;
+  }
+  if (const auto it = in.find("weights"); it != in.end()) {
+    if (!it->is_string() || (it->get<std::string>() != "trained" && it->get<std::string>() != "random"))
+      return Status::Error("weights must be \"trained\" or \"random\", got {0}", {quote_json(*it)});
+    if (in.contains("preset") && want_trained != (it->get<std::string>() == "trained"))
+      return Status::Error("preset {0} and weights {1} disagree", {quote_json(in["preset"]), quote_json(*it)});
+    want_trained = it->get<std::string>() == "trained";
+  } else if (want_trained && !from_preset) {
+    for (const char* k : kRandomOnlyFields) want_trained = want_trained && !in.contains(k);
+    if (const auto mt = in.find("matrices"); mt != in.end() && mt->is_object())
+      for (const char* k : kInputMatrices) want_trained = want_trained && !mt->contains(k);
+  }
+  if (want_trained) {
+    for (const char* k : kRandomOnlyFields)
+      if (in.contains(k))
+        return Status::Error("{0} applies to seeded or hand-set weights; this view shows the trained model (send weights: \"random\")", {k});
+    auto change = std::make_unique<SdpaChange>();
+    // The sentence: the field, the preset's, or the one on screen; as the model's words (its vocabulary).
+    std::string text = from_preset ? kTrainedSentence : trained_ ? join(qkv_.words) : pending_ ? join(pending_words_) : kTrainedSentence;
+    if (const auto it = in.find("text"); it != in.end()) AP_TRY(read_string(*it, "text", &text));
+    else if (const auto tk = in.find("tokens"); tk != in.end()) {
+      std::vector<std::string> toks;
+      AP_TRY(read_string_list(*tk, "tokens", &toks));
+      text = join(toks);
+    }
+    AP_TRY(train_sentence_words(text, &change->words));
+    const train::Recipe recipe = trainer_ ? trainer_->recipe() : train::Recipe{};
+    if (const auto it = in.find("recipe"); it != in.end() && json::parse(it->dump()) != json::parse(recipe_json(recipe).dump()))
+      return Status::Error("this build's trained model has the recipe {0}; other recipes train in the scene \"Watch attention learn\"",
+                           {recipe_json(recipe).dump()});
+    change->layer = from_preset || !(trained_ || pending_) ? recipe.layers - 1 : trained_ ? layer_ : std::max(0, pending_layer_);
+    if (const auto it = in.find("layer"); it != in.end()) {
+      long long l;
+      AP_TRY(read_int(*it, "layer", 1, recipe.layers, &l));
+      change->layer = static_cast<int>(l) - 1;
+    }
+    if (const auto it = in.find("mask"); it != in.end() && *it != "none")
+      return Status::Error("the trained model hides no key here (its sentences have no padding): mask must be \"none\", got {0}", {quote_json(*it)});
+    if (ck_ == Checkpoint::Failed) return ck_error_;  // read once per page: what it said stays true
+    if (!trainer_) {  // 1. Not here yet: the view fetches the checkpoint, then commits this change.
+      change->pending = true;
+      *out = std::move(change);
+      return Status::Ok();
+    }
+    // 2. The sentence through the model; the chosen layer as the scene's Q, K, V; results must agree.
+    AP_TRY(train::trained_qkv(*trainer_, change->words, &change->qkv));
+    AP_TRY(trained_model(change->qkv, change->layer, &change->model));
+    AP_TRY(check_derived(in, change->model, true));
+    change->trained = true;
+    *out = std::move(change);
+    return Status::Ok();
+  }
 
   // 1. Where the change starts: a preset (always first, whatever the key order), or the current view.
-  SdpaParams base = model_.params;
+  SdpaParams base = trained_ ? SdpaParams{} : model_.params;  // from the trained view: back to seeded weights
   SdpaModel preset_model;
   const SdpaModel* base_model = &model_;
   if (const auto it = in.find("preset"); it != in.end()) {
@@ -356,18 +470,80 @@ Status SdpaScene::prepare(const json& in, std::unique_ptr<SceneChange>* out) con
 
 void SdpaScene::commit(std::unique_ptr<SceneChange> change) {
   auto* c = static_cast<SdpaChange*>(change.get());
+  if (c->pending) {  // the model on screen stays until the checkpoint is read (receive_checkpoint)
+    pending_ = true;
+    pending_words_ = c->words;
+    pending_layer_ = c->layer;
+    if (ck_ == Checkpoint::None) ck_ = Checkpoint::Wanted;
+    return;
+  }
+  pending_ = false;
+  trained_ = c->trained;
+  if (trained_) {
+    qkv_ = std::move(c->qkv);
+    layer_ = c->layer;
+  }
   model_ = std::move(c->model);
   model_replaced();
 }
 
+SdpaScene::~SdpaScene() = default;
+
+void SdpaScene::receive_checkpoint(const std::vector<unsigned char>& bytes) {
+  auto t = std::make_unique<train::Trainer>();
+  const Status s = train::read_checkpoint(bytes.data(), bytes.size(), t.get());
+  if (!s.ok) {
+    checkpoint_failed(s);
+    return;
+  }
+  trainer_ = std::move(t);
+  ck_ = Checkpoint::Ready;
+  ck_error_ = Status::Ok();
+  if (!pending_) return;
+  pending_ = false;
+  std::string text;
+  for (const auto& w : pending_words_) text += (text.empty() ? "" : " ") + w;
+  const Status shown = show_trained(text, pending_layer_);
+  if (!shown.ok) checkpoint_failed(shown);
+}
+
+void SdpaScene::checkpoint_failed(const Status& error) {
+  ck_ = Checkpoint::Failed;
+  ck_error_ = error;
+  pending_ = false;
+  ++checkpoint_failures_;
+}
+
+Status SdpaScene::show_trained(const std::string& text, int layer) {
+  json doc = {{"weights", "trained"}, {"text", text}};
+  if (layer >= 0) doc["layer"] = layer + 1;
+  std::unique_ptr<SceneChange> c;
+  AP_TRY(prepare(doc, &c));
+  commit(std::move(c));
+  return Status::Ok();
+}
+
+std::string SdpaScene::weights_label(bool localized) const {
+  if (trained_) return trained_weights_label(qkv_.step, qkv_.heldout_accuracy, localized);
+  if (model_.params.source == QkvSource::Projection) return random_weights_label(model_.params.seed, localized);
+  return localized ? tr("Q, K, V set by hand") : "Q, K, V set by hand";
+}
+
 Status SdpaScene::apply(const SdpaParams& params) {
-  auto change = std::make_unique<SdpaChange>();
+  auto change = std::make_unique<SdpaChange>();  // seeded or hand-set: leaves a trained view
   AP_TRY(build_model(params, &change->model));
   commit(std::move(change));
   return Status::Ok();
 }
 
 Status SdpaScene::load_preset(const std::string& id) {
+  if (id == "it-trained") {
+    std::unique_ptr<SceneChange> c;
+    AP_TRY(prepare(json{{"preset", id}}, &c));
+    commit(std::move(c));
+    timeline.end();
+    return Status::Ok();
+  }
   const Preset* p = find_preset(id);
   if (!p) {
     std::string known;

@@ -1,5 +1,15 @@
 // Scene "Scaled dot-product attention" (id "sdpa"): softmax(QKᵀ/√dₖ + M)·V computed step by step on a
-// sentence (Q, K, V projected from seeded embeddings) or on Q, K, V set by hand.
+// sentence (Q, K, V projected from seeded embeddings), on Q, K, V set by hand, or on the Q, K, V of a trained
+// model (preset "it-trained", weights: "trained").
+//
+// The trained view: the build's checkpoint of the coreference model (dist/checkpoints/coref.aptc, made by
+// tools/make_checkpoint.cpp) is fetched the first time a trained view is asked for — never before. The
+// sentence runs through the model (core/train/trained_qkv.h) and one layer's Q, K, V (with biases, as the
+// model computes them from that layer's input) become hand-set Q, K, V here: the scene computes the scores,
+// 1/√d and softmax with the same code as always, no mask (the model hides only padding, and there is none).
+// Layer L, the last, decides: its "it" row points at the referent; the other layer is one click away.
+// Until the checkpoint has arrived the scene keeps what it shows; one that cannot be read leaves a message
+// (checkpoint_error) and the weights as they were.
 //
 // Stages (the lecture notes' flow): Q,K,V → Q·Kᵀ → ÷√dₖ → mask → softmax → ×V → output. Sub-steps:
 //   scores:        n·m cells, row-major (cell (i,j) is sub-step i·m + j)
@@ -13,6 +23,7 @@
 
 #include "app/scene.h"
 #include "core/sdpa_pipeline.h"
+#include "core/train/trained_qkv.h"
 
 namespace ap {
 
@@ -39,6 +50,7 @@ class SdpaScene final : public Scene {
  public:
   // defer: build the first model when first used (make_scenes), not now (Scene::ensure_built).
   explicit SdpaScene(bool defer = false);
+  ~SdpaScene() override;
   void build_first() override;  // the default model, now or when first used  // the default sentence (always builds)
 
   const char* id() const override { return "sdpa"; }
@@ -60,8 +72,37 @@ class SdpaScene final : public Scene {
   Status apply(const SdpaParams& params);
   Status load_preset(const std::string& id);  // shows the preset complete (last stage)
 
+  // ---- the trained view ----
+  enum class Checkpoint { None, Wanted, Ready, Failed };  // not asked for, to be fetched, read, unreadable
+  static constexpr const char* kCheckpointAsset = "checkpoints/coref.aptc";
+  bool trained() const { return trained_; }            // the model shows a trained layer
+  bool trained_pending() const { return pending_; }    // a trained view waits for the checkpoint
+  const train::TrainedQkv& trained_qkv() const { return qkv_; }
+  int trained_layer() const { return layer_; }         // 0-based
+  Checkpoint checkpoint() const { return ck_; }
+  const Status& checkpoint_error() const { return ck_error_; }
+  int checkpoint_failures() const { return checkpoint_failures_; }    // one more per failure (the view reports it)
+  // The view hands over the fetched bytes (or the fetch's failure); a pending trained view is then installed.
+  void receive_checkpoint(const std::vector<unsigned char>& bytes);
+  void checkpoint_failed(const Status& error);
+  // "trained on coreference, N steps, held-out accuracy x %", "random, seed s" or "Q, K, V set by hand".
+  std::string weights_label(bool localized = true) const;
+  // The trained view of `text` at `layer` (0-based; −1: the last), through prepare() as setState does.
+  Status show_trained(const std::string& text, int layer);
+
  private:
   SdpaModel model_;
+  bool trained_ = false, pending_ = false;
+  int layer_ = 0, pending_layer_ = -1;
+  train::TrainedQkv qkv_;
+  std::vector<std::string> pending_words_;
+  Checkpoint ck_ = Checkpoint::None;
+  Status ck_error_;
+  int checkpoint_failures_ = 0;
+  mutable std::unique_ptr<train::Trainer> trainer_;  // the checkpoint's model (a forward pass is not const)
 };
+
+// The trained preset's sentence: the lecture notes' own.
+constexpr const char* kTrainedSentence = "the animal didn't cross the street because it was too tired";
 
 }  // namespace ap

@@ -9,6 +9,7 @@
 #include "app/json_fields.h"
 #include "app/scene_presets.h"
 #include "app/train_host.h"
+#include "app/weights_label.h"
 #include "core/number_text.h"
 #include "core/train/coref.h"
 
@@ -125,12 +126,12 @@ struct TrainChange final : SceneChange {
   Command command = Command::None;
 };
 
+}  // namespace
+
 json recipe_json(const train::Recipe& r) {
   return {{"task", r.task}, {"layers", r.layers}, {"d_model", r.d_model}, {"heads", r.heads}, {"seed", r.seed},
           {"steps", r.steps}, {"learning_rate", r.learning_rate}, {"batch", r.batch}};
 }
-
-}  // namespace
 
 const char* train_state_name(TrainRunState s) {
   switch (s) {
@@ -460,11 +461,9 @@ void TrainScene::poll() {
 }
 
 std::string TrainScene::weights_label(bool localized) const {
-  const auto t = [&](const char* s) { return localized ? tr(s) : s; };
   const int step = has_report_ ? report_.step : 0;
-  if (step == 0) return format_template(t("random, seed {0}"), {std::to_string(params_.recipe.seed)});
-  return format_template(t("trained on coreference, {0} steps, held-out accuracy {1} %"),
-                         {std::to_string(step), fmt(100.0 * report_.heldout_accuracy, 1)});
+  if (step == 0) return random_weights_label(params_.recipe.seed, localized);
+  return trained_weights_label(step, report_.heldout_accuracy, localized);
 }
 
 std::string TrainScene::explain(int what, int i, int j) const {

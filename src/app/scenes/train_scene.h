@@ -93,6 +93,9 @@ class TrainScene final : public Scene {
   int rate_step0_ = 0;
 };
 
+// A recipe as the document writes it: {task, layers, d_model, heads, seed, steps, learning_rate, batch}.
+nlohmann::json recipe_json(const train::Recipe& r);
+
 // The sentence as the model's words: split at spaces, ASCII lowercased; checked against the task's vocabulary.
 Status train_sentence_words(const std::string& text, std::vector<std::string>* words);
 

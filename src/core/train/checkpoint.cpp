@@ -85,6 +85,16 @@ void write_checkpoint(const Trainer& t, std::vector<uint8_t>* out) {
   put<uint64_t>(out, fnv1a(payload.data(), payload.size()));
 }
 
+Status train_checkpoint(const Recipe& r, std::vector<uint8_t>* out, Trainer* trained) {
+  auto t = std::make_unique<Trainer>();
+  AP_TRY(t->init(r));
+  while (!t->finished() && !t->diverged()) t->advance(r.steps);
+  if (t->diverged()) return t->divergence();
+  write_checkpoint(*t, out);
+  if (trained) *trained = std::move(*t);
+  return Status::Ok();
+}
+
 Status read_checkpoint(const uint8_t* bytes, size_t size, Trainer* out) {
   // 1) the header
   if (!bytes || size < kHeader + kTrailer)

@@ -25,6 +25,10 @@ constexpr uint32_t kCheckpointVersion = 1;
 
 // The trainer's recipe, step, last held-out accuracy and weights.
 void write_checkpoint(const Trainer& t, std::vector<uint8_t>* out);
+// Trains `r` to its last step (seconds for the default recipe; deterministic: the same bytes every time) and
+// writes its checkpoint: what the build ships (tools/make_checkpoint.cpp) and what the desktop trains when
+// the file is missing. `trained` (may be null) gets the trainer.
+Status train_checkpoint(const Recipe& r, std::vector<uint8_t>* out, Trainer* trained = nullptr);
 // Builds `out` from the bytes (init from the recipe, then the weights), or fails and leaves `out` as it was.
 Status read_checkpoint(const uint8_t* bytes, size_t size, Trainer* out);
 

@@ -25,7 +25,7 @@ int Vocab::id(const std::string& word) const {
 const std::vector<std::string>& coref_animals() {
   static const std::vector<std::string> v = {"cat",   "dog",  "horse", "fox",  "rabbit", "deer",    "goat",
                                              "sheep", "cow",  "pig",   "mouse", "bear",  "wolf",    "duck",
-                                             "chicken", "donkey", "tiger", "lion", "monkey", "turtle"};
+                                             "chicken", "donkey", "tiger", "lion", "monkey", "animal"};
   return v;
 }
 const std::vector<std::string>& coref_places() {
@@ -109,6 +109,19 @@ Status check_coref_sentence(const std::vector<std::string>& words, int* it_pos) 
   if (it < 0) return Status::Error("the sentence must contain \"it\" once");
   if (it_pos) *it_pos = it;
   return Status::Ok();
+}
+
+bool flip_coref_adjective(std::vector<std::string>* words) {
+  const auto& adjs = coref_adjectives();
+  const int half = coref_animal_adjectives();
+  for (std::string& w : *words) {
+    const auto it = std::find(adjs.begin(), adjs.end(), w);
+    if (it == adjs.end()) continue;
+    const int i = static_cast<int>(it - adjs.begin());
+    w = adjs[static_cast<size_t>(i < half ? i + half : i - half)];  // tired ↔ wide, scared ↔ busy, …
+    return true;
+  }
+  return false;
 }
 
 Status make_coref_dataset(uint64_t seed, CorefDataset* out) {

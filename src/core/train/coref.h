@@ -12,7 +12,7 @@
 //   2  the ANIMAL could not enter the PLACE since it was too ADJ
 //   3  the PLACE stopped the ANIMAL because it was too ADJ
 //   4  after the ANIMAL reached the PLACE it was very ADJ
-// 20 animals, 20 places, 10 animal adjectives (tired, scared, hungry, sleepy, …) and 10 place adjectives
+// 20 animals (the last is "animal" itself, so the notes' own sentence is one of the task's), 20 places, 10 animal adjectives (tired, scared, hungry, sleepy, …) and 10 place adjectives
 // (wide, busy, wet, crowded, …). Every (frame, animal, place, adjective) sentence exists once.
 //
 // Split: a seeded set of held-out pairs (noun, adjective of the noun's kind): 2 of each noun's 10 adjectives,
@@ -75,6 +75,10 @@ int coref_seq_len();  // the longest frame, in words: every batch is padded to i
 // A sentence the trained model can read: 2 … coref_seq_len() words of coref_vocabulary() (not "<pad>"), with
 // "it" exactly once (its position in *it_pos, may be null). A word outside the vocabulary is named.
 Status check_coref_sentence(const std::vector<std::string>& words, int* it_pos);
+
+// Replaces the first adjective of the task by its counterpart of the other kind (the i-th animal adjective ↔
+// the i-th place adjective: tired ↔ wide), so that "it" changes referent. False when there is none.
+bool flip_coref_adjective(std::vector<std::string>* words);
 
 // Builds every sentence and the seeded split.
 Status make_coref_dataset(uint64_t seed, CorefDataset* out);

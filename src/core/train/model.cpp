@@ -254,6 +254,10 @@ CMatMap AttentionModel::attention(int layer) const { return acts_.view(layers_[l
 CMatMap AttentionModel::residual(int layer) const {
   return acts_.view(layer == 0 ? emb_ : layers_[layer - 1].x_out, B_);
 }
+CMatMap AttentionModel::projection(int layer, char which) const {
+  const Layer& L = layers_[layer];
+  return acts_.view(which == 'q' ? L.q : which == 'k' ? L.k : L.v, B_);
+}
 CMatMap AttentionModel::class_probs() const { return acts_.view(probs_, B_); }
 
 }  // namespace train

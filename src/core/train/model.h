@@ -76,6 +76,8 @@ class AttentionModel {
   // Views into the last forward pass (valid until the next one), batch size = that of the last forward.
   CMatMap attention(int layer) const;   // layer in [0, L): weights [B·H·T, T], row (b·H + h)·T + i
   CMatMap residual(int layer) const;    // layer in [0, L]: x_layer [B·T, C] (0 = the embeddings)
+  // layer in [0, L), which 'q', 'k' or 'v': h·W + b of that layer [B·T, C] (head h: columns h·C/H …)
+  CMatMap projection(int layer, char which) const;
   CMatMap class_probs() const;          // classifier: [B, K]
   int last_batch() const { return B_; }
   const Arena& activations() const { return acts_; }

@@ -1,0 +1,39 @@
+// Training engine, part 10: a trained model's Q, K and V, layer by layer — what the SDPA scene animates.
+//
+// The idea in one line: run a sentence through the trained model and keep, for every layer, the queries, keys
+// and values that layer computed from its own input; the scene then computes softmax(Q·Kᵀ/√d + M)·V with the
+// same code as for seeded weights (core/attention.h), and gets the model's own weights (tests say within 1e-6).
+//
+//   words (n, the task's vocabulary) ──Trainer::attention_of: one forward pass, padded to T──> for layer l:
+//     h_l = x_l                      (the layer's input: embeddings + positions for l = 0, else the residual)
+//     Q_l = h_l·W^Q_l + b^Q_l        [n, d]   the first n rows, the pointer head's d = C/H columns
+//     K_l = h_l·W^K_l + b^K_l        [n, d]
+//     V_l = h_l·W^V_l + b^V_l        [n, d]
+//     A_l = softmax(Q_l·K_lᵀ / √d)   [n, n]   no mask: the padding (rows n … T−1) is hidden as a key from every
+//                                             query, so no word reads it, and over the n words the weights are
+//                                             those of the padded pass
+#pragma once
+#include <string>
+#include <vector>
+
+#include "trainer.h"
+
+namespace ap {
+namespace train {
+
+struct TrainedQkv {
+  std::vector<std::string> words;  // n
+  int layers = 0, n = 0, d = 0;
+  int it_pos = -1;
+  int head = 0;                    // the head shown: the pointer head
+  std::vector<Mat> Q, K, V;        // [layer]: n × d
+  Recipe recipe;
+  int step = 0;
+  double heldout_accuracy = 0;
+};
+
+// Q, K, V of every layer for `words` under the trainer's current weights (check_coref_sentence's rules).
+Status trained_qkv(Trainer& t, const std::vector<std::string>& words, TrainedQkv* out);
+
+}  // namespace train
+}  // namespace ap

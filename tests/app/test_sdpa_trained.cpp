@@ -1,0 +1,161 @@
+// The SDPA scene's trained view (preset "it-trained"): nothing is fetched until it is asked for; the
+// checkpoint's arrival installs the deciding layer's Q, K, V; the "it" row points at "animal" and moves to
+// "street" with "wide"; an unknown word is named and changes nothing; the document and the link restore the
+// view; a damaged or foreign checkpoint leaves a message and the weights the scene had.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "app/api.h"
+#include "app/scenes/sdpa_scene.h"
+#include "app/state.h"
+#include "app/url.h"
+#include "core/checkpoint_bytes.h"
+
+namespace ap {
+namespace {
+
+using nlohmann::json;
+
+std::vector<unsigned char> bytes() {
+  const auto& b = default_checkpoint_bytes();
+  return std::vector<unsigned char>(b.begin(), b.end());
+}
+
+int it_argmax(const SdpaScene& s) {
+  const Mat& A = s.model().trace.weights();
+  const int it = s.trained_qkv().it_pos;
+  int best = 0;
+  for (int j = 1; j < A.cols(); ++j)
+    if (A(it, j) > A(it, best)) best = j;
+  return best;
+}
+
+Status set(SdpaScene& s, const json& doc) {
+  std::unique_ptr<SceneChange> c;
+  AP_TRY(s.prepare(doc, &c));
+  s.commit(std::move(c));
+  return Status::Ok();
+}
+
+TEST(SdpaTrained, APlainSceneWantsNoCheckpoint) {
+  SdpaScene s;
+  EXPECT_EQ(s.checkpoint(), SdpaScene::Checkpoint::None);
+  json doc;
+  s.write_results(doc, false);
+  EXPECT_EQ(doc["weights"], "random");
+  EXPECT_EQ(doc["checkpoint"], "none");
+  EXPECT_EQ(doc["label"], "random, seed 42");
+  EXPECT_EQ(s.presets().front().id, std::string("it-trained"));  // the headline preset
+}
+
+TEST(SdpaTrained, ThePresetWaitsForTheCheckpointThenShowsTheDecidingLayer) {
+  SdpaScene s;
+  const int gen = s.generation();
+  ASSERT_TRUE(s.load_preset("it-trained").ok);
+  EXPECT_EQ(s.checkpoint(), SdpaScene::Checkpoint::Wanted);
+  EXPECT_TRUE(s.trained_pending());
+  EXPECT_FALSE(s.trained());
+  EXPECT_EQ(s.generation(), gen);  // the model on screen stays until it arrives
+  s.receive_checkpoint(bytes());
+  ASSERT_TRUE(s.trained()) << s.checkpoint_error().message;
+  EXPECT_EQ(s.trained_layer(), 1);
+  EXPECT_EQ(s.model().query_tokens[1], "animal");
+  EXPECT_EQ(it_argmax(s), 1);  // "it" → "animal"
+  EXPECT_EQ(s.model().trace.d_k, 16);
+  EXPECT_EQ(s.model().params.mask, MaskKind::None);
+  json doc;
+  s.write_params(doc);
+  s.write_results(doc, true);
+  EXPECT_EQ(doc["weights"], "trained");
+  EXPECT_EQ(doc["layer"], 2);
+  EXPECT_EQ(doc["recipe"]["steps"], 1500);
+  EXPECT_EQ(doc["trained"]["step"], 1500);
+  EXPECT_NE(doc["label"].get<std::string>().find("trained on coreference, 1500 steps, held-out accuracy"), std::string::npos);
+  // The matrices as today: the model's Q, K, V (with biases) and the weights computed from them.
+  EXPECT_EQ(doc["matrices"]["Q"].size(), 11u);
+  EXPECT_EQ(doc["matrices"]["Q"][0].size(), 16u);
+  // setState(getState()) is accepted and changes nothing.
+  ASSERT_TRUE(set(s, doc).ok);
+  EXPECT_EQ(s.trained_layer(), 1);
+  EXPECT_EQ(it_argmax(s), 1);
+}
+
+TEST(SdpaTrained, TheRowFollowsTheAdjectiveAndTheOtherLayerIsOneFieldAway) {
+  SdpaScene s;
+  s.receive_checkpoint(bytes());
+  ASSERT_TRUE(set(s, {{"preset", "it-trained"}}).ok);
+  ASSERT_TRUE(set(s, {{"text", "The animal didn't cross the street because it was too wide"}}).ok);
+  EXPECT_TRUE(s.trained());
+  EXPECT_EQ(it_argmax(s), 5);  // "street"
+  ASSERT_TRUE(set(s, {{"layer", 1}}).ok);
+  EXPECT_EQ(s.trained_layer(), 0);
+  EXPECT_EQ(s.model().query_tokens.back(), "wide");
+  EXPECT_FALSE(set(s, {{"layer", 3}}).ok);
+  // A field of seeded weights leaves the trained view.
+  ASSERT_TRUE(set(s, {{"weights", "random"}}).ok);
+  EXPECT_FALSE(s.trained());
+  EXPECT_EQ(s.model().params.source, QkvSource::Projection);
+}
+
+TEST(SdpaTrained, AWordOutsideTheVocabularyIsNamedAndNothingChanges) {
+  SdpaScene s;
+  s.receive_checkpoint(bytes());
+  ASSERT_TRUE(set(s, {{"preset", "it-trained"}}).ok);
+  const int gen = s.generation();
+  const Status st = set(s, {{"text", "the zebra didn't cross the street because it was too tired"}});
+  ASSERT_FALSE(st.ok);
+  EXPECT_NE(st.message.find("\"zebra\""), std::string::npos) << st.message;
+  EXPECT_EQ(s.generation(), gen);
+  EXPECT_EQ(it_argmax(s), 1);
+  EXPECT_FALSE(set(s, {{"weights", "trained"}, {"d_model", 8}}).ok);
+  EXPECT_FALSE(set(s, {{"weights", "trained"}, {"recipe", {{"task", "coref"}, {"steps", 10}}}}).ok);
+}
+
+TEST(SdpaTrained, ADamagedOrForeignCheckpointLeavesAMessageAndTheWeights) {
+  for (int kind = 0; kind < 3; ++kind) {
+    SdpaScene s;
+    ASSERT_TRUE(set(s, {{"text", "I love cats"}}).ok);
+    const Mat before = s.model().trace.weights();
+    ASSERT_TRUE(s.load_preset("it-trained").ok);
+    std::vector<unsigned char> b = bytes();
+    if (kind == 0) b.resize(b.size() / 2);       // truncated
+    if (kind == 1) b[4] = 9;                     // another version
+    if (kind == 2) b.assign({'n', 'o', 'p', 'e'});  // not one at all
+    s.receive_checkpoint(b);
+    EXPECT_EQ(s.checkpoint(), SdpaScene::Checkpoint::Failed);
+    EXPECT_FALSE(s.trained());
+    EXPECT_FALSE(s.trained_pending());
+    EXPECT_EQ(s.checkpoint_failures(), 1);
+    EXPECT_TRUE(s.model().trace.weights() == before);
+    EXPECT_FALSE(s.checkpoint_error().message.empty());
+    // Asked again: refused with the same message, nothing changes.
+    const Status again = s.load_preset("it-trained");
+    EXPECT_FALSE(again.ok);
+    EXPECT_EQ(again.message, s.checkpoint_error().message);
+  }
+}
+
+TEST(SdpaTrained, ALinkRestoresTheTrainedView) {
+  PlaygroundState st;
+  SdpaScene* s = st.get<SdpaScene>();
+  ASSERT_TRUE(s);
+  s->receive_checkpoint(bytes());
+  apply_url_query(st, "scene=sdpa&preset=it-trained");
+  ASSERT_TRUE(s->trained());
+  ASSERT_TRUE(s->show_trained("the animal didn't cross the street because it was too wide", 0).ok);
+  const std::string q = state_to_query(st);
+  EXPECT_NE(q.find("weights=trained"), std::string::npos) << q;
+  PlaygroundState other;
+  SdpaScene* o = other.get<SdpaScene>();
+  apply_url_query(other, q);
+  EXPECT_TRUE(o->trained_pending());  // the link asks for the checkpoint; it arrives later
+  o->receive_checkpoint(bytes());
+  ASSERT_TRUE(o->trained());
+  EXPECT_EQ(o->trained_layer(), 0);
+  EXPECT_EQ(o->model().query_tokens.back(), "wide");
+  EXPECT_TRUE(o->model().trace.weights() == s->model().trace.weights());
+}
+
+}  // namespace
+}  // namespace ap
