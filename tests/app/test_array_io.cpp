@@ -188,7 +188,9 @@ TEST(AppArrayIo, AttentionJsonFormsAndRefusals) {
   EXPECT_STREQ(from_json(R"({"attention": [[1,0],[0,1]], "tokens": ["a"]})", &w).code, "tokens has {0} entries, but n = {1}");
   EXPECT_STREQ(from_json(R"({"attention": [[1,0],[0,1]], "tokens": [1, 2]})", &w).code, "tokens must be an array of strings");
   EXPECT_STREQ(from_json(R"({"attention": [[1,0],[0,1]], "model": "x"})", &w).code, "unknown field '{0}'");
-  EXPECT_STREQ(from_json(R"({"tokens": ["a"]})", &w).code, "the JSON must be nested arrays of numbers or an object with \"attention\" (and \"tokens\")");
+  // tokens alone label a .npy opened with them (read_import_file); as a whole file of weights they are refused
+  EXPECT_STREQ(from_json(R"({"tokens": ["a"]})", &w).code, "this file holds only tokens: open it with the weights (or after them)");
+  EXPECT_STREQ(from_json(R"({"model": "x"})", &w).code, "unknown field '{0}'");
   EXPECT_STREQ(from_json("42", &w).code, "the JSON must be nested arrays of numbers or an object with \"attention\" (and \"tokens\")");
   EXPECT_STREQ(from_json("[]", &w).code, "{0} is empty");
   EXPECT_STREQ(from_json("[[[[[1]]]]]", &w).code, "{0} has more than 4 dimensions");
