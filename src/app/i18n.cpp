@@ -180,8 +180,8 @@ const TrPair kTable[] = {
     {"terms", "项"},
     // presets
     {"The animal didn't cross the street…", "The animal didn't cross the street…（动物没有过马路）"},
-    {"The lecture notes' self-attention sentence. The weights here are random and untrained, so the word \"it\" attends to is chance; the preset \"it → animal (hand-set)\" shows what trained weights do.",
-     "讲义中的自注意力例句。这里的权重是随机的、未经训练，所以“it”关注哪个词只是偶然；预设“it → animal（手设）”展示训练后的权重会怎样。"},
+    {"The lecture notes' self-attention sentence. The weights here are random and untrained, so the word \"it\" attends to is chance; the preset \"trained: it → animal\" shows a model that learned it.",
+     "讲义中的自注意力例句。这里的权重是随机的、未经训练，所以“it”关注哪个词只是偶然；预设“训练所得：it → animal”展示一个学会了这一点的模型。"},
     {"it → animal (hand-set)", "it → animal（手设）"},
     {"Q and K set by hand, as training might set them: \"it\" asks one question that \"animal\" answers (and \"tired\" a little), so its row puts most weight on \"animal\". Other rows learnt nothing and stay uniform.",
      "Q 和 K 由手工设定，就像训练可能得到的那样：“it”提出一个问题，“animal”完全回答它（“tired”回答一点），所以这一行的大部分权重落在“animal”上。其他行什么也没学到，保持均匀。"},

@@ -22,7 +22,7 @@ std::vector<Preset> make_presets() {
   {
     Preset p{"animal", N_("The animal didn't cross the street…"),
              N_("The lecture notes' self-attention sentence. The weights here are random and untrained, so the word "
-                "\"it\" attends to is chance; the preset \"it → animal (hand-set)\" shows what trained weights do."),
+                "\"it\" attends to is chance; the preset \"trained: it → animal\" shows a model that learned it."),
              {}, -1, {}};
     out.push_back(p);
   }
