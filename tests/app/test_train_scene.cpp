@@ -112,10 +112,21 @@ TEST(AppTrainScene, PauseResetAndOneStep) {
   ASSERT_TRUE(wait_for(s, [&] { return s.report().step >= 50; }));
   ASSERT_TRUE(ok(set_state_json(st, R"({"training":"pause"})")));
   EXPECT_EQ(s.state(), TrainRunState::Paused);
-  std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  for (int i = 0; i < 20; ++i) s.poll();
+  // The host stops after the chunk it is in (its report and the pause's own come then); under a sanitizer
+  // a chunk can take longer than a second, so wait for reports to stop (2 s without one), then watch.
+  {
+    auto quiet_since = std::chrono::steady_clock::now();
+    int version = s.report_version();
+    const auto t0 = quiet_since;
+    while (std::chrono::steady_clock::now() - quiet_since < std::chrono::seconds(2) &&
+           std::chrono::steady_clock::now() - t0 < std::chrono::seconds(60)) {
+      s.poll();
+      if (s.report_version() != version) version = s.report_version(), quiet_since = std::chrono::steady_clock::now();
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+  }
   const int at = s.report().step;
-  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
   s.poll();
   EXPECT_EQ(s.report().step, at) << "paused: no more steps";
   EXPECT_LT(at, 3000);

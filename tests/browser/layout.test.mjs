@@ -234,7 +234,7 @@ test('an open dialog stays above the controls after a click on them; overlaid co
   await frames(page, 4);
   const overlap = { x: 180, y: 80, width: 115, height: 235 };  // the dialog over the controls' column at 900 px
   const before = await page.screenshot({ clip: overlap });
-  await page.mouse.click(40, 612);  // the controls' "Mask" heading: a click on the window, on no widget
+  await page.mouse.click(40, 294);  // the controls' "Input" heading: a click on the window, on no widget
   await frames(page, 4);
   const after = await page.screenshot({ clip: overlap });
   await screenshot(page, 'layout-dialog-over-controls.png');

@@ -156,7 +156,7 @@ test('bad input typed into the UI: an empty sentence and NaN in a cell show a me
   const { page, errors } = await openPage(browser.context, url + BARE);
   const before = await page.evaluate(() => window.playground.getState());
   // The sentence field sits in the controls at the left (1280×720 layout); a click opens its HTML input.
-  await page.mouse.click(160, 369);
+  await page.mouse.click(160, 434);
   await frames(page, 2);
   await page.keyboard.press('Control+A');
   await page.keyboard.press('Delete');
@@ -251,7 +251,7 @@ test('touch screens: a tap on the sentence or on a hand-set cell opens an HTML i
   page.on('pageerror', (e) => errors.push(String(e)));
   await page.goto(url + BARE);
   await page.evaluate(() => window.playground.ready);
-  await page.mouse.click(160, 369);  // the sentence field: an HTML input, focused inside the tap
+  await page.mouse.click(160, 434);  // the sentence field: an HTML input, focused inside the tap
   await frames(page, 2);
   assert.equal(await page.evaluate(() => document.activeElement && document.activeElement.className), 'ap-input');
   await page.keyboard.press('Control+A');

@@ -14,13 +14,13 @@ test('check yourself: open, pick an option with the mouse, the explanation shows
   let q = await quiz();
   assert.equal(q.length, 2);
   assert.equal(q[0].picked, -1);
-  await page.mouse.click(88, 345);  // the "Check yourself" header under the scene's controls
+  await page.mouse.click(88, 302);  // the "Check yourself" header under the scene's controls
   await frames(page, 3);
   await screenshot(page, 'quiz-open.png');
   // The first question's second option ("the variance of q·k grows as dₖ …"): find its radio button by
   // walking down the panel until the state says it was picked.
   let picked = -1;
-  for (let y = 380; y < 700 && picked < 0; y += 6) {
+  for (let y = 320; y < 700 && picked < 0; y += 6) {
     await page.mouse.click(22, y);
     await frames(page, 2);
     picked = (await quiz())[0].picked;

@@ -17,7 +17,7 @@ const overlay = (page) => page.evaluate(() => {
 
 test('the sentence field: a click opens an HTML input; typed and composed Chinese reach the model; keys stay with it', async () => {
   const { page, errors } = await openPage(browser.context, url + '?scene=sdpa');
-  await page.mouse.click(160, 369);
+  await page.mouse.click(160, 434);
   await frames(page, 2);
   const o = await overlay(page);
   assert.ok(o && o.tag === 'INPUT' && o.focused, JSON.stringify(o));
@@ -43,7 +43,7 @@ test('the sentence field: a click opens an HTML input; typed and composed Chines
   await frames(page, 2);
   assert.equal((await state(page)).step.index, 0, 'the keys step the animation again');
   // Text typed that the scene refuses: the message, and the field keeps what was typed.
-  await page.mouse.click(160, 369);
+  await page.mouse.click(160, 434);
   await frames(page, 2);
   await page.keyboard.press('Control+A');
   await page.keyboard.press('Backspace');

@@ -64,7 +64,7 @@ TEST(CoreTrainGemm, EveryVariantEqualsNaiveLoopsOnBlocksAndWholeMatrices) {
           if (kind == Kind::NT) gemm_nt(Cb, Abig.block(0, pad, ar, ac), Bbig.block(0, pad, br, bc), alpha, acc);
           if (kind == Kind::TN) gemm_tn(Cb, Abig.block(0, pad, ar, ac), Bbig.block(0, pad, br, bc), alpha, acc);
           const Mat got = Cbig.block(0, pad, M, N);
-          const double d = M * N ? (got - want).cwiseAbs().maxCoeff() : 0.0;
+          const double d = (M > 0 && N > 0) ? (got - want).cwiseAbs().maxCoeff() : 0.0;
           worst = std::max(worst, d);
           EXPECT_LE(d, 1e-4 * (1 + K)) << "M " << M << " K " << K << " N " << N << " kind " << int(kind) << " acc " << acc;
           EXPECT_TRUE(Mat(Cbig.block(0, 0, M, pad)) == beside) << "a column beside the block was written";
