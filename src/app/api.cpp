@@ -60,7 +60,12 @@ json state_document(const PlaygroundState& st, bool with_results, bool with_matr
     j["frames"] = st.frames_drawn;
     j["hover"] = hover_text(st);
     j["quiz"] = quiz_report(st);  // the learner's answers to "Check yourself" (progress, not a view)
-    j["view"] = {{"width", st.view_width}, {"height", st.view_height}, {"dpr", st.view_dpr}};
+    j["view"] = {{"width", st.view_width}, {"height", st.view_height}, {"dpr", st.view_dpr}, {"matrices", json::array()}};
+    for (const auto& m : st.view_matrices)
+      j["view"]["matrices"].push_back({{"id", m.id}, {"x", m.x}, {"y", m.y}, {"w", m.w}, {"h", m.h},
+                                       {"cell_w", m.cell_w}, {"cell_h", m.cell_h}, {"numbers", m.numbers},
+                                       {"rows", m.rows}, {"cols", m.cols}, {"row_labels", m.row_labels},
+                                       {"col_labels", m.col_labels}, {"lo", m.lo}, {"hi", m.hi}, {"clipped", m.clipped}});
     const auto& f = st.fonts;  // Chinese beyond the interface's own (ui/font_loader.cpp)
     j["fonts"] = {{"ui_requested", f.ui_requested}, {"ui_loaded", f.ui_loaded}, {"extra_requested", f.extra_requested}, {"extra_loaded", f.extra_loaded}, {"extra_glyphs", f.extra_glyphs},
                   {"rebuilds", f.rebuilds}, {"last_rebuild_ms", f.last_rebuild_ms}, {"missing", f.missing}, {"error", f.error}};

@@ -51,6 +51,16 @@ struct PlaygroundState {
   int frames_drawn = 0;
   int view_width = 0, view_height = 0;  // logical size of the canvas, as last drawn
   float view_dpr = 1.f;
+  // Each matrix the last drawn frame showed (widgets/matrix_view: the ui copies its report after the frame);
+  // getState().view.matrices. x, y, w, h: its cells' rectangle in CSS pixels of the canvas.
+  struct ViewMatrix {
+    std::string id;
+    float x = 0, y = 0, w = 0, h = 0, cell_w = 0, cell_h = 0;
+    bool numbers = false, clipped = false;
+    int rows = 0, cols = 0, row_labels = 0, col_labels = 0;
+    float lo = 0, hi = 0;
+  };
+  std::vector<ViewMatrix> view_matrices;
   std::map<std::string, int> quiz_answers;
   // Chinese typed or pasted beyond the interface's own characters (ui/font_loader.cpp fills this in; getState
   // reports it as "fonts").

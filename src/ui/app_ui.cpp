@@ -11,6 +11,7 @@
 #include "platform/text_field.h"
 #include "ui/ui_state.h"
 #include "widgets/heatmap.h"
+#include "widgets/matrix_view.h"
 
 namespace ap {
 
@@ -187,6 +188,7 @@ void ui_frame(PlaygroundState& st, UiState& ui, const FrameInfo& f) {
   st.view_height = f.height;
   st.view_dpr = f.dpr;
   heatmap_begin_frame();
+  matrix_views_begin_frame();
   if (ui.views.size() != st.scenes.size()) ui.views = make_views(st);
   if (ui.document_lang != lang_code(lang())) {  // tell the page (screen readers) when it changes
     ui.document_lang = lang_code(lang());
@@ -207,7 +209,10 @@ void ui_frame(PlaygroundState& st, UiState& ui, const FrameInfo& f) {
 
   const float W = static_cast<float>(f.width), H = static_cast<float>(f.height);
   ui.compact = W < 760.f;
-  if (st.frames_drawn == 0 && ui.compact) st.show_controls = false;  // phones start with the animation
+  // The controls are a drawer over the scene on a narrow screen and on a short one (a phone held sideways:
+  // beside the scene they left it 110 px of height and the matrices 1-pixel cells).
+  const bool drawer = ui.compact || H < 440.f;
+  if (st.frames_drawn == 0 && drawer) st.show_controls = false;  // phones start with the animation
   const float fs = ImGui::GetFontSize();
   // As tall as a button and the window's padding, whatever the text size (fs + 20 clipped the buttons at 1.7×).
   const float top_h = st.is_hidden("topbar") ? 0.f : std::max(fs + 20.f, ImGui::GetFrameHeight() + ImGui::GetStyle().WindowPadding.y);
@@ -215,7 +220,7 @@ void ui_frame(PlaygroundState& st, UiState& ui, const FrameInfo& f) {
 
   ViewContext ctx{st, {ui.fonts.body, ui.fonts.formula, ui.fonts.small, ui.fonts.generation}, ui.compact, W, H};
   SceneView& view = ui.view(st);
-  const bool overlay = ui.compact;
+  const bool overlay = drawer;
   const float side_w = overlay ? W : std::min(330.f * st.ui_scale, W * 0.34f);
   const bool controls = st.show_controls;
   const float scene_x = controls && !overlay ? side_w : 0.f;
@@ -289,6 +294,13 @@ void ui_frame(PlaygroundState& st, UiState& ui, const FrameInfo& f) {
   if (ui.show_help) help_panel(st, ui);
   announce(st, ui, ctx);
   text_fields_end_frame();
+  st.view_matrices.clear();
+  for (const DrawnMatrix& d : matrix_views_drawn()) {
+    const MatrixViewResult& r = d.r;
+    st.view_matrices.push_back({d.id, r.grid_min.x, r.grid_min.y, r.grid_max.x - r.grid_min.x, r.grid_max.y - r.grid_min.y,
+                                r.cell_w, r.cell_h, r.numbered, r.clipped, r.rows, r.cols, r.row_labels, r.col_labels,
+                                d.lo, d.hi});
+  }
   ++st.frames_drawn;
   set_chinese_drawable(true);  // outside a frame (the page API, the link) Chinese is Chinese
 }

@@ -697,6 +697,9 @@ ImVec2 SdpaView::lay_out(ViewContext& ctx, Plan& p, const Geo& g, ImVec2 o, ImVe
   const float hmax = std::max(fs * 2.f, avail.y * 0.2f);  // upright column labels take at most this
   const auto label_w_of = [&](const MatrixView& v) { return matrix_label_width(v.row_labels, static_cast<int>(v.m->rows()), lf); };
   const auto title_w = [&](const MatrixView& v) { return math_text_width(v.title.c_str(), fs) + fs * 0.5f; };
+  // The smallest heatmap cell for `rows` rows: half a text line, or whatever makes the matrix 12 lines tall
+  // when it has more rows. A short screen (a phone held sideways) then scrolls instead of drawing 1-pixel cells.
+  const auto min_cell = [&](int rows) { return std::min(fs * 0.5f, fs * 12.f / std::max(1, rows)); };
   if (!p.product) {
     std::vector<int> cols;
     int rows_max = 1, narrow_cols = 0;
@@ -721,7 +724,7 @@ ImVec2 SdpaView::lay_out(ViewContext& ctx, Plan& p, const Geo& g, ImVec2 o, ImVe
       float header = 0;
       for (auto& it : p.items) header = std::max(header, matrix_header_height(it.v.col_labels, static_cast<int>(it.v.m->cols()), c, lf, hmax));
       c = std::min({cx, (avail.y - title_h - header) / rows_max, fs * 2.4f}) * 0.99f;
-      cw = ch = std::max(c, 0.05f);
+      cw = ch = std::max(c, min_cell(rows_max));
     }
     last_cell_ = ch;
     // Widths of the boxes and the row's height.
@@ -792,12 +795,12 @@ ImVec2 SdpaView::lay_out(ViewContext& ctx, Plan& p, const Geo& g, ImVec2 o, ImVe
         ch_in = avail.y * 0.25f / inner;
         const float c = std::min((avail.x - label_w - pgap - inner * cw_in) / out_cols,
                                  (avail.y - 2 * title_h - hdr - pgap - inner * ch_in) / n);
-        cw = ch = std::clamp(c, 0.05f, fs * 2.4f);
+        cw = ch = std::clamp(c, min_cell(n), fs * 2.4f);
         cw_in = std::min(cw_in, cw);
         ch_in = std::min(ch_in, ch);
       } else {
         const float c = std::min((avail.x - label_w - pgap) / (inner + out_cols), (avail.y - 2 * title_h - hdr - pgap) / (inner + n));
-        cw = ch = cw_in = ch_in = std::clamp(c, 0.05f, fs * 2.4f);
+        cw = ch = cw_in = ch_in = std::clamp(c, min_cell(inner + n), fs * 2.4f);
       }
     };
     solve(0.f);
@@ -1016,8 +1019,12 @@ void SdpaView::stage(ViewContext& ctx) {
   (void)best_form(ctx, p, g, scroll_area(fits, g) ? ImVec2(1e6f, 1e6f) : avail);
   // Forced numbers that do not fit scroll inside the stage area.
   const bool scroll = scroll_area(fits, g);
+  // Heatmap cells have a smallest size (lay_out): on a short screen (a phone held sideways) the matrices can
+  // be taller or wider than the area, which then scrolls rather than cutting them.
+  const ImVec2 need = scroll ? ImVec2(0, 0) : lay_out(ctx, p, g, o, avail, false);
+  const bool overflow = need.x > avail.x + 1.f || need.y > avail.y + 1.f;
   ImGui::BeginChild("matrices", avail, false,
-                    scroll ? ImGuiWindowFlags_HorizontalScrollbar : (ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse));
+                    scroll || overflow ? ImGuiWindowFlags_HorizontalScrollbar : (ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse));
   const ImVec2 co = ImGui::GetCursorScreenPos();
   const ImVec2 used = lay_out(ctx, p, g, co, scroll ? ImVec2(1e6f, 1e6f) : ImGui::GetContentRegionAvail(), true);
   ImGui::SetCursorScreenPos(co);

@@ -151,6 +151,13 @@ float matrix_label_width(const std::vector<std::string>* labels, int count, ImFo
   return std::min(longest(labels, count, font), font_px(font) * 6.f) + 8.f;
 }
 
+namespace {
+std::vector<DrawnMatrix> g_drawn;  // this frame's matrices (matrix_views_drawn)
+}  // namespace
+
+void matrix_views_begin_frame() { g_drawn.clear(); }
+const std::vector<DrawnMatrix>& matrix_views_drawn() { return g_drawn; }
+
 MatrixViewResult matrix_view(const MatrixView& v, ImVec2 avail) {
   MatrixViewResult r;
   if (!v.m || v.m->rows() == 0 || v.m->cols() == 0) return r;
@@ -164,6 +171,11 @@ MatrixViewResult matrix_view(const MatrixView& v, ImVec2 avail) {
   const ImVec2 g0(o.x + L.label_w, o.y + L.title_h + L.header_h);
   const ImVec2 g1(g0.x + cols * L.cell_w, g0.y + rows * L.cell_h);
   r.grid_min = g0; r.grid_max = g1; r.cell_w = L.cell_w; r.cell_h = L.cell_h; r.numbered = L.numbered;
+  r.rows = rows; r.cols = cols;
+  {
+    const ImVec2 c0 = dl->GetClipRectMin(), c1 = dl->GetClipRectMax();
+    r.clipped = g0.x < c0.x - 0.5f || g0.y < c0.y - 0.5f || g1.x > c1.x + 0.5f || g1.y > c1.y + 0.5f;
+  }
 
   // Labels: rows on the left, columns on top (truncated; the hover text has them whole), every k-th one
   // when the cells are smaller than the text.
@@ -182,6 +194,7 @@ MatrixViewResult matrix_view(const MatrixView& v, ImVec2 avail) {
       const float y = g0.y + i * L.cell_h + (L.cell_h - lfs) * 0.5f;
       if (y + lfs > g1.y + lfs * 0.3f) break;  // past the last row (labels every k-th row)
       dl->AddText(lf, lfs, ImVec2(g0.x - 6.f - text_w(s, v.font), y), i == keep_r ? ink : faint, s.c_str());
+      ++r.row_labels;
     }
   if (L.col_labels)
     for (int j = 0; j < cols && j < static_cast<int>(v.col_labels->size()); ++j) {
@@ -201,6 +214,7 @@ MatrixViewResult matrix_view(const MatrixView& v, ImVec2 avail) {
         dl->AddText(lf, lfs, ImVec2(g0.x + j * L.cell_w + (L.cell_w - text_w(s, v.font)) * 0.5f, g0.y - L.header_h + 2.f),
                     c, s.c_str());
       }
+      ++r.col_labels;
     }
 
   if (L.numbered) {
@@ -257,6 +271,9 @@ MatrixViewResult matrix_view(const MatrixView& v, ImVec2 avail) {
   ImGui::PopID();
   ImGui::SetCursorScreenPos(ImVec2(o.x, o.y + L.total.y));
   ImGui::Dummy(ImVec2(L.total.x, 0));
+  std::string id = v.id;
+  if (id.empty()) id = v.title.substr(0, v.title.find("  "));
+  g_drawn.push_back({std::move(id), r, v.lo, v.hi});
   return r;
 }
 

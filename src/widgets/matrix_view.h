@@ -14,6 +14,8 @@ namespace ap {
 
 struct MatrixView {
   const Mat* m = nullptr;
+  std::string id;              // names it in the frame's report (getState().view.matrices); "": the title's
+                               // first part, before two spaces ("attention weights A  11×11" → "attention weights A")
   HeatmapKey key;              // which texture holds it as a heatmap, and the data's version
   std::string title;           // above the matrix, e.g. "Q  (11 × 4)"
   const std::vector<std::string>* row_labels = nullptr;
@@ -44,7 +46,20 @@ struct MatrixViewResult {
   bool numbered = false;
   ImVec2 grid_min, grid_max;   // the cells' rectangle (screen coordinates)
   float cell_w = 0, cell_h = 0;
+  int rows = 0, cols = 0;
+  int row_labels = 0, col_labels = 0;  // how many token labels were drawn on each side
+  bool clipped = false;        // part of the cells lies outside the window's visible area (scrolled or cut)
 };
+
+// What the matrix views drew in this frame, in drawing order (the page API reports it: a test can ask
+// whether every number and label is on screen instead of reading pixels). Cleared by matrix_views_begin_frame.
+struct DrawnMatrix {
+  std::string id;
+  MatrixViewResult r;
+  float lo = 0, hi = 0;        // the colour scale's range
+};
+void matrix_views_begin_frame();
+const std::vector<DrawnMatrix>& matrix_views_drawn();
 
 // The size the view would take inside `avail` (for layout), and drawing at the cursor.
 ImVec2 matrix_view_size(const MatrixView& v, ImVec2 avail);

@@ -258,3 +258,49 @@ test('an open dialog stays above the controls after a click on them; overlaid co
   await phone.page.close();
   await page.close();
 });
+
+// getState().view.matrices: what the matrix views drew in the last frame (issue 17, item 9). The projector
+// shows every number and every token label of the notes' sentence; the weights keep the scale 0 … 1; on a
+// phone, either way up, and in an 800×480 embed, no matrix shrinks below a readable cell (a phone held
+// sideways drew 1-pixel cells beside the controls: they are now a drawer there, and the matrices scroll).
+test('the view reports what it drew: every number on a projector, readable cells on a phone and in an embed', async () => {
+  const drawn = async (page, k) => {
+    await page.evaluate((k) => window.playground.setState({ step: k }), k);
+    await frames(page, 3);
+    return (await page.evaluate(() => window.playground.getState({ matrices: false }))).view.matrices;
+  };
+  const show = (ms) => ms.map((m) => `${m.id} ${m.rows}×${m.cols} cell ${m.cell_w.toFixed(0)}×${m.cell_h.toFixed(0)} numbers ${m.numbers} labels ${m.row_labels}/${m.col_labels}${m.clipped ? ' clipped' : ''}`).join('; ');
+  {
+    const { page, errors } = await openPage(browser.context, url + '?scene=sdpa&present=1&zoom=2&hide=controls', { viewport: { width: 1920, height: 1080 } });
+    for (let k = 0; k < stages.length; k++) {
+      const ms = await drawn(page, k);
+      console.log(`projector, stage ${k}: ${show(ms)}`);
+      assert.ok(ms.length >= 2, `stage ${k} drew its matrices`);
+      // X (11 × 16 embeddings) gives way to Q, K, V at the first stage: a heatmap by design (sdpa_view lay_out).
+      for (const m of ms.filter((m) => m.id !== 'X')) {
+        assert.ok(m.numbers, `stage ${k}: ${m.id} without numbers at 2× text on 1920×1080`);
+        assert.ok(!m.clipped, `stage ${k}: ${m.id} cut`);
+      }
+      assert.ok(ms.some((m) => m.rows === 11 && m.row_labels === 11), `stage ${k}: every row labelled: ${show(ms)}`);
+      // A · V (stage 5) names A's columns by V's rows beside them: no column labels there.
+      if (stages[k] !== 'weighted_sum') assert.ok(ms.some((m) => m.cols === 11 && m.col_labels === 11), `stage ${k}: every column labelled: ${show(ms)}`);
+      const A = ms.find((m) => m.id.startsWith('A =') || m.id.startsWith('attention weights'));
+      if (A) assert.deepEqual([A.lo, A.hi], [0, 1], 'the weights on the fixed scale 0 … 1');
+    }
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
+  for (const [q, w, h] of [['?scene=sdpa', 844, 390], ['?scene=sdpa', 390, 844], ['?scene=sdpa&embed=1&hide=controls', 800, 480]]) {
+    const { page, errors } = await openPage(browser.context, url + q, { viewport: { width: w, height: h } });
+    for (const k of [0, 1, 4, 6]) {
+      const ms = await drawn(page, k);
+      console.log(`${w}×${h}, stage ${k}: ${show(ms)}`);
+      assert.ok(ms.length >= 2, `${w}×${h} stage ${k} drew its matrices`);
+      for (const m of ms) assert.ok(m.cell_w >= 6 && m.cell_h >= 6, `${w}×${h} stage ${k}: ${m.id} has ${m.cell_w}×${m.cell_h} px cells`);
+      assert.ok(ms.some((m) => m.row_labels >= 6 || m.col_labels >= 6), `${w}×${h} stage ${k}: token labels drawn`);
+    }
+    await screenshot(page, `layout-view-report-${w}x${h}.png`);
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
+});
