@@ -157,7 +157,11 @@ void MultiheadView::split_stage(ViewContext& ctx) {
   const float fs = ImGui::GetFontSize();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const int n = m.n(), h = m.weights.heads, dk = m.d_k(), d = static_cast<int>(m.X.cols());
-  const float x_w = std::min(avail.x * 0.36f, fs * 24.f), gap = fs * 0.6f;
+  // X beside the strips; on a phone (compact) above them, across the whole width (beside them its 16
+  // columns had 2 px each at 390 px).
+  const bool stacked = ctx.compact;
+  const float x_w = stacked ? avail.x : std::min(avail.x * 0.36f, fs * 24.f), gap = fs * 0.6f;
+  const float x_h = stacked ? std::max(fs * 6.f, avail.y * 0.3f) : avail.y - fs;
   // X: n × d_model, with the tokens.
   ImGui::BeginGroup();
   MatrixView xv;
@@ -173,15 +177,18 @@ void MultiheadView::split_stage(ViewContext& ctx) {
     xv.max_cell_w = std::min(26.f, (x_w - 96.f) / d);
     xv.max_cell_h = std::max(xv.max_cell_w, fs + 2.f);
   }
-  hover_from(ctx, matrix_view(xv, ImVec2(x_w, avail.y - fs)), multihead_hover_id(MultiheadItem::X));
+  hover_from(ctx, matrix_view(xv, ImVec2(x_w, x_h)), multihead_hover_id(MultiheadItem::X));
   ImGui::EndGroup();
-  ImGui::SameLine(0, fs * 1.5f);
-  // Q, K, V: one strip each, split into the heads' blocks. One cell size for all blocks.
+  if (stacked) ImGui::Dummy(ImVec2(1, fs * 0.3f));
+  else ImGui::SameLine(0, fs * 1.5f);
+  // Q, K, V: one strip each, split into the heads' blocks. One cell size for all blocks, at least about a
+  // third of a line tall: a short area (an 800×480 embed, a phone held sideways) scrolls the stage instead.
   const float right_w = ImGui::GetContentRegionAvail().x - fs * 0.5f;
   const float title_h = fs + 4.f;
-  const float strip_h = (avail.y - fs * 2.5f) / 3.f;
+  const float strips_h = stacked ? ImGui::GetContentRegionAvail().y : avail.y;
+  const float strip_h = (strips_h - fs * 2.5f) / 3.f;
   const float cell_w = std::max(0.5f, std::min(26.f, (right_w - gap * (h - 1)) / std::max(1, d)));
-  const float cell_h = std::max(0.5f, std::min(26.f, (strip_h - title_h - fs * 0.4f) / std::max(1, n)));
+  const float cell_h = std::max(std::min(fs * 0.35f, 48.f / std::max(1, n)), std::min(26.f, (strip_h - title_h - fs * 0.4f) / std::max(1, n)));
   ImGui::BeginGroup();
   const MultiheadItem items[] = {MultiheadItem::Q, MultiheadItem::K, MultiheadItem::V};
   const std::vector<Mat>* mats[] = {&t.Q, &t.K, &t.V};

@@ -182,8 +182,13 @@ void SelfView::qkv_stage(ViewContext& ctx) {
   const bool cross = scene_.params().cross, identity = scene_.params().identity;
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float fs = ImGui::GetFontSize();
-  const float left_w = avail.x * 0.42f, right_w = avail.x - left_w - fs * 1.5f;
-  const float h = avail.y - fs * 0.5f;
+  // Side by side; on a phone (compact) X above Q, K, V, which then share the whole width (beside X they had
+  // under a pixel per column at 390 px).
+  const bool stacked = ctx.compact;
+  const float left_w = stacked ? avail.x : avail.x * 0.42f, right_w = stacked ? avail.x : avail.x - left_w - fs * 1.5f;
+  const float h_all = avail.y - fs * 0.5f;
+  const float h = stacked ? (h_all - fs) * 0.45f : h_all;          // X (and X2)
+  const float h_qkv = stacked ? h_all - fs - h : h_all;             // Q, K, V
   MatrixView v;
   v.square = false;  // rows keep their label height whatever the number of columns (square cells would squeeze labelled rows)
   v.lo = -range_x_;
@@ -204,7 +209,8 @@ void SelfView::qkv_stage(ViewContext& ctx) {
   v.title = shape_title("X", m.X);
   draw_matrix(ctx, v, ImVec2(left_w, cross ? h * 0.48f : h), SelfItem::X);
   ImGui::EndGroup();
-  ImGui::SameLine(0, fs * 1.5f);
+  if (stacked) ImGui::Dummy(ImVec2(1, fs * 0.5f));
+  else ImGui::SameLine(0, fs * 1.5f);
   ImGui::BeginGroup();
   const float w3 = (right_w - fs * 2.f) / 3.f;
   const char* from_q = identity ? (cross ? "Q = X2" : "Q = X") : (cross ? "Q = X2·W^Q" : "Q = X·W^Q");
@@ -221,7 +227,7 @@ void SelfView::qkv_stage(ViewContext& ctx) {
     v.row_labels = parts[k].rows;
     v.key = {this, 2 + k, scene_.generation()};
     v.title = parts[k].name;
-    draw_matrix(ctx, v, ImVec2(w3, h - fs * 1.6f), parts[k].item);
+    draw_matrix(ctx, v, ImVec2(w3, h_qkv - fs * 1.6f), parts[k].item);
     ImGui::TextDisabled("%d × %d", static_cast<int>(parts[k].m->rows()), static_cast<int>(parts[k].m->cols()));
     ImGui::EndGroup();
   }

@@ -195,7 +195,8 @@ void TrainView::maps(ViewContext& ctx, float width, float height) {
   const int count = a.layers * a.heads;
   const int cols = std::max(1, std::min(count, width > fs * 22.f ? 2 : 1));  // two layers side by side
   const int rows = (count + cols - 1) / cols;
-  const float w = (width - fs * (cols - 1)) / cols, h = (height - fs * 2.f) / rows;
+  // At least 9 lines tall (a phone held sideways left 4-pixel cells): a shorter area scrolls the stage.
+  const float w = (width - fs * (cols - 1)) / cols, h = std::max((height - fs * 2.f) / rows, fs * 9.f);
   int it = -1;
   for (size_t i = 0; i < words.size(); ++i)
     if (words[i] == "it") it = static_cast<int>(i);
