@@ -3,6 +3,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "app/api.h"
@@ -87,9 +88,12 @@ void controls_panel(PlaygroundState& st, UiState& ui, ViewContext& ctx) {
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9.f);
   if (!ui.zoom_dragging) ui.zoom_slider = st.ui_scale;
   ImGui::SliderFloat((std::string(tr("text size")) + "###text_size").c_str(), &ui.zoom_slider, PlaygroundState::kMinUiScale,
-                     PlaygroundState::kMaxUiScale, "%.1f×");
+                     PlaygroundState::kMaxUiScale, "%.1f×", ImGuiSliderFlags_AlwaysClamp);
   ui.zoom_dragging = ImGui::IsItemActive();
-  if (ImGui::IsItemDeactivatedAfterEdit()) st.ui_scale = ui.zoom_slider;  // rebuild the fonts once, on release
+  // Rebuild the fonts once, on release. A value typed into the slider (Ctrl+click, or Tab then keys) is
+  // clamped to the limits: "0" once made every size 0 and the frame read outside memory (the monkey found it).
+  if (ImGui::IsItemDeactivatedAfterEdit() && std::isfinite(ui.zoom_slider))
+    st.ui_scale = std::clamp(ui.zoom_slider, PlaygroundState::kMinUiScale, PlaygroundState::kMaxUiScale);
   bool presenter = st.presenter;
   if (ImGui::Checkbox((std::string(tr("Presenter mode (T)")) + "###presenter").c_str(), &presenter)) set_presenter(st, presenter);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("High contrast, large type, the pointer highlighted: for a projector."));

@@ -300,3 +300,29 @@ test('Content-Security-Policy: every page loads, starts and draws with no violat
     await page.close();
   }
 });
+
+// The monkey (seed 20261201) found it: "0" typed into the text-size slider (Tab or Ctrl+click turns a slider
+// into a field) set the text size to 0, every size became 0 and the frame read outside memory ("memory access
+// out of bounds", the page stopped). A typed value is clamped to the slider's limits, 0.6 … 3.
+test('a text size typed into its slider is kept within 0.6 … 3; the page keeps drawing', async () => {
+  for (const [typed, zoom] of [['0', '0.6'], ['-5', '0.6'], ['99', '3']]) {
+    const { page, errors } = await openPage(browser.context, url + '?scene=scaling', { viewport: { width: 1280, height: 720 } });
+    await page.keyboard.down('Control');
+    await page.mouse.click(80, 372);  // the "text size" slider (Display, under the scene's controls at 1280×720)
+    await page.keyboard.up('Control');
+    await frames(page, 3);
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type(typed);
+    await page.keyboard.press('Enter');
+    await frames(page, 8);
+    const f0 = (await page.evaluate(() => window.playground.getState({ matrices: false }))).frames;
+    await page.evaluate(() => window.playground.step(1));
+    await frames(page, 3);
+    const s = await page.evaluate(() => window.playground.getState({ matrices: false }));
+    assert.ok(s.frames > f0, `frames stopped after typing ${typed}`);
+    assert.match(await page.evaluate(() => location.search), new RegExp(`zoom=${zoom}(&|$)`), `typed ${typed}: the address holds the text size`);
+    if (typed === '0') await screenshot(page, 'hardening-text-size-typed-0.png');
+    assert.deepEqual(errors, [], `typed ${typed}`);
+    await page.close();
+  }
+});
