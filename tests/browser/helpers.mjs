@@ -73,3 +73,16 @@ export async function screenshot(page, name) {
   await page.screenshot({ path: file });
   return file;
 }
+
+// Polls getState() (with the matrices) every `every` ms until `pred(state)` holds or `ms` pass; returns the
+// last state either way (the caller asserts on it, with what it shows).
+export async function waitForState(page, pred, ms = 15000, every = 50) {
+  const t0 = Date.now();
+  let s;
+  while (Date.now() - t0 < ms) {
+    s = await page.evaluate(() => window.playground.getState());
+    if (pred(s)) return s;
+    await page.waitForTimeout(every);
+  }
+  return s;
+}

@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { serveDist, launch, openPage, screenshot, frames, shots } from './helpers.mjs';
+import { serveDist, launch, openPage, screenshot, frames, shots, waitForState } from './helpers.mjs';
 
 let server, url, browser;
 before(async () => { ({ server, url } = await serveDist()); browser = await launch(); });
@@ -16,16 +16,7 @@ after(async () => { await browser.close(); server.close(); });
 const TARGET = 0.95;
 const state = (page) => page.evaluate(() => window.playground.getState());
 
-async function waitFor(page, pred, ms) {
-  const t0 = Date.now();
-  let s;
-  while (Date.now() - t0 < ms) {
-    s = await state(page);
-    if (pred(s)) return s;
-    await page.waitForTimeout(100);
-  }
-  return s;
-}
+const waitFor = (page, pred, ms) => waitForState(page, pred, ms, 100);
 
 test('Train reaches the target in the worker; no long frame; curves and map change; round trip; link', async () => {
   const { page, errors } = await openPage(browser.context, url + '?scene=train');

@@ -8,7 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { serveDist, launch, openPage, screenshot, frames, dist } from './helpers.mjs';
+import { serveDist, launch, openPage, screenshot, frames, dist, waitForState } from './helpers.mjs';
 
 let server, url, browser;
 before(async () => { ({ server, url } = await serveDist()); browser = await launch(); });
@@ -16,16 +16,7 @@ after(async () => { await browser.close(); server.close(); });
 
 const state = (page, opts) => page.evaluate((o) => window.playground.getState(o), opts);
 const set = (page, doc) => page.evaluate((d) => window.playground.setState(d), doc);
-async function waitFor(page, pred, ms = 15000) {
-  const t0 = Date.now();
-  let s;
-  while (Date.now() - t0 < ms) {
-    s = await state(page);
-    if (pred(s)) return s;
-    await page.waitForTimeout(50);
-  }
-  return s;
-}
+const waitFor = (page, pred, ms = 15000) => waitForState(page, pred, ms, 50);
 const argmax = (row) => row.reduce((b, v, j) => (v > row[b] ? j : b), 0);
 const itRow = (s) => s.matrices.weights[s.tokens.indexOf('it')];
 const checkpointRequests = (page) => {
