@@ -271,9 +271,7 @@ MatrixViewResult matrix_view(const MatrixView& v, ImVec2 avail) {
   ImGui::PopID();
   ImGui::SetCursorScreenPos(ImVec2(o.x, o.y + L.total.y));
   ImGui::Dummy(ImVec2(L.total.x, 0));
-  std::string id = v.id;
-  if (id.empty()) id = v.title.substr(0, v.title.find("  "));
-  g_drawn.push_back({std::move(id), r, v.lo, v.hi});
+  g_drawn.push_back({v.title.substr(0, v.title.find("  ")), r, v.lo, v.hi});
   return r;
 }
 

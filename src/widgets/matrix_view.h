@@ -14,8 +14,6 @@ namespace ap {
 
 struct MatrixView {
   const Mat* m = nullptr;
-  std::string id;              // names it in the frame's report (getState().view.matrices); "": the title's
-                               // first part, before two spaces ("attention weights A  11×11" → "attention weights A")
   HeatmapKey key;              // which texture holds it as a heatmap, and the data's version
   std::string title;           // above the matrix, e.g. "Q  (11 × 4)"
   const std::vector<std::string>* row_labels = nullptr;
@@ -54,7 +52,7 @@ struct MatrixViewResult {
 // What the matrix views drew in this frame, in drawing order (the page API reports it: a test can ask
 // whether every number and label is on screen instead of reading pixels). Cleared by matrix_views_begin_frame.
 struct DrawnMatrix {
-  std::string id;
+  std::string id;              // the title's first part, before two spaces ("attention weights A  11×11" → "attention weights A")
   MatrixViewResult r;
   float lo = 0, hi = 0;        // the colour scale's range
 };
