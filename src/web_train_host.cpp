@@ -24,12 +24,14 @@ class WebTrainHost final : public ap::TrainHost {
   const char* name() const override { return "Web Worker"; }
   void begin(const ap::train::Recipe& r, const std::vector<std::string>& words) override {
     const std::string s = joined(words);
+    ++run_;
+    fresh_ = false;
     const int ok = EM_ASM_INT({
       if (!window.apTrain) return 0;
       window.apTrain.begin({layers: $0, d_model: $1, heads: $2, seed: $3, steps: $4, learning_rate: $5, batch: $6},
-                           UTF8ToString($7));
+                           UTF8ToString($7), $8);
       return 1;
-    }, r.layers, r.d_model, r.heads, static_cast<double>(r.seed), r.steps, r.learning_rate, r.batch, s.c_str());
+    }, r.layers, r.d_model, r.heads, static_cast<double>(r.seed), r.steps, r.learning_rate, r.batch, s.c_str(), run_);
     if (!ok) error_ = "this page has no training worker";
   }
   void run(int until) override { EM_ASM({ if (window.apTrain) window.apTrain.run($0); }, until); }
@@ -50,7 +52,9 @@ class WebTrainHost final : public ap::TrainHost {
   }
   bool wakes_page() const override { return true; }
 
-  void received(const double* v, int n) {
+  // A report of the run that begin() number `run` started; one of an earlier run, still on its way, is dropped.
+  void received(const double* v, int n, int run) {
+    if (run != run_) return;
     ap::train::TrainReport r;
     const ap::Status s = ap::train::decode_report(v, static_cast<size_t>(n > 0 ? n : 0), &r);
     if (!s.ok) {
@@ -65,6 +69,7 @@ class WebTrainHost final : public ap::TrainHost {
  private:
   ap::train::TrainReport report_;
   bool fresh_ = false;
+  int run_ = 0;  // begin() calls so far (the worker tags each report with the one it trains)
   std::string error_;
 };
 
@@ -76,8 +81,8 @@ namespace ap {
 void install_web_train_host() { set_train_host(&g_web_host); }
 }  // namespace ap
 
-extern "C" EMSCRIPTEN_KEEPALIVE void ap_train_report(const double* v, int n) {
-  g_web_host.received(v, n);
+extern "C" EMSCRIPTEN_KEEPALIVE void ap_train_report(const double* v, int n, int run) {
+  g_web_host.received(v, n, run);
   ap::platform_request_frames(2);
 }
 extern "C" EMSCRIPTEN_KEEPALIVE void ap_train_failed(const char* error) {

@@ -463,10 +463,10 @@
   // training (document.visibilitychange) and a visible one resumes it.
   window.apTrain = (function () {
     var worker = null, until = 0, hiddenPaused = false;
-    function toPage(data) {
+    function toPage(data, run) {
       var p = Module._malloc(data.length * 8);
       Module.HEAPU8.set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), p);
-      Module.ccall('ap_train_report', null, ['number', 'number'], [p, data.length]);
+      Module.ccall('ap_train_report', null, ['number', 'number', 'number'], [p, data.length, run | 0]);
       Module._free(p);
       wake();
     }
@@ -482,7 +482,7 @@
       try { worker = new Worker(window.AP_TRAIN_WORKER || 'train_worker.js'); } catch (e) { failed(e && e.message || e); return null; }
       worker.onmessage = function (e) {
         var m = e.data;
-        if (m.type === 'report') toPage(m.data);
+        if (m.type === 'report') toPage(m.data, m.run);
         else if (m.type === 'error') failed(m.error);
       };
       worker.onerror = function (e) { e.preventDefault(); failed(e.message || 'the training worker did not load'); };
@@ -495,7 +495,9 @@
       else if (!document.hidden && hiddenPaused) { hiddenPaused = false; worker.postMessage({ type: 'run', until: until }); }
     });
     return {
-      begin: function (recipe, sentence) { until = 0; hiddenPaused = false; post({ type: 'begin', recipe: recipe, sentence: sentence }); },
+      // run: the page's count of begin calls; every report says which run it is of (a report of the run before,
+      // still on its way, is dropped by the page).
+      begin: function (recipe, sentence, run) { until = 0; hiddenPaused = false; post({ type: 'begin', recipe: recipe, sentence: sentence, run: run }); },
       run: function (to) {
         until = to;
         if (document.hidden) { hiddenPaused = true; return; }

@@ -8,6 +8,7 @@ importScripts('train_worker_wasm.js');
 var kChunkMs = 40;
 var mod = null;
 var until = 0;          // train up to this step
+var run = 0;            // the page's number of the run being trained (its begin message's), on every report
 var perStep = 2;        // measured milliseconds per step (for the chunk size)
 var timer = 0;          // a chunk is scheduled
 var pending = [];       // messages that arrived before the module
@@ -22,7 +23,7 @@ function error() { return mod.UTF8ToString(mod._tw_error()); }
 function report() {
   var at = mod._tw_report() >> 3, n = mod._tw_report_length();
   var data = mod.HEAPF64.slice(at, at + n);
-  postMessage({ type: 'report', data: data }, [data.buffer]);
+  postMessage({ type: 'report', run: run, data: data }, [data.buffer]);
 }
 function show(sentence) {
   var len = mod.lengthBytesUTF8(sentence) + 1, p = mod._malloc(len);
@@ -45,6 +46,7 @@ function handle(m) {
   if (m.type === 'begin') {
     timer = 0;
     until = 0;
+    run = m.run | 0;
     var r = m.recipe;
     if (!mod._tw_begin(r.layers, r.d_model, r.heads, r.seed, r.steps, r.learning_rate, r.batch)) { fail(error()); return; }
     if (!show(m.sentence)) { fail(error()); return; }

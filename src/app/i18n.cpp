@@ -32,6 +32,7 @@ const TrPair kTable[] = {
     {"Press Space or ▶ to step through", "按空格键或 ▶ 逐步演示"},
     {"welcome: {0} is not 0 or 1", "welcome：{0} 不是 0 或 1"},
     {"Share", "分享"},
+    {"More", "更多"},
     {"Step {0} of {1}", "第 {0} 步，共 {1} 步"},
     {"Presenter mode (T)", "演示模式（T）"},
     {"High contrast, large type, the pointer highlighted: for a projector.", "高对比度、大字号、突出显示鼠标指针：适合投影。"},

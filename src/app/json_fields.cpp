@@ -8,6 +8,10 @@ namespace ap {
 using nlohmann::json;
 
 std::string quote_json(const json& v, size_t max) {
+  // A whole number read as a double (a link's "step=5") is quoted as typed, "5", not as nlohmann writes it, "5.0".
+  if (v.is_number_float() && std::isfinite(v.get<double>()) && v.get<double>() == std::floor(v.get<double>()) &&
+      std::fabs(v.get<double>()) < 1e15)
+    return std::to_string(static_cast<long long>(v.get<double>()));
   std::string s = v.dump(-1, ' ', /*ensure_ascii=*/true, json::error_handler_t::replace);
   if (s.size() > max) s = s.substr(0, max) + "…";
   return s;

@@ -37,6 +37,7 @@ class ThreadTrainHost final : public TrainHost {
   void begin(const train::Recipe& recipe, const std::vector<std::string>& words) override {
     command([&] {
       begin_ = true;
+      ++run_;
       recipe_ = recipe;
       words_ = words;
       until_ = 0;
@@ -76,6 +77,7 @@ class ThreadTrainHost final : public TrainHost {
     train::Trainer t;
     bool have = false;
     std::vector<std::string> words;
+    int run = 0;  // the begin() whose run the trainer holds
     for (;;) {
       bool begin = false, show = false, pause = false;
       int until = 0;
@@ -85,6 +87,7 @@ class ThreadTrainHost final : public TrainHost {
         cv_.wait(lock, [&] { return quit_ || begin_ || show_ || pause_ || (have && until_ > t.step() && !t.finished() && !t.diverged()); });
         if (quit_) return;
         begin = begin_;
+        if (begin) run = run_;
         show = show_ || begin_;
         pause = pause_;
         begin_ = show_ = pause_ = false;
@@ -103,16 +106,17 @@ class ThreadTrainHost final : public TrainHost {
         t.advance(std::min(train::kEvalEvery - t.step() % train::kEvalEvery, until - t.step()));
         trained = true;
       }
-      if (trained || show || pause) publish(t, words);
+      if (trained || show || pause) publish(t, words, run);
     }
   }
 
-  void publish(train::Trainer& t, const std::vector<std::string>& words) {
+  void publish(train::Trainer& t, const std::vector<std::string>& words, int run) {
     train::SentenceAttention a;
     const Status s = t.attention_of(words, &a);
     if (!s.ok) a.layers = t.recipe().layers, a.heads = t.recipe().heads;  // no maps: the words were refused
     train::TrainReport r = train::make_report(t, a);
     std::lock_guard<std::mutex> lock(m_);
+    if (run != run_) return;  // a begin() came while this chunk trained: its run is no longer asked for
     report_ = std::move(r);
     fresh_ = true;
   }
@@ -125,6 +129,7 @@ class ThreadTrainHost final : public TrainHost {
   std::condition_variable cv_;
   bool quit_ = false, begin_ = false, show_ = false, pause_ = false, fresh_ = false;
   int until_ = 0;
+  int run_ = 0;  // begin() calls so far
   train::Recipe recipe_;
   std::vector<std::string> words_;
   train::TrainReport report_;

@@ -26,7 +26,8 @@ class TrainHost {
   virtual void run(int until_step) = 0;
   virtual void pause() = 0;
   virtual void show(const std::vector<std::string>& words) = 0;
-  // The newest report since the last call (older ones are dropped) → true. `error` (may be null) gets a
+  // The newest report since the last call (older ones are dropped) → true; only reports of the latest
+  // begin() (a report the run before sent after it, still on its way, is dropped). `error` (may be null) gets a
   // failure of the host itself (a worker that could not start), in English, once.
   virtual bool poll(train::TrainReport* out, std::string* error) = 0;
   // True when the host asks the page for frames as reports arrive (then nothing needs to draw meanwhile).

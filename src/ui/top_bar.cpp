@@ -13,6 +13,11 @@ namespace ap {
 namespace {
 // "label###id": the visible label may change with the language, the ImGui ID may not.
 std::string lid(const char* label, const char* id) { return std::string(label) + "###" + id; }
+
+void end_top_bar() {
+  ImGui::End();
+  ImGui::PopStyleColor(6);
+}
 }  // namespace
 
 void top_bar(PlaygroundState& st, UiState& ui, float height) {
@@ -58,11 +63,15 @@ void top_bar(PlaygroundState& st, UiState& ui, float height) {
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s (N)", tr("Next lesson"));
   ImGui::SameLine();
   // The scene switcher: every registered scene, by its title.
+  const ImGuiStyle& style = ImGui::GetStyle();
   const float right_w = ImGui::CalcTextSize("中文").x + ImGui::CalcTextSize("EN").x + ImGui::CalcTextSize("A−A+?").x +
-                        ImGui::CalcTextSize(tr("Share")).x + ImGui::GetStyle().FramePadding.x * 12 +
-                        ImGui::GetStyle().ItemSpacing.x * 6;
-  const float combo_w = std::clamp(ImGui::GetWindowWidth() - ImGui::GetCursorPosX() - right_w - 24.f, 40.f,
-                                   ImGui::GetFontSize() * 18.f);
+                        ImGui::CalcTextSize(tr("Share")).x + style.FramePadding.x * 12 + style.ItemSpacing.x * 6;
+  // Where the right side would leave the switcher under five characters (a phone at a large text size), it
+  // folds into one "…" menu: every button stays on the bar's one line, none is pushed off it.
+  const float fs = ImGui::GetFontSize(), room = ImGui::GetWindowWidth() - ImGui::GetCursorPosX() - 24.f;
+  const bool fold = room - right_w < fs * 5.f;
+  const float menu_w = ImGui::CalcTextSize("…").x + style.FramePadding.x * 2 + style.ItemSpacing.x;
+  const float combo_w = std::clamp(room - (fold ? menu_w : right_w), 40.f, fs * 18.f);
   ImGui::SetNextItemWidth(combo_w);
   if (ImGui::BeginCombo("##scene", tr(st.scene().title()))) {
     for (const auto& s : st.scenes) {
@@ -72,8 +81,15 @@ void top_bar(PlaygroundState& st, UiState& ui, float height) {
     ImGui::EndCombo();
   }
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s (S)", tr("Scene"));
-  // Right side: share, language, zoom, help.
-  ImGui::SameLine(std::max(ImGui::GetCursorPosX() + 8.f, ImGui::GetWindowWidth() - right_w - 8.f));
+  // Right side: share, language, zoom, help (on the bar, or in the "…" menu).
+  if (fold) {
+    ImGui::SameLine(std::max(ImGui::GetCursorPosX() + 4.f, ImGui::GetWindowWidth() - menu_w - 8.f));
+    if (ImGui::Button("…###more")) ImGui::OpenPopup("more");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("More"));
+    if (!ImGui::BeginPopup("more")) return end_top_bar();
+  } else {
+    ImGui::SameLine(std::max(ImGui::GetCursorPosX() + 8.f, ImGui::GetWindowWidth() - right_w - 8.f));
+  }
   if (ImGui::Button(lid(tr("Share"), "share").c_str())) ui.show_share = !ui.show_share;
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("Link to this view (scene, parameters, language, step):"));
   ImGui::SameLine();
@@ -96,8 +112,8 @@ void top_bar(PlaygroundState& st, UiState& ui, float height) {
   ImGui::SameLine();
   if (ImGui::Button("?")) ui.show_help = !ui.show_help;
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s (F1)", tr("Keyboard shortcuts"));
-  ImGui::End();
-  ImGui::PopStyleColor(6);
+  if (fold) ImGui::EndPopup();
+  end_top_bar();
 }
 
 }  // namespace ap

@@ -251,40 +251,84 @@ void MasksView::matrices(ViewContext& ctx, bool weights) {
   ImGui::EndGroup();
 }
 
-// Every variant on the same batch: one row each, the chosen one highlighted; a click chooses it.
+// Every variant on the same batch: one row each, the chosen one highlighted; a click chooses it. Where the
+// eight columns do not fit (a phone), one small table per variant instead: measure and value, nothing cut.
 void MasksView::damage_stage(ViewContext& ctx) {
   const MasksModel& m = scene_.model();
   const float fs = ImGui::GetFontSize();
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
   const char* cols[] = {N_("bug"), N_("max |row sum − 1|"), N_("weight on hidden keys"), N_("future leak"), N_("padding leak"),
                         N_("entropy change"), N_("max |ΔO|"), N_("empty rows")};
-  if (ImGui::BeginTable("damage", 8, flags)) {
-    for (const char* c : cols) ImGui::TableSetupColumn(tr(c));
-    ImGui::TableHeadersRow();
-    for (const MaskLabRun& r : m.bugs) {
-      ImGui::TableNextRow();
-      const bool chosen = r.bug == scene_.params().bug;
-      if (chosen) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg0, IM_COL32(255, 236, 210, 255));
-      ImGui::TableNextColumn();
-      if (ImGui::Selectable((std::string(tr(MasksScene::bug_title(r.bug))) + "###row_" + mask_bug_name(r.bug)).c_str(), chosen,
-                            ImGuiSelectableFlags_SpanAllColumns)) {
-        edit_.bug = r.bug;
-        (void)report_result(ctx.st, "bug", scene_.apply(edit_));
-      }
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(MasksScene::bug_effect(r.bug)));
-      const MaskDamage& d = r.damage;
-      const double vals[] = {d.max_row_sum_dev, d.max_hidden_mass, d.future_leak, d.pad_leak, r.entropy_change, d.max_output_diff};
-      for (double x : vals) {
-        ImGui::TableNextColumn();
-        const bool bad = std::abs(x) > 1e-4;
-        if (bad) ImGui::PushStyleColor(ImGuiCol_Text, kBad);
-        ImGui::TextUnformatted(bad ? fmt(x, 3).c_str() : "0");
-        if (bad) ImGui::PopStyleColor();
-      }
-      ImGui::TableNextColumn();
-      ImGui::Text("%d", d.empty_rows);
+  const ImU32 chosen_bg = IM_COL32(255, 236, 210, 255);
+  const auto choose = [&](const MaskLabRun& r, bool chosen, ImGuiSelectableFlags f) {
+    if (ImGui::Selectable((std::string(tr(MasksScene::bug_title(r.bug))) + "###row_" + mask_bug_name(r.bug)).c_str(), chosen, f)) {
+      edit_.bug = r.bug;
+      (void)report_result(ctx.st, "bug", scene_.apply(edit_));
     }
-    ImGui::EndTable();
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(MasksScene::bug_effect(r.bug)));
+  };
+  // The measures of one run, as the text of its cells: "0" where nothing is damaged.
+  const auto value = [&](const MaskLabRun& r, int k) {
+    const MaskDamage& d = r.damage;
+    if (k == 6) {
+      ImGui::Text("%d", d.empty_rows);
+      return;
+    }
+    const double vals[] = {d.max_row_sum_dev, d.max_hidden_mass, d.future_leak, d.pad_leak, r.entropy_change, d.max_output_diff};
+    const bool bad = std::abs(vals[k]) > 1e-4;
+    if (bad) ImGui::PushStyleColor(ImGuiCol_Text, kBad);
+    ImGui::TextUnformatted(bad ? fmt(vals[k], 3).c_str() : "0");
+    if (bad) ImGui::PopStyleColor();
+  };
+  if (ImGui::GetContentRegionAvail().x >= fs * 30.f) {
+    if (ImGui::BeginTable("damage", 8, flags)) {
+      // Stretched by weight: the bug names get twice a measure's width, every measure the same.
+      for (int k = 0; k < 8; ++k) ImGui::TableSetupColumn(tr(cols[k]), ImGuiTableColumnFlags_WidthStretch, k == 0 ? 2.f : 1.f);
+      ImGui::TableNextRow(ImGuiTableRowFlags_Headers);  // headers that wrap in their column instead of being cut
+      for (int k = 0; k < 8; ++k) {
+        ImGui::TableSetColumnIndex(k);
+        ImGui::PushTextWrapPos(0.f);
+        ImGui::TextUnformatted(tr(cols[k]));
+        ImGui::PopTextWrapPos();
+      }
+      for (const MaskLabRun& r : m.bugs) {
+        ImGui::TableNextRow();
+        const bool chosen = r.bug == scene_.params().bug;
+        if (chosen) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg0, chosen_bg);
+        ImGui::TableNextColumn();
+        choose(r, chosen, ImGuiSelectableFlags_SpanAllColumns);
+        for (int k = 0; k < 7; ++k) {
+          ImGui::TableNextColumn();
+          value(r, k);
+        }
+      }
+      ImGui::EndTable();
+    }
+  } else {
+    for (const MaskLabRun& r : m.bugs) {
+      const bool chosen = r.bug == scene_.params().bug;
+      ImGui::PushID(mask_bug_name(r.bug));
+      if (ImGui::BeginTable("damage_of", 2, flags)) {
+        ImGui::TableSetupColumn("measure", ImGuiTableColumnFlags_WidthStretch, 3.f);
+        ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch, 1.f);
+        ImGui::TableNextRow();
+        if (chosen) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg0, chosen_bg);
+        ImGui::TableNextColumn();
+        choose(r, chosen, ImGuiSelectableFlags_SpanAllColumns);
+        for (int k = 0; k < 7; ++k) {
+          ImGui::TableNextRow();
+          ImGui::TableNextColumn();
+          ImGui::PushTextWrapPos(0.f);
+          ImGui::TextUnformatted(tr(cols[k + 1]));
+          ImGui::PopTextWrapPos();
+          ImGui::TableNextColumn();
+          value(r, k);
+        }
+        ImGui::EndTable();
+      }
+      ImGui::PopID();
+      ImGui::Spacing();
+    }
   }
   ImGui::Spacing();
   ImGui::PushTextWrapPos(0.f);
@@ -292,7 +336,6 @@ void MasksView::damage_stage(ViewContext& ctx) {
   ImGui::TextDisabled("%s", tr(MasksScene::bug_effect(scene_.params().bug)));
   if (!scene_.params().causal) ImGui::TextDisabled("%s: %s", tr("causal mask"), tr("needs the causal mask"));
   ImGui::PopTextWrapPos();
-  (void)fs;
 }
 
 }  // namespace ap

@@ -174,7 +174,7 @@ void MultiheadView::split_stage(ViewContext& ctx) {
   xv.force_heatmap = d > 8;
   if (xv.force_heatmap) {  // wide X: cells as wide as the width allows, rows at least a line of text tall
     xv.square = false;
-    xv.max_cell_w = std::min(26.f, (x_w - 96.f) / d);
+    xv.max_cell_w = std::min(fs * 1.625f, (x_w - fs * 6.f) / d);
     xv.max_cell_h = std::max(xv.max_cell_w, fs + 2.f);
   }
   hover_from(ctx, matrix_view(xv, ImVec2(x_w, x_h)), multihead_hover_id(MultiheadItem::X));
@@ -187,8 +187,8 @@ void MultiheadView::split_stage(ViewContext& ctx) {
   const float title_h = fs + 4.f;
   const float strips_h = stacked ? ImGui::GetContentRegionAvail().y : avail.y;
   const float strip_h = (strips_h - fs * 2.5f) / 3.f;
-  const float cell_w = std::max(0.5f, std::min(26.f, (right_w - gap * (h - 1)) / std::max(1, d)));
-  const float cell_h = std::max(std::min(fs * 0.35f, 48.f / std::max(1, n)), std::min(26.f, (strip_h - title_h - fs * 0.4f) / std::max(1, n)));
+  const float cell_w = std::max(0.5f, std::min(fs * 1.625f, (right_w - gap * (h - 1)) / std::max(1, d)));
+  const float cell_h = std::max(std::min(fs * 0.35f, 48.f / std::max(1, n)), std::min(fs * 1.625f, (strip_h - title_h - fs * 0.4f) / std::max(1, n)));
   ImGui::BeginGroup();
   const MultiheadItem items[] = {MultiheadItem::Q, MultiheadItem::K, MultiheadItem::V};
   const std::vector<Mat>* mats[] = {&t.Q, &t.K, &t.V};
@@ -232,7 +232,7 @@ void MultiheadView::heads_stage(ViewContext& ctx) {
   const int q = scene_.focus_query();
   float label_w = 0;
   for (const auto& s : m.tokens) label_w = std::max(label_w, ImGui::CalcTextSize(s.c_str()).x);
-  label_w = std::min(label_w + 8.f, 96.f);
+  label_w = std::min(label_w + 8.f, fs * 6.f);
   const float title_h = fs + 4.f, foot_h = 2.f * ImGui::GetTextLineHeightWithSpacing() + fs * 0.5f, gap = fs;
   // The column count that gives the largest cells. Each tile is its title, the column labels (written
   // upwards when a cell is narrower than a label: their height depends on the cell), n cells and two lines.
@@ -295,12 +295,12 @@ void MultiheadView::concat_stage(ViewContext& ctx) {
   const int n = m.n(), h = m.weights.heads, dk = m.d_k(), d = static_cast<int>(t.concat.cols());
   float label_w = 0;
   for (const auto& s : m.tokens) label_w = std::max(label_w, ImGui::CalcTextSize(s.c_str()).x);
-  label_w = std::min(label_w + 8.f, 96.f);
+  label_w = std::min(label_w + 8.f, fs * 6.f);
   const float op_w = fs * 2.f, title_h = fs + 4.f;
-  const float cell = std::max(0.3f, std::min({26.f, (avail.x - label_w - 2 * op_w - fs) / (3.f * std::max(1, d)),
+  const float cell = std::max(0.3f, std::min({fs * 1.625f, (avail.x - label_w - 2 * op_w - fs) / (3.f * std::max(1, d)),
                                               (avail.y - title_h - fs * 3.f) / std::max(1, std::max(n, d))}));
   // Concat and output rows: at least a line of text tall (their n rows stay legible when d_model is large).
-  const float row_h = std::min({26.f, std::max(cell, fs + 2.f), (avail.y - title_h - fs * 3.f) / std::max(1, n)});
+  const float row_h = std::min({fs * 1.625f, std::max(cell, fs + 2.f), (avail.y - title_h - fs * 3.f) / std::max(1, n)});
   const float range = max_abs({&t.concat, &t.output});
   const auto op = [&](const char* s, float rows_h) {
     ImGui::SameLine(0, 0);

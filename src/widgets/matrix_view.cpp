@@ -63,11 +63,12 @@ Layout compute(const MatrixView& v, ImVec2 avail) {
     L.total = ImVec2(L.label_w + cols * L.cell_w, L.title_h + L.header_h + rows * L.cell_h);
     return L;
   }
-  const float lw = std::min(longest(v.row_labels, rows, nullptr) + 8.f, 96.f);
+  const float lw = std::min(longest(v.row_labels, rows, nullptr) + 8.f, fs * 6.f);  // 96 px at 16 px text
+  const float max_w = v.max_cell_w > 0.f ? v.max_cell_w : fs * 3.625f, max_h = v.max_cell_h > 0.f ? v.max_cell_h : fs * 1.625f;
   // Numbered cells if each can hold "−0.00" legibly.
   const float min_w = fs * 2.4f, min_h = fs + 2.f;
-  const float cw = std::min(v.max_cell_w, (avail.x - lw) / cols);
-  const float ch = std::min(v.max_cell_h, (avail.y - L.title_h - (v.col_labels ? min_h : 0.f)) / rows);
+  const float cw = std::min(max_w, (avail.x - lw) / cols);
+  const float ch = std::min(max_h, (avail.y - L.title_h - (v.col_labels ? min_h : 0.f)) / rows);
   L.numbered = !v.force_heatmap && cw >= min_w && ch >= min_h;
   if (L.numbered) {
     L.row_labels = v.row_labels != nullptr;
@@ -84,10 +85,10 @@ Layout compute(const MatrixView& v, ImVec2 avail) {
       const float cx = std::max(0.05f, (avail.x - L.label_w) / cols);
       const float cy = std::max(0.05f, (avail.y - L.title_h - header) / rows);
       if (v.square) {
-        L.cell_w = L.cell_h = std::min({cx, cy, v.max_cell_w});
+        L.cell_w = L.cell_h = std::min({cx, cy, max_w});
       } else {
-        L.cell_w = std::min(cx, v.max_cell_w);
-        L.cell_h = std::min(cy, v.max_cell_h);
+        L.cell_w = std::min(cx, max_w);
+        L.cell_h = std::min(cy, max_h);
       }
     };
     cells(0.f);

@@ -28,7 +28,9 @@ struct MatrixView {
   int decimals = 2;
   bool force_heatmap = false;
   bool square = true;          // heatmap cells square (false: fill the given width and height exactly)
-  float max_cell_w = 58.f, max_cell_h = 26.f;
+  // The largest cell of the automatic layout; 0: 3.625 × 1.625 text heights (58 × 26 px at the default 16 px
+  // text), so that cells, and the numbers in them, grow with the text size (a projector at 2× text).
+  float max_cell_w = 0.f, max_cell_h = 0.f;
   // Fixed geometry (a layout that sizes several matrices alike sets these; 0 / -1: the automatic layout
   // above). cell_w × cell_h in pixels; numbers: 1 numbered cells, 0 heatmap, -1 numbered if they fit.
   float cell_w = 0.f, cell_h = 0.f;

@@ -4,6 +4,7 @@
 // refused with a message and changes nothing; without a host the scene says so and keeps working.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <memory>
 #include <thread>
@@ -12,6 +13,8 @@
 #include "app/scenes/train_scene.h"
 #include "app/train_host.h"
 #include "app/url.h"
+#include "core/train/report.h"
+#include "core/train/trainer.h"
 #include "helpers.h"
 
 namespace ap {
@@ -200,6 +203,63 @@ TEST(AppTrainScene, LinkRestoresTheTrainedView) {
   ASSERT_TRUE(wait_for(s, [&] { return s.state() == TrainRunState::Done; }));
   EXPECT_EQ(s.report().step, 200);
   EXPECT_EQ(state_to_query(b), query);
+}
+
+// A host that trains synchronously, in the caller's thread, and keeps only its newest report (as both real
+// hosts do): a begin() followed by run() before the page polls leaves a first report past step 0.
+class SyncHost final : public TrainHost {
+ public:
+  const char* name() const override { return "sync"; }
+  void begin(const train::Recipe& r, const std::vector<std::string>& w) override {
+    words_ = w;
+    ASSERT_TRUE(t_.init(r).ok);
+    publish();
+  }
+  void run(int until) override {
+    t_.advance(std::min(until, t_.step() + 30) - t_.step());
+    publish();
+  }
+  void pause() override { publish(); }
+  void show(const std::vector<std::string>& w) override {
+    words_ = w;
+    publish();
+  }
+  bool poll(train::TrainReport* out, std::string*) override {
+    if (!fresh_) return false;
+    fresh_ = false;
+    *out = report_;
+    return true;
+  }
+
+ private:
+  void publish() {
+    train::SentenceAttention a;
+    ASSERT_TRUE(t_.attention_of(words_, &a).ok);
+    report_ = train::make_report(t_, a);
+    fresh_ = true;
+  }
+  train::Trainer t_;
+  std::vector<std::string> words_;
+  train::TrainReport report_;
+  bool fresh_ = false;
+};
+
+// Regression (CI, the hidden-tab browser test): the step-0 report of begin() and the first chunk's report
+// arrived between two frames, only the newer was kept, and the scene waited for a step-0 report for ever.
+TEST(AppTrainScene, AFirstReportPastStepZeroIsTaken) {
+  SyncHost host;
+  set_train_host(&host);
+  {
+    PlaygroundState st;
+    ASSERT_TRUE(ok(set_state_json(st, R"({"scene":"train","steps":3000})")));
+    TrainScene& s = *st.get<TrainScene>();
+    ASSERT_TRUE(ok(set_state_json(st, R"({"training":"start"})")));  // before any poll: begin's report is replaced
+    s.poll();
+    ASSERT_TRUE(s.has_report());
+    EXPECT_EQ(s.report().step, 30);
+    EXPECT_EQ(state(st, false)["training"]["step"], 30);
+  }
+  set_train_host(nullptr);
 }
 
 TEST(AppTrainScene, WithoutAHostTheSceneSaysSoAndKeepsWorking) {

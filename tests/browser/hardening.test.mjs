@@ -308,6 +308,7 @@ test('a text size typed into its slider is kept within 0.6 … 3; the page keeps
   for (const [typed, zoom] of [['0', '0.6'], ['-5', '0.6'], ['99', '3']]) {
     const { page, errors } = await openPage(browser.context, url + '?scene=scaling', { viewport: { width: 1280, height: 720 } });
     await page.keyboard.down('Control');
+    await frames(page, 2);  // the frame must see Ctrl held before the click (else the click sets the slider)
     await page.mouse.click(80, 372);  // the "text size" slider (Display, under the scene's controls at 1280×720)
     await page.keyboard.up('Control');
     await frames(page, 3);

@@ -290,6 +290,26 @@ test('the view reports what it drew: every number on a projector, readable cells
     assert.deepEqual(errors, []);
     await page.close();
   }
+  // Self-attention on the same projector: cells grow with the text (they had 58 × 26 px at most, so no
+  // number fitted at 2× text and every other row lost its label): every row labelled at every stage; the
+  // weights, V and the output numbered.
+  {
+    const { page, errors } = await openPage(browser.context, url + '?scene=self&present=1&zoom=2&hide=controls', { viewport: { width: 1920, height: 1080 } });
+    for (let k = 0; k < 3; k++) {
+      const ms = await drawn(page, k);
+      console.log(`self-attention projector, stage ${k}: ${show(ms)}`);
+      assert.ok(ms.length >= 2, `stage ${k} drew its matrices`);
+      for (const m of ms) {
+        assert.equal(m.row_labels, 11, `stage ${k}: every row of ${m.id} labelled: ${show(ms)}`);
+        assert.ok(!m.clipped, `stage ${k}: ${m.id} cut`);
+      }
+      for (const m of ms.filter((m) => /^(weights A|V$|output)/.test(m.id)))
+        assert.ok(m.numbers && (m.col_labels === 0 || m.col_labels === m.cols), `stage ${k}: ${m.id} numbered and labelled: ${show(ms)}`);
+    }
+    await screenshot(page, 'layout-projector-self-output.png');
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
   for (const [q, w, h] of [['?scene=sdpa', 844, 390], ['?scene=sdpa', 390, 844], ['?scene=sdpa&embed=1&hide=controls', 800, 480]]) {
     const { page, errors } = await openPage(browser.context, url + q, { viewport: { width: w, height: h } });
     for (const k of [0, 1, 4, 6]) {

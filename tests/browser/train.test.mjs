@@ -146,7 +146,9 @@ test('a hidden tab pauses the training, a visible one resumes it', async () => {
   try {
     const { page, errors } = await openPage(own.context, url + '?scene=train&layers=2&steps=5000');
     assert.deepEqual(await page.evaluate(() => window.playground.setState({ training: 'start' })), { ok: true });
-    await waitFor(page, (x) => x.training.step > 20, 20000);
+    const started = await waitFor(page, (x) => x.training.step > 20, 20000);
+    const brief = (x) => JSON.stringify({ state: x.training.state, step: x.training.step, host: x.training.host, message: x.training.message, has: x.training.heldout_accuracy, messages: x.messages });
+    assert.ok(started.training.step > 20, `it trains before the tab is hidden: ${brief(started)}`);
     await page.evaluate(() => {
       Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
       document.dispatchEvent(new Event('visibilitychange'));
@@ -161,7 +163,7 @@ test('a hidden tab pauses the training, a visible one resumes it', async () => {
       document.dispatchEvent(new Event('visibilitychange'));
     });
     const c = await waitFor(page, (x) => x.training.step > b + 25, 10000);
-    assert.ok(c.training.step > b, 'it goes on when visible again');
+    assert.ok(c.training.step > b + 25, `it goes on when visible again: ${brief(c)}`);
     assert.deepEqual(errors, []);
   } finally {
     await own.close();

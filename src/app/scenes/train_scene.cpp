@@ -438,9 +438,10 @@ void TrainScene::poll() {
     return;
   }
   if (!got) return;
-  // After begin(), the reports of the run before are stale: wait for the new run's first (step 0, its sizes).
+  // The host drops the reports of the run before begin() (TrainHost::poll). The new run's first report may
+  // already be a later step (two reports between two frames: only the newest is kept); its sizes must agree.
   if (awaiting_begin_) {
-    if (r.step != 0 || r.steps != params_.recipe.steps || r.attention.layers != params_.recipe.layers ||
+    if (r.steps != params_.recipe.steps || r.attention.layers != params_.recipe.layers ||
         r.attention.heads != params_.recipe.heads)
       return;
     awaiting_begin_ = false;
