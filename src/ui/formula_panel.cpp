@@ -42,7 +42,8 @@ std::vector<std::pair<std::string, bool>> pieces(const std::string& text) {
   return out;
 }
 
-void math_text_wrapped(const std::string& text, ImU32 col) {
+// `last_h`: the height of the last line, in text heights (a formula keeps room for its sub- and superscripts).
+void math_text_wrapped(const std::string& text, ImU32 col, float last_h = 1.f) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float fs = ImGui::GetFontSize(), line_h = ImGui::GetTextLineHeightWithSpacing();
   const ImVec2 o = ImGui::GetCursorScreenPos();
@@ -50,20 +51,22 @@ void math_text_wrapped(const std::string& text, ImU32 col) {
   const float space = math_text_width(" ", fs);
   float x = 0, y = 0;
   for (const auto& [word, spaced] : pieces(text)) {
-    const float w = math_text_width(word.c_str(), fs);
+    // A piece wider than the whole line (a formula without spaces on a phone) is drawn smaller, not cut.
+    const float whole = math_text_width(word.c_str(), fs), size = whole > width ? fs * std::max(0.55f, width / whole) : fs;
+    const float w = size < fs ? math_text_width(word.c_str(), size) : whole;
     if (x > 0 && x + w > width) { x = 0; y += line_h; }
-    draw_math_text(dl, ImVec2(o.x + x, o.y + y), col, word.c_str(), fs);
+    draw_math_text(dl, ImVec2(o.x + x, o.y + y), col, word.c_str(), size);
     x += w + (spaced ? space : 0.f);
   }
-  ImGui::Dummy(ImVec2(width, y + fs));
+  ImGui::Dummy(ImVec2(width, y + fs * last_h));
 }
 }  // namespace
 
 void formula_panel(UiState& ui, ViewContext& ctx) {
   SceneView& view = ui.view(ctx.st);
   const auto [formula, idea] = view.caption(ctx);
-  ImGui::PushFont(ui.fonts.formula);
-  math_text(formula);
+  ImGui::PushFont(ui.fonts.formula);  // wrapped at its spaces where the line is too narrow (a phone)
+  math_text_wrapped(formula ? formula : "", ImGui::GetColorU32(ImGuiCol_Text), 1.25f);  // as math_text
   ImGui::PopFont();
   math_text_wrapped(idea ? idea : "", ImGui::GetColorU32(ImGuiCol_TextDisabled));
   const std::string step = view.step_text(ctx);

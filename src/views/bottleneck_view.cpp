@@ -17,6 +17,7 @@
 #include "core/number_text.h"
 #include "platform/platform.h"
 #include "platform/text_field.h"
+#include "widgets/colormap.h"
 #include "widgets/matrix_view.h"
 #include "widgets/plot.h"
 #include "widgets/section.h"
@@ -25,8 +26,7 @@ namespace ap {
 
 namespace {
 
-constexpr ImU32 kFinalColor = IM_COL32(214, 96, 77, 255);    // from c: warm
-constexpr ImU32 kReaderColor = IM_COL32(67, 147, 195, 255);  // from every h_j: cool
+// from c: warm (accent_warm); from every h_j: cool (accent_cool)
 constexpr ImU32 kBoundColor = IM_COL32(120, 120, 130, 255);
 
 // "{0} … {1}" in the current language (arguments are numbers and tokens: never translated).
@@ -265,7 +265,7 @@ void BottleneckView::compress_stage(ViewContext& ctx) {
   ImGui::BeginGroup();
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + wt);
   ImGui::Dummy(ImVec2(wt, fs * 2.f));
-  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(kFinalColor));
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(accent_warm()));
   ImGui::TextWrapped("%s", fill(N_("{0} source numbers → {1} numbers in c"), {std::to_string(source), std::to_string(p.d_h)}).c_str());
   ImGui::PopStyleColor();
   ImGui::Spacing();
@@ -299,9 +299,9 @@ void BottleneckView::probe_stage(ViewContext& ctx) {
   const ImVec2 p0(o.x + left, o.y + top), p1(o.x + avail.x - fs * 0.5f, o.y + total_h - bottom);
   dl->AddText(o, ImGui::GetColorU32(ImGuiCol_Text), fill(N_("R² per position, L = {0}"), {std::to_string(L)}).c_str());
   float lx = o.x + left;
-  legend_entry(dl, ImVec2(lx, o.y + fs * 1.5f), kFinalColor, tr("from c (Seq2Seq)"), fs);
+  legend_entry(dl, ImVec2(lx, o.y + fs * 1.5f), accent_warm(), tr("from c (Seq2Seq)"), fs);
   lx += ImGui::CalcTextSize(tr("from c (Seq2Seq)")).x + fs * 2.5f;
-  legend_entry(dl, ImVec2(lx, o.y + fs * 1.5f), kReaderColor, tr("from h_j (attention reads every h_j)"), fs);
+  legend_entry(dl, ImVec2(lx, o.y + fs * 1.5f), accent_cool(), tr("from h_j (attention reads every h_j)"), fs);
   lx += ImGui::CalcTextSize(tr("from h_j (attention reads every h_j)")).x + fs * 2.5f;
   dl->AddLine(ImVec2(lx, o.y + fs * 2.1f), ImVec2(lx + fs * 0.8f, o.y + fs * 2.1f), kBoundColor, 2.f);
   dl->AddText(ImVec2(lx + fs * 1.1f, o.y + fs * 1.5f), ImGui::GetColorU32(ImGuiCol_Text), tr("bound d_h/(L·d_in)"));
@@ -329,8 +329,8 @@ void BottleneckView::probe_stage(ViewContext& ctx) {
     if (j == hovered) dl->AddRectFilled(ImVec2(x0, p0.y), ImVec2(x0 + slot, p1.y), IM_COL32(255, 236, 210, 160));
     const float xc = x0 + slot * 0.5f;
     const double vf = at.r2_final[static_cast<size_t>(j)], vr = at.r2_reader[static_cast<size_t>(j)];
-    dl->AddRectFilled(ImVec2(xc - bar, std::min(zero, y_of(vf))), ImVec2(xc - 1.f, std::max(zero, y_of(vf))), kFinalColor);
-    dl->AddRectFilled(ImVec2(xc + 1.f, std::min(zero, y_of(vr))), ImVec2(xc + bar, std::max(zero, y_of(vr))), kReaderColor);
+    dl->AddRectFilled(ImVec2(xc - bar, std::min(zero, y_of(vf))), ImVec2(xc - 1.f, std::max(zero, y_of(vf))), accent_warm());
+    dl->AddRectFilled(ImVec2(xc + 1.f, std::min(zero, y_of(vr))), ImVec2(xc + bar, std::max(zero, y_of(vr))), accent_cool());
     const std::string num = std::to_string(j + 1);
     dl->AddText(ImVec2(xc - ImGui::CalcTextSize(num.c_str()).x * 0.5f, p1.y + fs * 0.2f), text_dim, num.c_str());
     const std::string& tok = m.tokens[static_cast<size_t>(j)];
@@ -383,8 +383,8 @@ void BottleneckView::grow_stage(ViewContext& ctx) {
   fin.name = tr("from c (Seq2Seq)");
   rd.name = tr("from h_j (attention reads every h_j)");
   bound.name = tr("bound d_h/(L·d_in)");
-  fin.color = kFinalColor;
-  rd.color = kReaderColor;
+  fin.color = accent_warm();
+  rd.color = accent_cool();
   bound.color = kBoundColor;
   fin.points = rd.points = true;
   bound.dashed = true;

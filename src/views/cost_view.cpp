@@ -14,6 +14,7 @@
 
 #include "core/kernels.h"
 #include "core/number_text.h"
+#include "widgets/colormap.h"
 #include "widgets/math_text.h"
 #include "widgets/plot.h"
 
@@ -21,15 +22,17 @@ namespace ap {
 
 namespace {
 
-constexpr ImU32 kAttColor = IM_COL32(214, 96, 77, 255);    // attention: warm
 constexpr ImU32 kTiledColor = IM_COL32(240, 160, 60, 255); // tiled attention
-constexpr ImU32 kRnnColor = IM_COL32(67, 147, 195, 255);   // RNN: cool
 constexpr ImU32 kGruColor = IM_COL32(40, 90, 160, 255);
 constexpr ImU32 kConvColor = IM_COL32(90, 160, 90, 255);
 constexpr ImU32 kPathColor = IM_COL32(230, 120, 0, 255);
 
 const char* const kCurveNames[] = {N_("naive attention"), N_("tiled attention"), N_("Elman RNN"), N_("GRU")};
-const ImU32 kCurveColors[] = {kAttColor, kTiledColor, kRnnColor, kGruColor};
+// Attention warm, the RNN cool (the colour map's accents: they follow the colour-blind switch).
+ImU32 curve_color(int c) {
+  const ImU32 colors[] = {accent_warm(), kTiledColor, accent_cool(), kGruColor};
+  return colors[c];
+}
 
 // 33554432 -> "33,554,432"; beyond 10^12: "1.23e+15".
 std::string big(long long v) {
@@ -183,8 +186,8 @@ void CostView::table_stage(ViewContext& ctx) {
     const char* path_f;
     ImU32 color;
   };
-  const Row rows[] = {{N_("self-attention"), &t.attention, "2·n²·d", "1", "1", kAttColor},
-                      {N_("recurrent"), &t.recurrent, "2·n·d²", "n", "n", kRnnColor},
+  const Row rows[] = {{N_("self-attention"), &t.attention, "2·n²·d", "1", "1", accent_warm()},
+                      {N_("recurrent"), &t.recurrent, "2·n·d²", "n", "n", accent_cool()},
                       {N_("convolutional"), &t.convolutional, "k·n·d²", "1", "ceil(log_k n)", kConvColor}};
   if (ImGui::BeginTable("cost_table", 5, flags)) {
     ImGui::TableSetupColumn(tr("layer"), ImGuiTableColumnFlags_WidthStretch, 1.0f);
@@ -233,7 +236,7 @@ void CostView::curves_stage(ViewContext& ctx) {
   const float fs = ImGui::GetFontSize();
   const double hi = std::min<double>(cost::kMaxN, std::max({16.0 * p.n, 16.0 * p.d, 4096.0}));
   const std::vector<double> xs = powers_to(hi);
-  PlotSeries att = line_series(tr("self-attention"), kAttColor), rnn = line_series(tr("recurrent"), kRnnColor),
+  PlotSeries att = line_series(tr("self-attention"), accent_warm()), rnn = line_series(tr("recurrent"), accent_cool()),
              conv = line_series(tr("convolutional"), kConvColor, true);
   PlotSeries att_s = att, rnn_s = rnn, conv_s = conv;
   for (double n : xs) {
@@ -252,7 +255,7 @@ void CostView::curves_stage(ViewContext& ctx) {
   a.x_label = "n";
   a.x_log = a.y_log = true;
   a.series = {att, rnn, conv};
-  a.x_markers = {{static_cast<double>(p.d), std::string(tr("crossover n = d")) + " = " + std::to_string(p.d), kAttColor},
+  a.x_markers = {{static_cast<double>(p.d), std::string(tr("crossover n = d")) + " = " + std::to_string(p.d), accent_warm()},
                  {static_cast<double>(p.n), "n = " + std::to_string(p.n), 0}};
   a.legend = PlotLegend::TopLeft;
   // Hover: the point's n goes to the scene, which explains the count with its formula (i: 0..2 this plot's
@@ -332,7 +335,7 @@ void CostView::measured_stage(ViewContext& ctx) {
   const auto& res = scene_.sweep().results();
   const bool have = scene_.sweep_state() != SweepState::Idle && !scene_.warming();
   for (size_t c = 0; c < 4; ++c) {
-    PlotSeries sr = line_series(tr(kCurveNames[c]), kCurveColors[c], c == 1);
+    PlotSeries sr = line_series(tr(kCurveNames[c]), curve_color(c), c == 1);
     sr.points = true;
     if (have && c < res.size())
       for (const SweepPoint& pt : res[c].points)
@@ -359,7 +362,7 @@ void CostView::measured_stage(ViewContext& ctx) {
   ImGui::TextDisabled("(%s)", tr("over n ≥ 256"));
   const auto& fits = scene_.fits();
   for (size_t c = 0; c < 4; ++c) {
-    ImGui::PushStyleColor(ImGuiCol_Text, kCurveColors[c]);
+    ImGui::PushStyleColor(ImGuiCol_Text, curve_color(c));
     ImGui::Bullet();
     ImGui::SameLine();
     ImGui::TextUnformatted(tr(kCurveNames[c]));
@@ -406,7 +409,7 @@ void CostView::parallel_stage(ViewContext& ctx) {
   const float model_h = std::max(fs * 8.f, h * 0.55f);
   const float workers_h = h - model_h - fs * 0.5f;
   std::vector<long long> lanes;
-  PlotSeries att = line_series(tr("self-attention"), kAttColor), rnn = line_series(tr("recurrent"), kRnnColor);
+  PlotSeries att = line_series(tr("self-attention"), accent_warm()), rnn = line_series(tr("recurrent"), accent_cool());
   for (long long P = 1; P <= cost::kMaxLanes; P = P < cost::kMaxLanes ? std::min(cost::kMaxLanes, P * 2) : P + 1) {
     const CostParallel q = scene_.parallel_at(P);
     lanes.push_back(P);
@@ -420,7 +423,7 @@ void CostView::parallel_stage(ViewContext& ctx) {
   s.x_log = s.y_log = true;
   s.series = {att, rnn};
   s.x_markers = {{static_cast<double>(p.lanes), "P = " + std::to_string(p.lanes), kPathColor, false}};
-  if (par.crossover_lanes > 0) s.x_markers.push_back({static_cast<double>(par.crossover_lanes), "", kAttColor});
+  if (par.crossover_lanes > 0) s.x_markers.push_back({static_cast<double>(par.crossover_lanes), "", accent_warm()});
   s.legend = PlotLegend::TopRight;
   ImGui::BeginGroup();
   const PlotResult pr = plot("parallel", s, ImVec2(w, workers_h > fs * 6.f ? model_h : h));
@@ -448,9 +451,9 @@ void CostView::parallel_stage(ViewContext& ctx) {
     ImGui::TextDisabled("  %s", t.depth_bound ? tr("depth-bound: more lanes do not help") : tr("work-bound"));
   };
   const std::string n_text = std::to_string(p.n);
-  block(N_("self-attention"), kAttColor, par.attention, par.ns_per_mac_attention, par.ns_per_step_attention, "1");
+  block(N_("self-attention"), accent_warm(), par.attention, par.ns_per_mac_attention, par.ns_per_step_attention, "1");
   ImGui::Spacing();
-  block(N_("recurrent"), kRnnColor, par.recurrent, par.ns_per_mac_rnn, par.ns_per_step_rnn, n_text.c_str());
+  block(N_("recurrent"), accent_cool(), par.recurrent, par.ns_per_mac_rnn, par.ns_per_step_rnn, n_text.c_str());
   ImGui::Spacing();
   ImGui::PushTextWrapPos(0.f);
   if (par.crossover_lanes > 0) ImGui::Text("%s %s", tr("attention is faster from P ="), big(par.crossover_lanes).c_str());
@@ -501,7 +504,7 @@ void CostView::workers_panel(ViewContext& ctx, ImVec2 size) {
   s.y_min = 0;
   s.empty_text = tr("not measured yet");
   PlotSeries ideal = line_series(tr("ideal (W×)"), IM_COL32(150, 150, 150, 255), true);
-  PlotSeries att = line_series(tr("attention: rows split"), kAttColor);
+  PlotSeries att = line_series(tr("attention: rows split"), accent_warm());
   PlotSeries gru = line_series(tr("GRU: units split, a hand-off per step"), kGruColor);
   att.points = gru.points = true;
   double top = 1;
@@ -563,7 +566,7 @@ void CostView::animation_stage(ViewContext& ctx) {
     const long long step = p.n <= m ? rnn_done : static_cast<long long>(std::llround(static_cast<double>(rnn_done) * p.n / m));
     char head[160];
     std::snprintf(head, sizeof head, "%s:  %s %lld / %d", tr("RNN"), tr("step"), step, p.n);
-    dl->AddText(ImVec2(o.x, o.y), kRnnColor, head);
+    dl->AddText(ImVec2(o.x, o.y), accent_cool(), head);
     for (int i = 0; i < m; ++i) {
       const float cx = x0 + i * gap;
       const bool consumed = i < rnn_done, active = i == rnn_done && !complete;
@@ -572,14 +575,14 @@ void CostView::animation_stage(ViewContext& ctx) {
       centered(ImVec2(cx, y_tok), text, label_of(i));
       if (consumed || (active && frac > 0)) {
         const float a = consumed ? 1.f : frac;
-        dl->AddLine(ImVec2(cx, y_tok - box * 0.5f), ImVec2(cx, y_tok - box * 0.5f - (y_tok - y_h - box) * a), kRnnColor, 2.f);
+        dl->AddLine(ImVec2(cx, y_tok - box * 0.5f), ImVec2(cx, y_tok - box * 0.5f - (y_tok - y_h - box) * a), accent_cool(), 2.f);
       }
       const bool h_on = consumed;
-      dl->AddCircleFilled(ImVec2(cx, y_h), box * 0.5f, h_on ? kRnnColor : box_bg, 24);
+      dl->AddCircleFilled(ImVec2(cx, y_h), box * 0.5f, h_on ? accent_cool() : box_bg, 24);
       centered(ImVec2(cx, y_h), h_on ? IM_COL32_WHITE : dim, "h" + (i == m - 1 && p.n > m ? std::string("ₙ") : subscript(i + 1)));
       if (i > 0) {  // hand-off h_{i-1} -> h_i
         const bool handed = i < rnn_done || (i == rnn_done && frac > 0);
-        const ImU32 col = complete ? kPathColor : handed ? kRnnColor : dim;
+        const ImU32 col = complete ? kPathColor : handed ? accent_cool() : dim;
         const float x_from = x0 + (i - 1) * gap + box * 0.5f, x_to = cx - box * 0.5f;
         dl->AddLine(ImVec2(x_from, y_h), ImVec2(x_to, y_h), col, complete ? 3.f : 1.5f);
         dl->AddTriangleFilled(ImVec2(x_to, y_h), ImVec2(x_to - 6, y_h - 4), ImVec2(x_to - 6, y_h + 4), col);
@@ -602,11 +605,11 @@ void CostView::animation_stage(ViewContext& ctx) {
     const float a = complete ? 1.f : std::min(1.f, static_cast<float>(sub));
     char head[160];
     std::snprintf(head, sizeof head, "%s:  %s %d / 1   (%s)", tr("attention"), tr("step"), on ? 1 : 0, tr("all pairs at once"));
-    dl->AddText(ImVec2(xo, o.y), kAttColor, head);
+    dl->AddText(ImVec2(xo, o.y), accent_warm(), head);
     if (on)
       for (int i = 0; i < m; ++i)
         for (int j = 0; j < m; ++j) {
-          const ImU32 col = IM_COL32(214, 96, 77, static_cast<int>(60 * a));
+          const ImU32 col = accent_warm(static_cast<int>(60 * a));
           dl->AddLine(ImVec2(x0 + j * gap, y_in - box * 0.5f), ImVec2(x0 + i * gap, y_out + box * 0.5f), col, 1.f);
         }
     if (on)  // the path from token 1 to output n: one hop
@@ -616,7 +619,7 @@ void CostView::animation_stage(ViewContext& ctx) {
       dl->AddRectFilled(ImVec2(cx - box * 0.5f, y_in - box * 0.5f), ImVec2(cx + box * 0.5f, y_in + box * 0.5f),
                         on ? IM_COL32(250, 215, 205, 255) : box_bg, 4.f);
       centered(ImVec2(cx, y_in), text, label_of(i));
-      dl->AddCircleFilled(ImVec2(cx, y_out), box * 0.5f, on ? kAttColor : box_bg, 24);
+      dl->AddCircleFilled(ImVec2(cx, y_out), box * 0.5f, on ? accent_warm() : box_bg, 24);
       centered(ImVec2(cx, y_out), on ? IM_COL32_WHITE : dim, "z" + (i == m - 1 && p.n > m ? std::string("ₙ") : subscript(i + 1)));
     }
     if (on) {
@@ -637,8 +640,8 @@ void CostView::memory_stage(ViewContext& ctx) {
   const float fs = ImGui::GetFontSize();
   const float w = avail.x, h = avail.y - fs * 2.6f;
   const double hi = std::min<double>(cost::kMaxN, std::max({4.0 * p.n, 65536.0}));
-  PlotSeries naive = line_series(tr("naive attention"), kAttColor), tiled = line_series(tr("tiled attention"), kTiledColor, true);
-  PlotSeries score = line_series(tr("score matrix"), IM_COL32(214, 96, 77, 120));
+  PlotSeries naive = line_series(tr("naive attention"), accent_warm()), tiled = line_series(tr("tiled attention"), kTiledColor, true);
+  PlotSeries score = line_series(tr("score matrix"), accent_warm(120));
   for (double n : powers_to(hi)) {
     const long long ni = static_cast<long long>(n);
     naive.x.push_back(n); naive.y.push_back(static_cast<double>(kernel_memory(KernelKind::AttentionNaive, ni, p.d).total()));
@@ -657,7 +660,7 @@ void CostView::memory_stage(ViewContext& ctx) {
   for (size_t c = 0; c < 2 && have && c < res.size(); ++c) {
     PlotSeries m;
     m.name = std::string(tr(kCurveNames[c])) + " (" + tr("measured") + ")";
-    m.color = kCurveColors[c];
+    m.color = curve_color(c);
     m.line = false;
     m.points = true;
     for (const SweepPoint& pt : res[c].points)

@@ -19,6 +19,7 @@
 #include "widgets/colormap.h"
 #include "widgets/math_text.h"
 #include "widgets/section.h"
+#include "widgets/text_fit.h"
 
 namespace ap {
 
@@ -27,23 +28,10 @@ namespace {
 constexpr ImU32 kChosen = IM_COL32(230, 120, 0, 255);      // the highlighted score function
 constexpr ImU32 kPending = IM_COL32(236, 236, 240, 255);   // a cell not computed yet
 constexpr ImU32 kBar = IM_COL32(80, 110, 200, 255);
-constexpr ImU32 kPeakBar = IM_COL32(214, 96, 77, 255);
 const LuongScore kScores[] = {LuongScore::Dot, LuongScore::General, LuongScore::Concat};
 
 ImU32 dim_text() { return ImGui::GetColorU32(ImGuiCol_TextDisabled); }
 ImU32 ink() { return ImGui::GetColorU32(ImGuiCol_Text); }
-
-// `s` cut to `w` pixels with "…".
-std::string fit(const std::string& s, float w) {
-  if (ImGui::CalcTextSize(s.c_str()).x <= w) return s;
-  std::string t = s;
-  while (!t.empty() && ImGui::CalcTextSize((t + "…").c_str()).x > w) {
-    do t.pop_back();
-    while (!t.empty() && (static_cast<unsigned char>(t.back()) & 0xC0) == 0x80);  // whole UTF-8 characters
-    if (!t.empty() && (static_cast<unsigned char>(t.back()) & 0x80)) t.pop_back();
-  }
-  return t + "…";
-}
 
 // A labelled grid of coloured cells, drawn with the draw list (numbers when they fit). Column labels take two
 // staggered lines, so a label may be two cells wide. Rows at or past `reveal_rows` are "not computed yet".
@@ -81,7 +69,7 @@ GridHover draw_grid(const Grid& g, ImVec2 size) {
   if (!g.title.empty()) draw_math_text(dl, ImVec2(o.x + lw, o.y), g.chosen ? kChosen : ink(), g.title.c_str(), fs);
   if (g.cols)
     for (int j = 0; j < C && j < static_cast<int>(g.cols->size()); ++j) {
-      const std::string s = fit((*g.cols)[static_cast<size_t>(j)], 2.f * cell - 4.f);
+      const std::string s = fit_text((*g.cols)[static_cast<size_t>(j)], 2.f * cell - 4.f);
       const float w = ImGui::CalcTextSize(s.c_str()).x;
       const float x = std::clamp(g0.x + (j + 0.5f) * cell - w * 0.5f, o.x, g0.x + C * cell - w);  // inside the grid's width
       dl->AddText(ImVec2(x, o.y + title_h + (j % 2) * fs), dim_text(), s.c_str());
@@ -89,7 +77,7 @@ GridHover draw_grid(const Grid& g, ImVec2 size) {
   if (g.rows)
     for (int i = 0; i < R && i < static_cast<int>(g.rows->size()); ++i) {
       if (cell < fs * 0.8f) break;
-      const std::string s = fit((*g.rows)[static_cast<size_t>(i)], lw - 6.f);
+      const std::string s = fit_text((*g.rows)[static_cast<size_t>(i)], lw - 6.f);
       dl->AddText(ImVec2(o.x + lw - 4.f - ImGui::CalcTextSize(s.c_str()).x, g0.y + i * cell + (cell - fs) * 0.5f),
                   i == g.hl_row ? kChosen : ink(), s.c_str());
     }
@@ -371,12 +359,12 @@ void LuongView::step_stage(ViewContext& ctx) {
       const float a = r->alignment(t, j);
       const bool is_peak = j == peak;
       if (rh >= fs * 0.8f) {
-        const std::string tok = fit(m.source_tokens[static_cast<size_t>(j)], lab_w - 4.f);
-        dl->AddText(ImVec2(o.x, y + (rh - fs) * 0.5f), is_peak ? kPeakBar : ink(), tok.c_str());
+        const std::string tok = fit_text(m.source_tokens[static_cast<size_t>(j)], lab_w - 4.f);
+        dl->AddText(ImVec2(o.x, y + (rh - fs) * 0.5f), is_peak ? accent_warm() : ink(), tok.c_str());
         dl->AddText(ImVec2(o.x + pw * 0.30f, y + (rh - fs) * 0.5f), ink(), fmt(r->scores(t, j), 2).c_str());
         dl->AddText(ImVec2(bar_x + a / amax * bar_w + 4.f, y + (rh - fs) * 0.5f), ink(), fmt(a, 2).c_str());
       }
-      dl->AddRectFilled(ImVec2(bar_x, y + rh * 0.15f), ImVec2(bar_x + std::max(1.f, a / amax * bar_w), y + rh * 0.85f), is_peak ? kPeakBar : kBar, 2.f);
+      dl->AddRectFilled(ImVec2(bar_x, y + rh * 0.15f), ImVec2(bar_x + std::max(1.f, a / amax * bar_w), y + rh * 0.85f), is_peak ? accent_warm() : kBar, 2.f);
       if (ImGui::IsWindowHovered() && ImGui::IsMouseHoveringRect(ImVec2(o.x, y), ImVec2(o.x + pw, y + rh))) {
         set_hover(ctx, kLuongAlignItem + static_cast<int>(kind), GridHover{t, j});
         dl->AddRect(ImVec2(o.x - 2, y), ImVec2(o.x + pw, y + rh), ink(), 2.f);

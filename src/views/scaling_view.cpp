@@ -11,14 +11,14 @@
 #include <string>
 
 #include "core/number_text.h"
+#include "widgets/colormap.h"
 #include "widgets/plot.h"
 
 namespace ap {
 
 namespace {
 
-constexpr ImU32 kRawColor = IM_COL32(214, 96, 77, 255);      // unscaled: warm
-constexpr ImU32 kScaledColor = IM_COL32(67, 147, 195, 255);  // scaled: cool
+// unscaled: warm (accent_warm), scaled: cool (accent_cool), from the colour map
 
 PlotSeries histogram_series(const Histogram& h, const char* name, ImU32 color) {
   PlotSeries s;
@@ -117,11 +117,11 @@ void ScalingView::stage(ViewContext& ctx) {
       d.name = "q·k";
       d.line = false;
       d.points = true;
-      d.color = kRawColor;
+      d.color = accent_warm();
       const int shown = std::min<int>(200, static_cast<int>(r.dots_raw.size()));
       for (int i = 0; i < shown; ++i) { d.x.push_back(i + 1); d.y.push_back(r.dots_raw[static_cast<size_t>(i)]); }
       s.series.push_back(d);
-      s.y_markers = {{sd, "+√d_k", kRawColor}, {-sd, "−√d_k", kRawColor}, {0, "", 0}};
+      s.y_markers = {{sd, "+√d_k", accent_warm()}, {-sd, "−√d_k", accent_warm()}, {0, "", 0}};
       s.legend = PlotLegend::None;
       plot("dots", s, ImVec2(avail.x, avail.y - fs * 2.5f));
       stat_line("Var(q·k)", r.var_raw, p.d_k);
@@ -136,7 +136,7 @@ void ScalingView::stage(ViewContext& ctx) {
       raw.title = std::string("q·k   (") + tr("unscaled") + ")";
       raw.x_label = "q·k";
       raw.y_label = tr("count");
-      raw.series.push_back(histogram_series(r.hist_raw, tr("unscaled"), kRawColor));
+      raw.series.push_back(histogram_series(r.hist_raw, tr("unscaled"), accent_warm()));
       raw.x_markers = {{sd, "+√d_k", 0}, {-sd, "−√d_k", 0}};
       raw.legend = PlotLegend::None;
       hover(plot("hist_raw", raw, ImVec2(w, h)), ScalingItem::HistRaw);
@@ -146,7 +146,7 @@ void ScalingView::stage(ViewContext& ctx) {
         sc.title = std::string("q·k / √d_k   (") + tr("scaled ÷√d_k") + ")";
         sc.x_label = "q·k / √d_k";
         sc.y_label = tr("count");
-        sc.series.push_back(histogram_series(r.hist_scaled, tr("scaled ÷√d_k"), kScaledColor));
+        sc.series.push_back(histogram_series(r.hist_scaled, tr("scaled ÷√d_k"), accent_cool()));
         sc.x_markers = {{1, "+1", 0}, {-1, "−1", 0}};
         // On the raw histogram's axis: the same counts, squeezed by √d_k.
         sc.x_min = r.hist_raw.lo;
@@ -167,8 +167,8 @@ void ScalingView::stage(ViewContext& ctx) {
       PlotSeries raw_w, sc_w, raw_e, sc_e;
       raw_w.name = raw_e.name = tr("unscaled");
       sc_w.name = sc_e.name = tr("scaled ÷√d_k");
-      raw_w.color = raw_e.color = kRawColor;
-      sc_w.color = sc_e.color = kScaledColor;
+      raw_w.color = raw_e.color = accent_warm();
+      sc_w.color = sc_e.color = accent_cool();
       raw_w.points = sc_w.points = raw_e.points = sc_e.points = true;
       for (const auto& pt : r.sweep) {
         raw_w.x.push_back(pt.d_k); raw_w.y.push_back(pt.max_weight_raw);

@@ -49,6 +49,17 @@ uint32_t colormap(ColorScale s, float t) {
   return s == ColorScale::Diverging ? sample(kDiverging, t) : sample(kSequential, t);
 }
 
+namespace {
+uint32_t rgba(int r, int g, int b, int alpha) {
+  return static_cast<uint32_t>(std::clamp(alpha, 0, 255)) << 24 | static_cast<uint32_t>(b) << 16 | static_cast<uint32_t>(g) << 8 |
+         static_cast<uint32_t>(r);
+}
+}  // namespace
+
+// Default: RdBu's red and blue at about three quarters out; colour-blind: PuOr's orange and a clear blue.
+uint32_t accent_warm(int alpha) { return g_colorblind ? rgba(230, 120, 20, alpha) : rgba(214, 96, 77, alpha); }
+uint32_t accent_cool(int alpha) { return g_colorblind ? rgba(40, 90, 170, alpha) : rgba(67, 147, 195, alpha); }
+
 float colormap_t(float v, float lo, float hi) {
   if (!(hi > lo)) return 0.5f;
   return std::clamp((v - lo) / (hi - lo), 0.f, 1.f);

@@ -20,6 +20,11 @@ int colormap_palette_version();
 uint32_t colormap(ColorScale s, float t);
 // Maps a value to t in [0,1] for the range [lo, hi].
 float colormap_t(float v, float lo, float hi);
+// The two series colours that pair with the diverging scale's ends: warm (attention, unscaled scores, the
+// final state c) and cool (the RNN, scaled scores, every hⱼ), with alpha 0 … 255. They follow the colour-blind
+// switch (orange and blue there), as the scales do.
+uint32_t accent_warm(int alpha = 255);
+uint32_t accent_cool(int alpha = 255);
 // Black or white, whichever reads better on `bg`.
 uint32_t text_color_on(uint32_t bg);
 

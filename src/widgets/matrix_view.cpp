@@ -7,6 +7,7 @@
 #include "core/number_text.h"
 #include "core/utf8.h"
 #include "widgets/heatmap.h"
+#include "widgets/text_fit.h"
 #include "widgets/math_text.h"
 
 namespace ap {
@@ -25,10 +26,7 @@ struct Layout {
 // Size in pixels of `f` as drawn (nullptr: the current font).
 float font_px(ImFont* f) { return f ? f->FontSize * f->Scale * ImGui::GetIO().FontGlobalScale : ImGui::GetFontSize(); }
 
-float text_w(const std::string& s, ImFont* f = nullptr) {
-  if (!f) return ImGui::CalcTextSize(s.c_str()).x;
-  return f->CalcTextSizeA(font_px(f), 1e9f, 0.f, s.c_str()).x;
-}
+float text_w(const std::string& s, ImFont* f = nullptr) { return text_width(s, f); }
 
 float longest(const std::vector<std::string>* labels, int count, ImFont* f) {
   float w = 0;
@@ -114,15 +112,6 @@ void add_text_up(ImDrawList* dl, ImFont* f, ImVec2 bottom_left, ImU32 col, const
   }
 }
 
-std::string fit(const std::string& s, float w, ImFont* f = nullptr) {
-  if (text_w(s, f) <= w) return s;
-  std::string t = s;
-  while (!t.empty() && text_w(t + "…", f) > w) {
-    t = utf8_prefix(t, t.size() - 1);  // drop one UTF-8 character from the end
-  }
-  return t + "…";
-}
-
 }  // namespace
 
 std::string cell_number(float v, int decimals) {
@@ -191,7 +180,7 @@ MatrixViewResult matrix_view(const MatrixView& v, ImVec2 avail) {
   if (L.row_labels)
     for (int i = 0; i < rows && i < static_cast<int>(v.row_labels->size()); ++i) {
       if (!labelled(i, L.row_stride, keep_r)) continue;
-      const std::string s = fit((*v.row_labels)[i], L.label_w - 6.f, v.font);
+      const std::string s = fit_text((*v.row_labels)[i], L.label_w - 6.f, v.font);
       const float y = g0.y + i * L.cell_h + (L.cell_h - lfs) * 0.5f;
       if (y + lfs > g1.y + lfs * 0.3f) break;  // past the last row (labels every k-th row)
       dl->AddText(lf, lfs, ImVec2(g0.x - 6.f - text_w(s, v.font), y), i == keep_r ? ink : faint, s.c_str());
@@ -208,10 +197,10 @@ MatrixViewResult matrix_view(const MatrixView& v, ImVec2 avail) {
         const std::string& whole = (*v.col_labels)[j];
         const float room = L.header_h - 6.f, w = text_w(whole, v.font);
         const float scale = w > room ? std::max(0.8f, room / w) : 1.f;
-        const std::string s = fit(whole, room / scale, v.font);
+        const std::string s = fit_text(whole, room / scale, v.font);
         add_text_up(dl, lf, ImVec2(g0.x + j * L.cell_w + (L.cell_w - lfs * scale) * 0.5f, g0.y - 3.f), c, s, scale);
       } else {
-        const std::string s = fit((*v.col_labels)[j], L.cell_w - 2.f, v.font);
+        const std::string s = fit_text((*v.col_labels)[j], L.cell_w - 2.f, v.font);
         dl->AddText(lf, lfs, ImVec2(g0.x + j * L.cell_w + (L.cell_w - text_w(s, v.font)) * 0.5f, g0.y - L.header_h + 2.f),
                     c, s.c_str());
       }

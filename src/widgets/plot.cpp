@@ -4,6 +4,9 @@
 #include <cmath>
 #include <cstdint>
 
+#include "core/utf8.h"
+#include "widgets/text_fit.h"
+
 namespace ap {
 
 namespace {
@@ -26,32 +29,9 @@ ImU32 with_alpha(ImU32 c, float a) {
 
 float text_w(const std::string& s) { return ImGui::CalcTextSize(s.c_str()).x; }
 
-// One code point from UTF-8 (U+FFFD for a malformed sequence); advances p.
-uint32_t next_code_point(const unsigned char*& p, const unsigned char* end) {
-  const unsigned c = *p++;
-  if (c < 0x80) return c;
-  const int n = c >= 0xF0 ? 3 : c >= 0xE0 ? 2 : c >= 0xC0 ? 1 : 0;
-  if (n == 0) return 0xFFFD;
-  uint32_t cp = c & (0x3Fu >> n);
-  for (int k = 0; k < n; ++k) {
-    if (p >= end || (*p & 0xC0) != 0x80) return 0xFFFD;
-    cp = (cp << 6) | (*p++ & 0x3F);
-  }
-  return cp;
-}
 
-// `s` shortened (whole code points) with "…" so that it is at most `w` wide; "" if not even "…" fits.
-std::string fit(const std::string& s, float w) {
-  if (text_w(s) <= w) return s;
-  if (text_w("…") > w) return std::string();
-  std::string t = s;
-  while (!t.empty() && text_w(t + "…") > w) {
-    size_t k = t.size() - 1;
-    while (k > 0 && (static_cast<unsigned char>(t[k]) & 0xC0) == 0x80) --k;
-    t.erase(k);
-  }
-  return t + "…";
-}
+// `s` shortened (whole characters) with "…" so that it is at most `w` wide; "" if not even "…" fits.
+std::string fit(const std::string& s, float w) { return fit_text(s, w, nullptr, /*empty_if_none=*/true); }
 
 void text_at(ImDrawList* dl, float x, float y, ImU32 col, const std::string& s) {
   if (!s.empty()) dl->AddText(ImVec2(std::floor(x), std::floor(y)), col, s.c_str());
@@ -64,11 +44,12 @@ void text_vertical(ImDrawList* dl, float left, float bottom, ImU32 col, const st
   const float scale = ImGui::GetFontSize() / font->FontSize;
   const float L = std::floor(left), B = std::floor(bottom);
   const auto at = [&](float u, float v) { return ImVec2(L + v, B - u); };  // u along the text, v down the line
-  const unsigned char* p = reinterpret_cast<const unsigned char*>(s.c_str());
-  const unsigned char* end = p + s.size();
   float pen = 0;
-  while (p < end) {
-    const uint32_t cp = next_code_point(p, end);
+  for (size_t i = 0; i < s.size();) {
+    uint32_t cp = 0xFFFD;
+    const int n = utf8_decode(s, i, &cp);
+    i += n > 0 ? static_cast<size_t>(n) : 1;  // a malformed byte is drawn as U+FFFD
+    if (n == 0) cp = 0xFFFD;
     if (cp == '\n' || cp == '\r') continue;
     const ImFontGlyph* g = font->FindGlyph(static_cast<ImWchar>(cp <= 0xFFFF ? cp : 0xFFFD));
     if (!g) continue;
