@@ -321,7 +321,15 @@ test('a text size typed into its slider is kept within 0.6 … 3; the page keeps
     const { page, errors } = await openPage(browser.context, url + '?scene=scaling', { viewport: { width: 1280, height: 720 } });
     await page.keyboard.down('Control');
     await frames(page, 2);  // the frame must see Ctrl held before the click (else the click sets the slider)
-    await page.mouse.click(80, 372);  // the "text size" slider (Display, under the scene's controls at 1280×720)
+    // The "text size" slider (Display, under the scene's controls at 1280×720): press and release in frames of
+    // their own, Ctrl still held, so that ImGui reads a Ctrl+click (a press and release within one frame was
+    // sometimes read as a plain click, which sets the slider where it lands).
+    await page.mouse.move(80, 372);
+    await frames(page, 1);
+    await page.mouse.down();
+    await frames(page, 2);
+    await page.mouse.up();
+    await frames(page, 2);
     await page.keyboard.up('Control');
     await frames(page, 3);
     await page.keyboard.press('Control+A');
