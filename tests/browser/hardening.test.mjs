@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { dist, serveDist, launch, openPage, frames, screenshot } from './helpers.mjs';
+import { dist, serveDist, launch, openPage, frames, screenshot, clickInFrames } from './helpers.mjs';
 
 let server, url, browser;
 before(async () => { ({ server, url } = await serveDist()); browser = await launch(); });
@@ -324,12 +324,7 @@ test('a text size typed into its slider is kept within 0.6 … 3; the page keeps
     // The "text size" slider (Display, under the scene's controls at 1280×720): press and release in frames of
     // their own, Ctrl still held, so that ImGui reads a Ctrl+click (a press and release within one frame was
     // sometimes read as a plain click, which sets the slider where it lands).
-    await page.mouse.move(80, 372);
-    await frames(page, 1);
-    await page.mouse.down();
-    await frames(page, 2);
-    await page.mouse.up();
-    await frames(page, 2);
+    await clickInFrames(page, 80, 372, 1);
     await page.keyboard.up('Control');
     await frames(page, 3);
     await page.keyboard.press('Control+A');

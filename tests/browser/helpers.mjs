@@ -50,6 +50,17 @@ export async function openPage(context, url, { viewport, wait = true } = {}) {
   return { page, errors, foreign };
 }
 
+// A click the frame loop sees as one: move, press and release each in frames of their own (a press and a
+// release inside one frame can be read as a plain click, or a modifier held with it missed).
+export async function clickInFrames(page, x, y, settle = 2) {
+  await page.mouse.move(x, y);
+  await frames(page, settle);
+  await page.mouse.down();
+  await frames(page, 2);
+  await page.mouse.up();
+  await frames(page, 2);
+}
+
 // Lets the app draw a few more frames (animations, font rebuilds) before a screenshot.
 export async function frames(page, n = 3) {
   for (let i = 0; i < n; i++) await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r())));

@@ -5,7 +5,7 @@
 // message that goes once the sentence is valid again.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launch, openPage, screenshot, frames } from './helpers.mjs';
+import { serveDist, launch, openPage, screenshot, frames, clickInFrames } from './helpers.mjs';
 
 let server, url, browser;
 before(async () => { ({ server, url } = await serveDist()); browser = await launch(); });
@@ -140,12 +140,7 @@ test('colour-blind-safe colours: the Display option changes the matrices', async
   await frames(page, 4);
   await screenshot(page, 'layout-display-section.png');
   // At 1280×720 the option's checkbox is then 133 px above the bottom of the panel (see the screenshot).
-  await page.mouse.move(20, 587);
-  await frames(page, 2);
-  await page.mouse.down();
-  await frames(page, 2);
-  await page.mouse.up();
-  await frames(page, 2);
+  await clickInFrames(page, 20, 587);
   await page.mouse.move(800, 700);
   await frames(page, 6);
   const after = await page.screenshot({ clip: { x: 340, y: 210, width: 930, height: 360 } });
