@@ -23,6 +23,7 @@ constexpr int kMaxHeadDim = 512;        // d_k and d_v
 constexpr int kMaxHeads = 16;           // h
 constexpr float kMaxAbsValue = 1e6f;    // |entry| of Q, K, V, X, W: keeps Q·Kᵀ far from float overflow
 constexpr size_t kMaxTextBytes = 64 * 1024;  // input sentence, UTF-8 bytes
+constexpr long long kMaxSeed = 9007199254740991LL;  // seeds: 2^53 − 1, exact in a JSON number
 }  // namespace limits
 
 // Checks that `m` is rows×cols (a negative expectation means "any"), that both sizes are within

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "app/json_fields.h"
+#include "app/param_fields.h"
 #include "app/scene_presets.h"
 #include "core/embedding.h"
 #include "core/number_text.h"
@@ -106,7 +107,7 @@ const TrPair kStrings[] = {
 
 using Preset = ScenePreset<BahdanauParams>;
 
-const std::vector<Preset>& preset_table() {
+const std::vector<Preset>& bahdanau_presets() {
   static const std::vector<Preset> kPresets = [] {
     std::vector<Preset> v;
     BahdanauParams notes;
@@ -139,10 +140,20 @@ const std::vector<Preset>& preset_table() {
   return kPresets;
 }
 
-struct BahdanauChange final : SceneChange {
-  BahdanauParams params;
-  BahdanauModel model;
-};
+// Every parameter, once: the document, the link and setState's reading (app/param_fields.h).
+const FieldTable<BahdanauParams>& bahdanau_fields() {
+  using P = BahdanauParams;
+  static const FieldTable<P> kFields = {
+      {"source", at<&P::source>},
+      {"target", at<&P::target>},
+      {"d_emb", at<&P::d_emb>, 1, bahdanau_limits::kMaxWidth},
+      {"d_h", at<&P::d_h>, 1, bahdanau_limits::kMaxWidth},
+      {"d_s", at<&P::d_s>, 1, bahdanau_limits::kMaxWidth},
+      {"d_a", at<&P::d_a>, 1, bahdanau_limits::kMaxWidth},
+      {"seed", at<&P::seed>},
+  };
+  return kFields;
+}
 
 // A sentence's tokens, with the field named in the message when it has none or too many.
 Status sentence_tokens(const std::string& text, const char* field, std::vector<std::string>* out) {
@@ -248,16 +259,12 @@ Status compute_bahdanau(const BahdanauParams& p, BahdanauModel* out) {
   return Status::Ok();
 }
 
-BahdanauScene::BahdanauScene(bool defer) {
-  if (defer) defer_first_model();
-  else build_first();
-}
+BahdanauScene::BahdanauScene(bool defer) { start(defer); }
 
-void BahdanauScene::build_first() {
-  Status s = compute_bahdanau(params_, &model_);  // the defaults always compute
-  (void)s;
-  first_model();
-}
+const FieldTable<BahdanauParams>& BahdanauScene::fields() const { return bahdanau_fields(); }
+const std::vector<ScenePreset<BahdanauParams>>& BahdanauScene::preset_table() const { return bahdanau_presets(); }
+Status BahdanauScene::compute(const BahdanauParams& p, BahdanauModel* out) const { return compute_bahdanau(p, out); }
+json BahdanauScene::results(const BahdanauParams& p, const BahdanauModel& m, bool with_matrices) const { return results_json(m, with_matrices); }
 
 const char* BahdanauScene::title() const { return N_("Bahdanau (additive) attention"); }
 
@@ -281,7 +288,6 @@ const std::vector<StageInfo>& BahdanauScene::stages() const {
   return kStages;
 }
 
-const std::vector<PresetInfo>& BahdanauScene::presets() const { return preset_infos(preset_table()); }
 
 const TrPair* BahdanauScene::translations(size_t* count) const { return translation_table(kStrings, count); }
 
@@ -297,68 +303,6 @@ int BahdanauScene::current_step() const {
   const int T = model_.run.T;
   if (timeline.stage() != static_cast<int>(BahdanauStage::Step)) return T - 1;
   return std::clamp(static_cast<int>(timeline.sub()), 0, T - 1);
-}
-
-void BahdanauScene::write_params(json& doc) const {
-  doc["source"] = params_.source;
-  doc["target"] = params_.target;
-  doc["d_emb"] = params_.d_emb;
-  doc["d_h"] = params_.d_h;
-  doc["d_s"] = params_.d_s;
-  doc["d_a"] = params_.d_a;
-  doc["seed"] = params_.seed;
-}
-
-void BahdanauScene::write_results(json& doc, bool with_matrices) const { doc["results"] = results_json(model_, with_matrices); }
-
-const std::vector<UrlParam>& BahdanauScene::url_params() const {
-  static const std::vector<UrlParam> kParams = {{"source", "source", UrlKind::String}, {"target", "target", UrlKind::String},
-                                                {"d_emb", "d_emb", UrlKind::Number},   {"d_h", "d_h", UrlKind::Number},
-                                                {"d_s", "d_s", UrlKind::Number},       {"d_a", "d_a", UrlKind::Number},
-                                                {"seed", "seed", UrlKind::Number}};
-  return kParams;
-}
-
-Status BahdanauScene::prepare(const json& in, std::unique_ptr<SceneChange>* out) const {
-  if (!in.is_object()) return Status::Error("expects an object, got {0}", {quote_json(in)});
-  AP_TRY(check_known_fields(in, {"preset", "source", "target", "d_emb", "d_h", "d_s", "d_a", "seed", "results"}));
-  BahdanauParams p = params_;
-  if (const auto it = in.find("preset"); it != in.end()) AP_TRY(find_preset_params(*it, preset_table(), &p));
-  if (const auto it = in.find("source"); it != in.end()) AP_TRY(read_string(*it, "source", &p.source));
-  if (const auto it = in.find("target"); it != in.end()) AP_TRY(read_string(*it, "target", &p.target));
-  long long v;
-  const struct { const char* name; int* field; } widths[] = {{"d_emb", &p.d_emb}, {"d_h", &p.d_h}, {"d_s", &p.d_s}, {"d_a", &p.d_a}};
-  for (const auto& w : widths)
-    if (const auto it = in.find(w.name); it != in.end()) {
-      AP_TRY(read_int(*it, w.name, 1, bahdanau_limits::kMaxWidth, &v));
-      *w.field = static_cast<int>(v);
-    }
-  if (const auto it = in.find("seed"); it != in.end()) { AP_TRY(read_int(*it, "seed", 0, 9007199254740991LL, &v)); p.seed = static_cast<uint64_t>(v); }
-  auto change = std::make_unique<BahdanauChange>();
-  change->params = p;
-  AP_TRY(compute_bahdanau(p, &change->model));
-  // Results come back in setState(getState()): accepted only when they are what these parameters give.
-  if (const auto it = in.find("results"); it != in.end()) {
-    const json mine = json::parse(results_json(change->model, it->contains("alignment")).dump());
-    if (json::parse(it->dump()) != mine) return Status::Error("results do not match what the other fields give");
-  }
-  *out = std::move(change);
-  return Status::Ok();
-}
-
-void BahdanauScene::commit(std::unique_ptr<SceneChange> change) {
-  auto* c = static_cast<BahdanauChange*>(change.get());
-  params_ = c->params;
-  model_ = std::move(c->model);
-  model_replaced();
-}
-
-Status BahdanauScene::apply(const BahdanauParams& p) {
-  auto change = std::make_unique<BahdanauChange>();
-  change->params = p;
-  AP_TRY(compute_bahdanau(p, &change->model));
-  commit(std::move(change));
-  return Status::Ok();
 }
 
 namespace {

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "app/scene.h"
+#include "app/param_scene.h"
 #include "core/seq2seq.h"
 
 namespace ap {
@@ -73,37 +73,30 @@ struct BahdanauModel {
 // Tokenises both sentences, embeds them (seeded), encodes, decodes. Refuses bad parameters with a message.
 Status compute_bahdanau(const BahdanauParams& p, BahdanauModel* out);
 
-class BahdanauScene final : public Scene {
+class BahdanauScene final : public ParamScene<BahdanauParams, BahdanauModel> {
  public:
   // defer: build the first model when first used (make_scenes), not now (Scene::ensure_built).
   explicit BahdanauScene(bool defer = false);
-  void build_first() override;  // the default model, now or when first used
 
   const char* id() const override { return "bahdanau"; }
   const char* title() const override;
   LessonInfo lesson() const override;
   const std::vector<StageInfo>& stages() const override;
-  const std::vector<PresetInfo>& presets() const override;
   const TrPair* translations(size_t* count) const override;
-  void write_params(nlohmann::json& doc) const override;
-  void write_results(nlohmann::json& doc, bool with_matrices) const override;
-  Status prepare(const nlohmann::json& doc, std::unique_ptr<SceneChange>* change) const override;
-  void commit(std::unique_ptr<SceneChange> change) override;
-  const std::vector<UrlParam>& url_params() const override;
   std::vector<int> substeps() const override;
   std::string explain(int what, int i, int j) const override;
 
-  const BahdanauParams& params() const { return params_; }
-  const BahdanauModel& model() const { return model_; }
-  Status apply(const BahdanauParams& p);
 
   // The source position (encoder stage) or decoder step (step stage) the timeline is on: 0-based, clamped.
   int current_position() const;
   int current_step() const;
 
- private:
-  BahdanauParams params_;
-  BahdanauModel model_;
+ protected:
+  const FieldTable<BahdanauParams>& fields() const override;
+  const std::vector<ScenePreset<BahdanauParams>>& preset_table() const override;
+  Status compute(const BahdanauParams& p, BahdanauModel* out) const override;
+  nlohmann::json results(const BahdanauParams& p, const BahdanauModel& m, bool with_matrices) const override;
+  const char* matrices_key() const override { return "alignment"; }
 };
 
 }  // namespace ap

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "app/json_fields.h"
+#include "app/param_fields.h"
 #include "app/scene_presets.h"
 #include "core/embedding.h"
 #include "core/number_text.h"
@@ -107,7 +108,7 @@ const TrPair kStrings[] = {
 
 using Preset = ScenePreset<BottleneckParams>;
 
-const std::vector<Preset>& preset_table() {
+const std::vector<Preset>& bottleneck_presets() {
   static const std::vector<Preset> kPresets = [] {
     std::vector<Preset> v;
     BottleneckParams notes;
@@ -130,10 +131,23 @@ const std::vector<Preset>& preset_table() {
   return kPresets;
 }
 
-struct BottleneckChange final : SceneChange {
-  BottleneckParams params;
-  BottleneckModel model;
-};
+// Every parameter, once: the document, the link and setState's reading (app/param_fields.h).
+const FieldTable<BottleneckParams>& bottleneck_fields() {
+  using P = BottleneckParams;
+  static const FieldTable<P> kFields = {
+      {"text", at<&P::text>},
+      {"d_in", at<&P::d_in>, 1, probe_limits::kMaxInput},
+      {"d_h", at<&P::d_h>, 1, probe_limits::kMaxHidden},
+      {"gain", at<&P::gain>, 0.0, s2s_limits::kMaxGain},
+      {"seed", at<&P::seed>},
+      {"vocab", at<&P::vocab>, 1, probe_limits::kMaxVocab},
+      {"l_max", at<&P::l_max>, 1, probe_limits::kMaxLength},
+      {"n_train", at<&P::n_train>, 1, probe_limits::kMaxSentences},
+      {"n_test", at<&P::n_test>, 1, probe_limits::kMaxSentences},
+      {"lambda", at<&P::lambda>, 0.0, probe_limits::kMaxLambda},
+  };
+  return kFields;
+}
 
 bool same_config(const ProbeConfig& a, const ProbeConfig& b) {
   return a.d_in == b.d_in && a.d_h == b.d_h && a.vocab == b.vocab && a.l_min == b.l_min && a.l_max == b.l_max &&
@@ -249,10 +263,12 @@ Status compute_bottleneck(const BottleneckParams& p, BottleneckModel* out, bool 
   return Status::Ok();
 }
 
-BottleneckScene::BottleneckScene(bool defer) {
-  if (defer) defer_first_model();
-  else build_first();
-}
+BottleneckScene::BottleneckScene(bool defer) { start(defer); }
+
+const FieldTable<BottleneckParams>& BottleneckScene::fields() const { return bottleneck_fields(); }
+const std::vector<ScenePreset<BottleneckParams>>& BottleneckScene::preset_table() const { return bottleneck_presets(); }
+Status BottleneckScene::compute(const BottleneckParams& p, BottleneckModel* out) const { return compute_bottleneck(p, out); }
+json BottleneckScene::results(const BottleneckParams& p, const BottleneckModel& m, bool with_matrices) const { return results_json(p, m, with_matrices); }
 
 void BottleneckScene::build_first() {
   Status s = compute_bottleneck(params_, &model_, /*with_probe=*/false);  // the defaults always compute
@@ -264,7 +280,8 @@ void BottleneckScene::build_first() {
 const BottleneckModel& BottleneckScene::model() const {
   if (probe_pending_) {
     probe_pending_ = false;
-    Status s = memo_probe(bottleneck_probe_config(params_), &model_.probe);  // the defaults always compute
+    // Logically const: the probe is part of the model the scene always had (as Scene::ensure_built).
+    Status s = memo_probe(bottleneck_probe_config(params_), &const_cast<BottleneckModel&>(model_).probe);  // the defaults always compute
     (void)s;
   }
   return model_;
@@ -292,87 +309,13 @@ const std::vector<StageInfo>& BottleneckScene::stages() const {
   return kStages;
 }
 
-const std::vector<PresetInfo>& BottleneckScene::presets() const { return preset_infos(preset_table()); }
 
 const TrPair* BottleneckScene::translations(size_t* count) const { return translation_table(kStrings, count); }
 
 std::vector<int> BottleneckScene::substeps() const { return {std::max(1, model_.n()), 1, 1, 1}; }
 
-void BottleneckScene::write_params(json& doc) const {
-  doc["text"] = params_.text;
-  doc["d_in"] = params_.d_in;
-  doc["d_h"] = params_.d_h;
-  doc["gain"] = params_.gain;
-  doc["seed"] = params_.seed;
-  doc["vocab"] = params_.vocab;
-  doc["l_max"] = params_.l_max;
-  doc["n_train"] = params_.n_train;
-  doc["n_test"] = params_.n_test;
-  doc["lambda"] = params_.lambda;
-}
-
 void BottleneckScene::write_results(json& doc, bool with_matrices) const {
   doc["results"] = results_json(params_, model(), with_matrices);
-}
-
-const std::vector<UrlParam>& BottleneckScene::url_params() const {
-  static const std::vector<UrlParam> kParams = {
-      {"text", "text", UrlKind::String},       {"d_in", "d_in", UrlKind::Number},   {"d_h", "d_h", UrlKind::Number},
-      {"gain", "gain", UrlKind::Number},       {"seed", "seed", UrlKind::Number},   {"vocab", "vocab", UrlKind::Number},
-      {"l_max", "l_max", UrlKind::Number},     {"n_train", "n_train", UrlKind::Number}, {"n_test", "n_test", UrlKind::Number},
-      {"lambda", "lambda", UrlKind::Number}};
-  return kParams;
-}
-
-Status BottleneckScene::prepare(const json& in, std::unique_ptr<SceneChange>* out) const {
-  if (!in.is_object()) return Status::Error("expects an object, got {0}", {quote_json(in)});
-  AP_TRY(check_known_fields(in, {"preset", "text", "d_in", "d_h", "gain", "seed", "vocab", "l_max", "n_train", "n_test", "lambda", "results"}));
-  BottleneckParams p = params_;
-  if (const auto it = in.find("preset"); it != in.end()) AP_TRY(find_preset_params(*it, preset_table(), &p));
-  long long v;
-  const auto int_field = [&](const char* name, long long lo, long long hi, int* dst) -> Status {
-    if (const auto it = in.find(name); it != in.end()) {
-      AP_TRY(read_int(*it, name, lo, hi, &v));
-      *dst = static_cast<int>(v);
-    }
-    return Status::Ok();
-  };
-  if (const auto it = in.find("text"); it != in.end()) AP_TRY(read_string(*it, "text", &p.text));
-  AP_TRY(int_field("d_in", 1, probe_limits::kMaxInput, &p.d_in));
-  AP_TRY(int_field("d_h", 1, probe_limits::kMaxHidden, &p.d_h));
-  AP_TRY(int_field("vocab", 1, probe_limits::kMaxVocab, &p.vocab));
-  AP_TRY(int_field("l_max", 1, probe_limits::kMaxLength, &p.l_max));
-  AP_TRY(int_field("n_train", 1, probe_limits::kMaxSentences, &p.n_train));
-  AP_TRY(int_field("n_test", 1, probe_limits::kMaxSentences, &p.n_test));
-  if (const auto it = in.find("gain"); it != in.end()) AP_TRY(read_number(*it, "gain", 0.0, s2s_limits::kMaxGain, &p.gain));
-  if (const auto it = in.find("lambda"); it != in.end()) AP_TRY(read_number(*it, "lambda", 0.0, probe_limits::kMaxLambda, &p.lambda));
-  if (const auto it = in.find("seed"); it != in.end()) { AP_TRY(read_int(*it, "seed", 0, 9007199254740991LL, &v)); p.seed = static_cast<uint64_t>(v); }
-  auto change = std::make_unique<BottleneckChange>();
-  change->params = p;
-  AP_TRY(compute_bottleneck(p, &change->model));
-  // Results come back in setState(getState()): accepted only when they are what these parameters give.
-  if (const auto it = in.find("results"); it != in.end()) {
-    const json mine = json::parse(results_json(p, change->model, it->is_object() && it->contains("H")).dump());
-    if (json::parse(it->dump()) != mine) return Status::Error("results do not match what the other fields give");
-  }
-  *out = std::move(change);
-  return Status::Ok();
-}
-
-void BottleneckScene::commit(std::unique_ptr<SceneChange> change) {
-  auto* c = static_cast<BottleneckChange*>(change.get());
-  params_ = c->params;
-  model_ = std::move(c->model);
-  probe_pending_ = false;
-  model_replaced();
-}
-
-Status BottleneckScene::apply(const BottleneckParams& p) {
-  auto change = std::make_unique<BottleneckChange>();
-  change->params = p;
-  AP_TRY(compute_bottleneck(p, &change->model));
-  commit(std::move(change));
-  return Status::Ok();
 }
 
 namespace {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "app/scene.h"
+#include "app/param_scene.h"
 #include "core/seq2seq.h"
 
 namespace ap {
@@ -52,35 +52,34 @@ double bottleneck_bound(int d_h, int d_in, int L);
 // of milliseconds, until the scene is looked at).
 Status compute_bottleneck(const BottleneckParams& p, BottleneckModel* out, bool with_probe = true);
 
-class BottleneckScene final : public Scene {
+class BottleneckScene final : public ParamScene<BottleneckParams, BottleneckModel> {
  public:
   // defer: build the first model when first used (make_scenes), not now (Scene::ensure_built).
   explicit BottleneckScene(bool defer = false);
-  void build_first() override;  // the default model, now or when first used
 
   const char* id() const override { return "bottleneck"; }
   const char* title() const override;
   LessonInfo lesson() const override;
   const std::vector<StageInfo>& stages() const override;
-  const std::vector<PresetInfo>& presets() const override;
   const TrPair* translations(size_t* count) const override;
-  void write_params(nlohmann::json& doc) const override;
   void write_results(nlohmann::json& doc, bool with_matrices) const override;
-  Status prepare(const nlohmann::json& doc, std::unique_ptr<SceneChange>* change) const override;
-  void commit(std::unique_ptr<SceneChange> change) override;
-  const std::vector<UrlParam>& url_params() const override;
   std::vector<int> substeps() const override;
   std::string explain(int what, int i, int j) const override;
 
-  const BottleneckParams& params() const { return params_; }
   // The probe of the first model is run the first time anything reads the model (a frame of this scene, the
   // page API), not when the playground starts.
   const BottleneckModel& model() const;
-  Status apply(const BottleneckParams& p);
+
+ protected:
+  void build_first() override;  // the default model without its probe (model() runs it when first read)
+  void installed() override { probe_pending_ = false; }
+  const FieldTable<BottleneckParams>& fields() const override;
+  const std::vector<ScenePreset<BottleneckParams>>& preset_table() const override;
+  Status compute(const BottleneckParams& p, BottleneckModel* out) const override;
+  nlohmann::json results(const BottleneckParams& p, const BottleneckModel& m, bool with_matrices) const override;
+  const char* matrices_key() const override { return "H"; }
 
  private:
-  BottleneckParams params_;
-  mutable BottleneckModel model_;
   mutable bool probe_pending_ = false;
 };
 

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "app/json_fields.h"
+#include "app/param_fields.h"
 #include "app/scene_presets.h"
 #include "core/matrix.h"
 #include "core/number_text.h"
@@ -173,6 +174,20 @@ const std::vector<Preset>& preset_table() {
   return kPresets;
 }
 
+// Every parameter, once: the document, the link and setState's reading (app/param_fields.h).
+const FieldTable<CostParams>& fields() {
+  using P = CostParams;
+  static const FieldTable<P> kFields = {
+      {"n", at<&P::n>, 1, cost::kMaxN},
+      {"d", at<&P::d>, 1, cost::kMaxD},
+      {"k", at<&P::k>, cost::kMinK, cost::kMaxK},
+      {"P", at<&P::lanes>, 1, cost::kMaxLanes},
+      {"sweep_max_n", at<&P::sweep_max_n>, cost_limits::kMinSweepN, cost_limits::kMaxSweepN},
+      {"sweep_runs", at<&P::sweep_runs>, 1, cost_limits::kMaxRuns},
+  };
+  return kFields;
+}
+
 struct CostChange final : SceneChange {
   CostParams params;
   CostTable table;
@@ -319,14 +334,7 @@ std::vector<int> CostScene::substeps() const {
   return {1, 1, 1, 1, anim, 1};
 }
 
-void CostScene::write_params(json& doc) const {
-  doc["n"] = params_.n;
-  doc["d"] = params_.d;
-  doc["k"] = params_.k;
-  doc["P"] = params_.lanes;
-  doc["sweep_max_n"] = params_.sweep_max_n;
-  doc["sweep_runs"] = params_.sweep_runs;
-}
+void CostScene::write_params(json& doc) const { write_fields(fields(), params_, doc); }
 
 void CostScene::write_results(json& doc, bool) const {
   doc["table"] = table_json(table_);
@@ -390,33 +398,13 @@ void CostScene::write_results(json& doc, bool) const {
 }
 
 const std::vector<UrlParam>& CostScene::url_params() const {
-  static const std::vector<UrlParam> kParams = {{"n", "n", UrlKind::Number},
-                                                {"d", "d", UrlKind::Number},
-                                                {"k", "k", UrlKind::Number},
-                                                {"P", "P", UrlKind::Number},
-                                                {"sweep_max_n", "sweep_max_n", UrlKind::Number},
-                                                {"sweep_runs", "sweep_runs", UrlKind::Number}};
+  static const std::vector<UrlParam> kParams = url_params_of(fields());
   return kParams;
 }
 
 Status CostScene::prepare(const json& in, std::unique_ptr<SceneChange>* out) const {
-  if (!in.is_object()) return Status::Error("expects an object, got {0}", {quote_json(in)});
-  AP_TRY(check_known_fields(in, {"preset", "n", "d", "k", "P", "sweep_max_n", "sweep_runs", "sweep", "workers", "table", "measured"}));
   CostParams p = params_;
-  if (const auto it = in.find("preset"); it != in.end()) AP_TRY(find_preset_params(*it, preset_table(), &p));
-  long long v;
-  if (const auto it = in.find("n"); it != in.end()) { AP_TRY(read_int(*it, "n", 1, cost::kMaxN, &v)); p.n = static_cast<int>(v); }
-  if (const auto it = in.find("d"); it != in.end()) { AP_TRY(read_int(*it, "d", 1, cost::kMaxD, &v)); p.d = static_cast<int>(v); }
-  if (const auto it = in.find("k"); it != in.end()) { AP_TRY(read_int(*it, "k", cost::kMinK, cost::kMaxK, &v)); p.k = static_cast<int>(v); }
-  if (const auto it = in.find("P"); it != in.end()) { AP_TRY(read_int(*it, "P", 1, cost::kMaxLanes, &v)); p.lanes = static_cast<int>(v); }
-  if (const auto it = in.find("sweep_max_n"); it != in.end()) {
-    AP_TRY(read_int(*it, "sweep_max_n", cost_limits::kMinSweepN, cost_limits::kMaxSweepN, &v));
-    p.sweep_max_n = static_cast<int>(v);
-  }
-  if (const auto it = in.find("sweep_runs"); it != in.end()) {
-    AP_TRY(read_int(*it, "sweep_runs", 1, cost_limits::kMaxRuns, &v));
-    p.sweep_runs = static_cast<int>(v);
-  }
+  AP_TRY(read_fields(in, fields(), preset_table(), {"sweep", "workers", "table", "measured"}, &p));
   auto change = std::make_unique<CostChange>();
   if (const auto it = in.find("sweep"); it != in.end()) {
     const std::string cmd = it->is_string() ? it->get<std::string>() : std::string();

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "app/json_fields.h"
+#include "app/param_fields.h"
 #include "app/scene_presets.h"
 #include "core/embedding.h"
 #include "core/number_text.h"
@@ -128,7 +129,7 @@ constexpr const char* kStart = "<s>";  // the decoder's input at step 1
 
 using Preset = ScenePreset<LuongParams>;
 
-const std::vector<Preset>& preset_table() {
+const std::vector<Preset>& luong_presets() {
   static const std::vector<Preset> kPresets = [] {
     std::vector<Preset> v;
     LuongParams p;
@@ -156,17 +157,37 @@ const std::vector<Preset>& preset_table() {
   return kPresets;
 }
 
-struct LuongChange final : SceneChange {
-  LuongParams params;
-  LuongModel model;
-};
-
-const LuongScore kAllScores[] = {LuongScore::Dot, LuongScore::General, LuongScore::Concat};
-
+// "all" (every score side by side) or one score's name.
 bool valid_score_choice(const std::string& s) {
   LuongScore k;
   return s == "all" || parse_luong_score_name(s, &k);
 }
+
+// Every parameter, once: the document, the link and setState's reading (app/param_fields.h).
+const FieldTable<LuongParams>& luong_fields() {
+  using P = LuongParams;
+  static const FieldTable<P> kFields = {
+      {"source", at<&P::source>},
+      {"target", at<&P::target>},
+      {"score",
+       [](const json& v, P* p) {
+         if (!v.is_string() || !valid_score_choice(v.get<std::string>()))
+           return Status::Error("score must be one of all, dot, general, concat; got {0}", {quote_json(v)});
+         p->score = v.get<std::string>();
+         return Status::Ok();
+       },
+       [](const P& p, json& doc) { doc["score"] = p.score; }, UrlKind::String},
+      {"d_emb", at<&P::d_emb>, 1, luong_limits::kMaxSize},
+      {"d_h", at<&P::d_h>, 1, luong_limits::kMaxSize},
+      {"d_s", at<&P::d_s>, 1, luong_limits::kMaxSize},
+      {"d_a", at<&P::d_a>, 1, luong_limits::kMaxSize},
+      {"gain", at<&P::gain>, 0.0, s2s_limits::kMaxGain},
+      {"seed", at<&P::seed>},
+  };
+  return kFields;
+}
+
+const LuongScore kAllScores[] = {LuongScore::Dot, LuongScore::General, LuongScore::Concat};
 
 // A sentence → its tokens, with the sentence named in the message ("source" / "target").
 Status sentence_tokens(const std::string& text, const char* which, std::vector<std::string>* out) {
@@ -330,16 +351,12 @@ Status compute_luong(const LuongParams& p, LuongModel* out) {
   return Status::Ok();
 }
 
-LuongScene::LuongScene(bool defer) {
-  if (defer) defer_first_model();
-  else build_first();
-}
+LuongScene::LuongScene(bool defer) { start(defer); }
 
-void LuongScene::build_first() {
-  Status s = compute_luong(params_, &model_);  // the defaults always compute
-  (void)s;
-  first_model();
-}
+const FieldTable<LuongParams>& LuongScene::fields() const { return luong_fields(); }
+const std::vector<ScenePreset<LuongParams>>& LuongScene::preset_table() const { return luong_presets(); }
+Status LuongScene::compute(const LuongParams& p, LuongModel* out) const { return compute_luong(p, out); }
+json LuongScene::results(const LuongParams& p, const LuongModel& m, bool with_matrices) const { return results_json(m, with_matrices); }
 
 const char* LuongScene::title() const { return N_("Luong: multiplicative attention"); }
 
@@ -363,7 +380,6 @@ const std::vector<StageInfo>& LuongScene::stages() const {
   return kStages;
 }
 
-const std::vector<PresetInfo>& LuongScene::presets() const { return preset_infos(preset_table()); }
 
 const TrPair* LuongScene::translations(size_t* count) const { return translation_table(kStrings, count); }
 
@@ -378,77 +394,6 @@ int LuongScene::shown_step() const {
   const int T = std::max(1, model_.run.T);
   if (timeline.stage() != static_cast<int>(LuongStage::Step)) return T - 1;
   return std::clamp(timeline.done_substeps(), 0, T - 1);
-}
-
-void LuongScene::write_params(json& doc) const {
-  doc["source"] = params_.source;
-  doc["target"] = params_.target;
-  doc["score"] = params_.score;
-  doc["d_emb"] = params_.d_emb;
-  doc["d_h"] = params_.d_h;
-  doc["d_s"] = params_.d_s;
-  doc["d_a"] = params_.d_a;
-  doc["gain"] = params_.gain;
-  doc["seed"] = params_.seed;
-}
-
-void LuongScene::write_results(json& doc, bool with_matrices) const { doc["results"] = results_json(model_, with_matrices); }
-
-const std::vector<UrlParam>& LuongScene::url_params() const {
-  static const std::vector<UrlParam> kParams = {
-      {"source", "source", UrlKind::String}, {"target", "target", UrlKind::String}, {"score", "score", UrlKind::String},
-      {"d_emb", "d_emb", UrlKind::Number},   {"d_h", "d_h", UrlKind::Number},       {"d_s", "d_s", UrlKind::Number},
-      {"d_a", "d_a", UrlKind::Number},       {"gain", "gain", UrlKind::Number},     {"seed", "seed", UrlKind::Number}};
-  return kParams;
-}
-
-Status LuongScene::prepare(const json& in, std::unique_ptr<SceneChange>* out) const {
-  if (!in.is_object()) return Status::Error("expects an object, got {0}", {quote_json(in)});
-  AP_TRY(check_known_fields(in, {"preset", "source", "target", "score", "d_emb", "d_h", "d_s", "d_a", "gain", "seed", "results"}));
-  LuongParams p = params_;
-  if (const auto it = in.find("preset"); it != in.end()) AP_TRY(find_preset_params(*it, preset_table(), &p));
-  long long v;
-  if (const auto it = in.find("source"); it != in.end()) AP_TRY(read_string(*it, "source", &p.source));
-  if (const auto it = in.find("target"); it != in.end()) AP_TRY(read_string(*it, "target", &p.target));
-  if (const auto it = in.find("score"); it != in.end()) {
-    if (!it->is_string() || !valid_score_choice(it->get<std::string>()))
-      return Status::Error("score must be one of all, dot, general, concat; got {0}", {quote_json(*it)});
-    p.score = it->get<std::string>();
-  }
-  const std::pair<const char*, int LuongParams::*> sizes[] = {
-      {"d_emb", &LuongParams::d_emb}, {"d_h", &LuongParams::d_h}, {"d_s", &LuongParams::d_s}, {"d_a", &LuongParams::d_a}};
-  for (const auto& [name, member] : sizes)
-    if (const auto it = in.find(name); it != in.end()) {
-      AP_TRY(read_int(*it, name, 1, luong_limits::kMaxSize, &v));
-      p.*member = static_cast<int>(v);
-    }
-  if (const auto it = in.find("gain"); it != in.end()) AP_TRY(read_number(*it, "gain", 0.0, s2s_limits::kMaxGain, &p.gain));
-  if (const auto it = in.find("seed"); it != in.end()) { AP_TRY(read_int(*it, "seed", 0, 9007199254740991LL, &v)); p.seed = static_cast<uint64_t>(v); }
-  auto change = std::make_unique<LuongChange>();
-  change->params = p;
-  AP_TRY(compute_luong(p, &change->model));
-  // Results come back in setState(getState()): accepted only when they are what these parameters give.
-  if (const auto it = in.find("results"); it != in.end()) {
-    const json mine = json::parse(results_json(change->model, it->is_object() && it->contains("alignments")).dump());
-    if (json::parse(it->dump()) != mine) return Status::Error("results do not match what the other fields give");
-  }
-  *out = std::move(change);
-  return Status::Ok();
-}
-
-void LuongScene::commit(std::unique_ptr<SceneChange> change) {
-  auto* c = static_cast<LuongChange*>(change.get());
-  params_ = c->params;
-  model_ = std::move(c->model);
-  model_replaced();
-}
-
-Status LuongScene::apply(const LuongParams& p) {
-  auto change = std::make_unique<LuongChange>();
-  change->params = p;
-  AP_TRY(compute_luong(p, &change->model));
-  commit(std::move(change));
-  return Status::Ok();
 }
 
 // The exact arithmetic of a hovered cell. For an alignment cell the score is redone by the core for that one

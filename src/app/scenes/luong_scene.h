@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "app/scene.h"
+#include "app/param_scene.h"
 #include "core/seq2seq.h"
 
 namespace ap {
@@ -64,38 +64,31 @@ struct ScoreParamCounts {
 };
 ScoreParamCounts score_param_counts(const LuongModel& m);
 
-class LuongScene final : public Scene {
+class LuongScene final : public ParamScene<LuongParams, LuongModel> {
  public:
   // defer: build the first model when first used (make_scenes), not now (Scene::ensure_built).
   explicit LuongScene(bool defer = false);
-  void build_first() override;  // the default model, now or when first used
 
   const char* id() const override { return "luong"; }
   const char* title() const override;
   LessonInfo lesson() const override;
   const std::vector<StageInfo>& stages() const override;
-  const std::vector<PresetInfo>& presets() const override;
   const TrPair* translations(size_t* count) const override;
-  void write_params(nlohmann::json& doc) const override;
-  void write_results(nlohmann::json& doc, bool with_matrices) const override;
-  Status prepare(const nlohmann::json& doc, std::unique_ptr<SceneChange>* change) const override;
-  void commit(std::unique_ptr<SceneChange> change) override;
-  const std::vector<UrlParam>& url_params() const override;
   std::vector<int> substeps() const override;
   std::string explain(int what, int i, int j) const override;
 
-  const LuongParams& params() const { return params_; }
-  const LuongModel& model() const { return model_; }
-  Status apply(const LuongParams& p);
 
   static const char* score_title(LuongScore k);    // N_() "dot", "general", "concat"
   static const char* score_formula(LuongScore k);  // math text: "sₜᵀhⱼ" …
   // The decoder step shown by the step stage (0-based row of the run), following the timeline.
   int shown_step() const;
 
- private:
-  LuongParams params_;
-  LuongModel model_;
+ protected:
+  const FieldTable<LuongParams>& fields() const override;
+  const std::vector<ScenePreset<LuongParams>>& preset_table() const override;
+  Status compute(const LuongParams& p, LuongModel* out) const override;
+  nlohmann::json results(const LuongParams& p, const LuongModel& m, bool with_matrices) const override;
+  const char* matrices_key() const override { return "alignments"; }
 };
 
 Status compute_luong(const LuongParams& p, LuongModel* out);

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "app/json_fields.h"
+#include "app/param_fields.h"
 #include "app/scene_presets.h"
 #include "core/number_text.h"
 #include "core/tokenizer.h"
@@ -95,7 +96,7 @@ const TrPair kStrings[] = {
 
 using Preset = ScenePreset<MasksParams>;
 
-const std::vector<Preset>& preset_table() {
+const std::vector<Preset>& masks_presets() {
   static const std::vector<Preset> kPresets = [] {
     std::vector<Preset> v;
     const MaskBug bugs[] = {MaskBug::None, MaskBug::MaskAfterSoftmax, MaskBug::ScaleAfterSoftmax, MaskBug::SoftmaxOverColumns,
@@ -110,10 +111,35 @@ const std::vector<Preset>& preset_table() {
   return kPresets;
 }
 
-struct MasksChange final : SceneChange {
-  MasksParams params;
-  MasksModel model;
-};
+// Every parameter, once: the document, the link and setState's reading (app/param_fields.h).
+const FieldTable<MasksParams>& masks_fields() {
+  using P = MasksParams;
+  static const FieldTable<P> kFields = {
+      {"sentences",
+       [](const json& v, P* p) {
+         AP_TRY(read_string_list(v, "sentences", &p->sentences));
+         // the sentence shown stays within the new batch (a "sentence" field, read after this one, sets it)
+         p->sentence = std::max(0, std::min<int>(p->sentence, static_cast<int>(p->sentences.size()) - 1));
+         return Status::Ok();
+       },
+       [](const P& p, json& doc) { doc["sentences"] = p.sentences; }, UrlKind::Json},
+      {"pad_to", at<&P::pad_to>, 0, lab_limits::kMaxLength},
+      {"causal", at<&P::causal>},
+      {"bug",
+       [](const json& v, P* p) {
+         if (!v.is_string() || !parse_mask_bug_name(v.get<std::string>(), &p->bug))
+           return Status::Error("bug must be one of none, mask-after-softmax, scale-after-softmax, softmax-over-columns, scale-by-d_model, causal-omitted, causal-transposed, causal-diagonal; got {0}",
+                                {quote_json(v)});
+         return Status::Ok();
+       },
+       [](const P& p, json& doc) { doc["bug"] = mask_bug_name(p.bug); }, UrlKind::String},
+      {"d_model", at<&P::d_model>, 1, masks_limits::kMaxDModel},
+      {"heads", at<&P::heads>, 1, masks_limits::kMaxDModel},
+      {"seed", at<&P::seed>},
+      {"sentence", at<&P::sentence>, 0, lab_limits::kMaxBatch - 1},
+  };
+  return kFields;
+}
 
 json damage_json(const MaskDamage& d) {
   return {{"max_row_sum_dev", d.max_row_sum_dev}, {"max_hidden_mass", d.max_hidden_mass},
@@ -210,16 +236,12 @@ Status compute_masks(const MasksParams& p, MasksModel* out) {
   return Status::Ok();
 }
 
-MasksScene::MasksScene(bool defer) {
-  if (defer) defer_first_model();
-  else build_first();
-}
+MasksScene::MasksScene(bool defer) { start(defer); }
 
-void MasksScene::build_first() {
-  Status s = compute_masks(params_, &model_);  // the defaults always compute
-  (void)s;
-  first_model();
-}
+const FieldTable<MasksParams>& MasksScene::fields() const { return masks_fields(); }
+const std::vector<ScenePreset<MasksParams>>& MasksScene::preset_table() const { return masks_presets(); }
+Status MasksScene::compute(const MasksParams& p, MasksModel* out) const { return compute_masks(p, out); }
+json MasksScene::results(const MasksParams& p, const MasksModel& m, bool with_matrices) const { return results_json(p, m, with_matrices); }
 
 const char* MasksScene::title() const { return N_("Masks and a bug lab"); }
 LessonInfo MasksScene::lesson() const {
@@ -242,83 +264,10 @@ const std::vector<StageInfo>& MasksScene::stages() const {
   return kStages;
 }
 
-const std::vector<PresetInfo>& MasksScene::presets() const { return preset_infos(preset_table()); }
 
 const TrPair* MasksScene::translations(size_t* count) const { return translation_table(kStrings, count); }
 
 std::vector<int> MasksScene::substeps() const { return {1, 1, 1, 1}; }
-
-void MasksScene::write_params(json& doc) const {
-  doc["sentences"] = params_.sentences;
-  doc["pad_to"] = params_.pad_to;
-  doc["causal"] = params_.causal;
-  doc["bug"] = mask_bug_name(params_.bug);
-  doc["d_model"] = params_.d_model;
-  doc["heads"] = params_.heads;
-  doc["seed"] = params_.seed;
-  doc["sentence"] = params_.sentence;
-}
-
-void MasksScene::write_results(json& doc, bool with_matrices) const {
-  doc["results"] = results_json(params_, model_, with_matrices);
-}
-
-const std::vector<UrlParam>& MasksScene::url_params() const {
-  static const std::vector<UrlParam> kParams = {{"sentences", "sentences", UrlKind::Json}, {"pad_to", "pad_to", UrlKind::Number},
-                                                {"causal", "causal", UrlKind::Bool},       {"bug", "bug", UrlKind::String},
-                                                {"d_model", "d_model", UrlKind::Number},   {"heads", "heads", UrlKind::Number},
-                                                {"seed", "seed", UrlKind::Number},         {"sentence", "sentence", UrlKind::Number}};
-  return kParams;
-}
-
-Status MasksScene::prepare(const json& in, std::unique_ptr<SceneChange>* out) const {
-  if (!in.is_object()) return Status::Error("expects an object, got {0}", {quote_json(in)});
-  AP_TRY(check_known_fields(in, {"preset", "sentences", "pad_to", "causal", "bug", "d_model", "heads", "seed", "sentence", "results"}));
-  MasksParams p = params_;
-  if (const auto it = in.find("preset"); it != in.end()) AP_TRY(find_preset_params(*it, preset_table(), &p));
-  long long v;
-  if (const auto it = in.find("sentences"); it != in.end()) {
-    AP_TRY(read_string_list(*it, "sentences", &p.sentences));
-    if (const auto s = in.find("sentence"); s == in.end()) p.sentence = std::min<int>(p.sentence, static_cast<int>(p.sentences.size()) - 1);
-    p.sentence = std::max(0, p.sentence);
-  }
-  if (const auto it = in.find("pad_to"); it != in.end()) { AP_TRY(read_int(*it, "pad_to", 0, lab_limits::kMaxLength, &v)); p.pad_to = static_cast<int>(v); }
-  if (const auto it = in.find("causal"); it != in.end()) AP_TRY(read_bool(*it, "causal", &p.causal));
-  if (const auto it = in.find("bug"); it != in.end()) {
-    if (!it->is_string() || !parse_mask_bug_name(it->get<std::string>(), &p.bug))
-      return Status::Error("bug must be one of none, mask-after-softmax, scale-after-softmax, softmax-over-columns, scale-by-d_model, causal-omitted, causal-transposed, causal-diagonal; got {0}",
-                           {quote_json(*it)});
-  }
-  if (const auto it = in.find("d_model"); it != in.end()) { AP_TRY(read_int(*it, "d_model", 1, masks_limits::kMaxDModel, &v)); p.d_model = static_cast<int>(v); }
-  if (const auto it = in.find("heads"); it != in.end()) { AP_TRY(read_int(*it, "heads", 1, masks_limits::kMaxDModel, &v)); p.heads = static_cast<int>(v); }
-  if (const auto it = in.find("seed"); it != in.end()) { AP_TRY(read_int(*it, "seed", 0, 9007199254740991LL, &v)); p.seed = static_cast<uint64_t>(v); }
-  if (const auto it = in.find("sentence"); it != in.end()) { AP_TRY(read_int(*it, "sentence", 0, lab_limits::kMaxBatch - 1, &v)); p.sentence = static_cast<int>(v); }
-  auto change = std::make_unique<MasksChange>();
-  change->params = p;
-  AP_TRY(compute_masks(p, &change->model));
-  // Results come back in setState(getState()): accepted only when they are what these parameters give.
-  if (const auto it = in.find("results"); it != in.end()) {
-    const json mine = json::parse(results_json(p, change->model, it->contains("hidden")).dump());
-    if (json::parse(it->dump()) != mine) return Status::Error("results do not match what the other fields give");
-  }
-  *out = std::move(change);
-  return Status::Ok();
-}
-
-void MasksScene::commit(std::unique_ptr<SceneChange> change) {
-  auto* c = static_cast<MasksChange*>(change.get());
-  params_ = c->params;
-  model_ = std::move(c->model);
-  model_replaced();
-}
-
-Status MasksScene::apply(const MasksParams& p) {
-  auto change = std::make_unique<MasksChange>();
-  change->params = p;
-  AP_TRY(compute_masks(p, &change->model));
-  commit(std::move(change));
-  return Status::Ok();
-}
 
 std::string MasksScene::explain(int what, int i, int j) const {
   const size_t s = static_cast<size_t>(params_.sentence);

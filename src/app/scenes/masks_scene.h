@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "app/scene.h"
+#include "app/param_scene.h"
 #include "core/mask_lab.h"
 
 namespace ap {
@@ -42,36 +42,29 @@ struct MasksModel {
   std::vector<MaskLabRun> bugs;  // every variant, all_mask_bugs() order (the causal ones only with causal on)
 };
 
-class MasksScene final : public Scene {
+class MasksScene final : public ParamScene<MasksParams, MasksModel> {
  public:
   // defer: build the first model when first used (make_scenes), not now (Scene::ensure_built).
   explicit MasksScene(bool defer = false);
-  void build_first() override;  // the default model, now or when first used
 
   const char* id() const override { return "masks"; }
   const char* title() const override;
   LessonInfo lesson() const override;
   const std::vector<StageInfo>& stages() const override;
-  const std::vector<PresetInfo>& presets() const override;
   const TrPair* translations(size_t* count) const override;
-  void write_params(nlohmann::json& doc) const override;
-  void write_results(nlohmann::json& doc, bool with_matrices) const override;
-  Status prepare(const nlohmann::json& doc, std::unique_ptr<SceneChange>* change) const override;
-  void commit(std::unique_ptr<SceneChange> change) override;
-  const std::vector<UrlParam>& url_params() const override;
   std::vector<int> substeps() const override;
   std::string explain(int what, int i, int j) const override;
 
-  const MasksParams& params() const { return params_; }
-  const MasksModel& model() const { return model_; }
-  Status apply(const MasksParams& p);
 
   static const char* bug_title(MaskBug b);  // N_() English
   static const char* bug_effect(MaskBug b); // N_() what goes wrong
 
- private:
-  MasksParams params_;
-  MasksModel model_;
+ protected:
+  const FieldTable<MasksParams>& fields() const override;
+  const std::vector<ScenePreset<MasksParams>>& preset_table() const override;
+  Status compute(const MasksParams& p, MasksModel* out) const override;
+  nlohmann::json results(const MasksParams& p, const MasksModel& m, bool with_matrices) const override;
+  const char* matrices_key() const override { return "hidden"; }
 };
 
 Status compute_masks(const MasksParams& p, MasksModel* out);

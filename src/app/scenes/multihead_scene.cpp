@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "app/json_fields.h"
+#include "app/param_fields.h"
 #include "app/scene_presets.h"
 #include "core/embedding.h"
 #include "core/number_text.h"
@@ -93,7 +94,7 @@ MultiheadParams with(int d_model, int h, MaskKind mask = MaskKind::None, const c
   return p;
 }
 
-const std::vector<Preset>& preset_table() {
+const std::vector<Preset>& multihead_presets() {
   static const std::vector<Preset> kPresets = {
       {{"h1", N_("h = 1: one head, d_k = d_model"), N_("One full-width head: the baseline the notes compare against.")}, with(16, 1)},
       {{"h2", N_("h = 2: two heads"), N_("Two heads of d_k = 8: two weight matrices, the same parameter count.")}, with(16, 2)},
@@ -109,10 +110,24 @@ const std::vector<Preset>& preset_table() {
   return kPresets;
 }
 
-struct MultiheadChange final : SceneChange {
-  MultiheadParams params;
-  MultiheadModel model;
-};
+// Every parameter, once: the document, the link and setState's reading (app/param_fields.h).
+const FieldTable<MultiheadParams>& multihead_fields() {
+  using P = MultiheadParams;
+  static const FieldTable<P> kFields = {
+      {"text", at<&P::text>},
+      {"d_model", at<&P::d_model>, 1, limits::kMaxModelDim},
+      {"h", at<&P::h>, 1, limits::kMaxHeads},
+      {"mask",
+       [](const json& v, P* p) {
+         if (!v.is_string() || !parse_mask_name(v.get<std::string>(), &p->mask))
+           return Status::Error("mask must be \"none\", \"padding\" or \"causal\", got {0}", {quote_json(v)});
+         return Status::Ok();
+       },
+       [](const P& p, json& doc) { doc["mask"] = mask_name(p.mask); }, UrlKind::String},
+      {"seed", at<&P::seed>},
+  };
+  return kFields;
+}
 
 json count_json(const MultiHeadParamCount& c) {
   return {{"h", c.heads}, {"d_k", c.d_head}, {"W_Q", c.wq}, {"W_K", c.wk}, {"W_V", c.wv}, {"W_O", c.wo}, {"total", c.total()}};
@@ -175,16 +190,16 @@ Status compute_multihead(const MultiheadParams& p, const std::vector<MultiHeadPa
   return Status::Ok();
 }
 
-MultiheadScene::MultiheadScene(bool defer) {
-  if (defer) defer_first_model();
-  else build_first();
-}
+MultiheadScene::MultiheadScene(bool defer) { start(defer); }
 
-void MultiheadScene::build_first() {
-  Status s = compute_multihead(params_, nullptr, &model_);  // the defaults always compute
-  (void)s;
-  first_model();
+const FieldTable<MultiheadParams>& MultiheadScene::fields() const { return multihead_fields(); }
+const std::vector<ScenePreset<MultiheadParams>>& MultiheadScene::preset_table() const { return multihead_presets(); }
+// The parameter table depends only on d_model and the seed: reused while they stay.
+Status MultiheadScene::compute(const MultiheadParams& p, MultiheadModel* out) const {
+  const bool same_table = p.d_model == params_.d_model && p.seed == params_.seed && !model_.table.empty();
+  return compute_multihead(p, same_table ? &model_.table : nullptr, out);
 }
+json MultiheadScene::results(const MultiheadParams& p, const MultiheadModel& m, bool with_matrices) const { return results_json(p, m, with_matrices); }
 
 const char* MultiheadScene::title() const { return N_("Multi-head attention"); }
 
@@ -208,7 +223,6 @@ const std::vector<StageInfo>& MultiheadScene::stages() const {
   return kStages;
 }
 
-const std::vector<PresetInfo>& MultiheadScene::presets() const { return preset_infos(preset_table()); }
 
 const TrPair* MultiheadScene::translations(size_t* count) const { return translation_table(kStrings, count); }
 
@@ -218,71 +232,6 @@ int MultiheadScene::focus_query() const {
   for (int i = 0; i < model_.n(); ++i)
     if (model_.tokens[static_cast<size_t>(i)] == "it" || model_.tokens[static_cast<size_t>(i)] == "它") return i;
   return model_.n() - 1;
-}
-
-void MultiheadScene::write_params(json& doc) const {
-  doc["text"] = params_.text;
-  doc["d_model"] = params_.d_model;
-  doc["h"] = params_.h;
-  doc["mask"] = mask_name(params_.mask);
-  doc["seed"] = params_.seed;
-}
-
-void MultiheadScene::write_results(json& doc, bool with_matrices) const {
-  doc["results"] = results_json(params_, model_, with_matrices);
-}
-
-const std::vector<UrlParam>& MultiheadScene::url_params() const {
-  static const std::vector<UrlParam> kParams = {{"text", "text", UrlKind::String}, {"d_model", "d_model", UrlKind::Number},
-                                                {"h", "h", UrlKind::Number},       {"mask", "mask", UrlKind::String},
-                                                {"seed", "seed", UrlKind::Number}};
-  return kParams;
-}
-
-Status MultiheadScene::prepare(const json& in, std::unique_ptr<SceneChange>* out) const {
-  if (!in.is_object()) return Status::Error("expects an object, got {0}", {quote_json(in)});
-  AP_TRY(check_known_fields(in, {"preset", "text", "d_model", "h", "mask", "seed", "results"}));
-  // 1. Where the change starts: a preset (whatever the key order), or the current view.
-  MultiheadParams p = params_;
-  if (const auto it = in.find("preset"); it != in.end()) AP_TRY(find_preset_params(*it, preset_table(), &p));
-  // 2. The fields, each validated.
-  long long v;
-  if (const auto it = in.find("text"); it != in.end()) AP_TRY(read_string(*it, "text", &p.text));
-  if (const auto it = in.find("d_model"); it != in.end()) { AP_TRY(read_int(*it, "d_model", 1, limits::kMaxModelDim, &v)); p.d_model = static_cast<int>(v); }
-  if (const auto it = in.find("h"); it != in.end()) { AP_TRY(read_int(*it, "h", 1, limits::kMaxHeads, &v)); p.h = static_cast<int>(v); }
-  if (const auto it = in.find("mask"); it != in.end()) {
-    if (!it->is_string() || !parse_mask_name(it->get<std::string>(), &p.mask))
-      return Status::Error("mask must be \"none\", \"padding\" or \"causal\", got {0}", {quote_json(*it)});
-  }
-  if (const auto it = in.find("seed"); it != in.end()) { AP_TRY(read_int(*it, "seed", 0, 9007199254740991LL, &v)); p.seed = static_cast<uint64_t>(v); }
-  // 3. Build (the parameter table depends only on d_model and the seed: reused when they stay).
-  auto change = std::make_unique<MultiheadChange>();
-  change->params = p;
-  const bool same_table = p.d_model == params_.d_model && p.seed == params_.seed;
-  AP_TRY(compute_multihead(p, same_table ? &model_.table : nullptr, &change->model));
-  // 4. Results come back in setState(getState()): accepted only when they are what these parameters give.
-  if (const auto it = in.find("results"); it != in.end()) {
-    const json mine = json::parse(results_json(p, change->model, it->contains("weights")).dump());
-    if (json::parse(it->dump()) != mine) return Status::Error("results do not match what the other fields give");
-  }
-  *out = std::move(change);
-  return Status::Ok();
-}
-
-void MultiheadScene::commit(std::unique_ptr<SceneChange> change) {
-  auto* c = static_cast<MultiheadChange*>(change.get());
-  params_ = c->params;
-  model_ = std::move(c->model);
-  model_replaced();
-}
-
-Status MultiheadScene::apply(const MultiheadParams& p) {
-  auto change = std::make_unique<MultiheadChange>();
-  change->params = p;
-  const bool same_table = p.d_model == params_.d_model && p.seed == params_.seed;
-  AP_TRY(compute_multihead(p, same_table ? &model_.table : nullptr, &change->model));
-  commit(std::move(change));
-  return Status::Ok();
 }
 
 // The exact numbers behind a hovered cell, with the tokens it connects.

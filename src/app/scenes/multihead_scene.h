@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "app/scene.h"
+#include "app/param_scene.h"
 #include "core/multihead.h"
 
 namespace ap {
@@ -54,36 +54,28 @@ struct MultiheadModel {
   int n() const { return static_cast<int>(tokens.size()); }
 };
 
-class MultiheadScene final : public Scene {
+class MultiheadScene final : public ParamScene<MultiheadParams, MultiheadModel> {
  public:
   // defer: build the first model when first used (make_scenes), not now (Scene::ensure_built).
   explicit MultiheadScene(bool defer = false);
-  void build_first() override;  // the default model, now or when first used
 
   const char* id() const override { return "multihead"; }
   const char* title() const override;
   LessonInfo lesson() const override;
   const std::vector<StageInfo>& stages() const override;
-  const std::vector<PresetInfo>& presets() const override;
   const TrPair* translations(size_t* count) const override;
-  void write_params(nlohmann::json& doc) const override;
-  void write_results(nlohmann::json& doc, bool with_matrices) const override;
-  Status prepare(const nlohmann::json& doc, std::unique_ptr<SceneChange>* change) const override;
-  void commit(std::unique_ptr<SceneChange> change) override;
-  const std::vector<UrlParam>& url_params() const override;
   std::vector<int> substeps() const override;
   std::string explain(int what, int i, int j) const override;
 
-  const MultiheadParams& params() const { return params_; }
-  const MultiheadModel& model() const { return model_; }
-  // Builds a model from `p` and installs it, or keeps the current one and returns the error.
-  Status apply(const MultiheadParams& p);
   // The query row the scene reports each head's choice for: "it" (or "它") when the sentence has it, else the last token.
   int focus_query() const;
 
- private:
-  MultiheadParams params_;
-  MultiheadModel model_;
+ protected:
+  const FieldTable<MultiheadParams>& fields() const override;
+  const std::vector<ScenePreset<MultiheadParams>>& preset_table() const override;
+  Status compute(const MultiheadParams& p, MultiheadModel* out) const override;
+  nlohmann::json results(const MultiheadParams& p, const MultiheadModel& m, bool with_matrices) const override;
+  const char* matrices_key() const override { return "weights"; }
 };
 
 // Validates `p` and builds everything, or nothing. `table` (may be null): a parameter table already built for

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "app/json_fields.h"
+#include "app/param_fields.h"
 #include "app/scene_presets.h"
 #include "core/number_text.h"
 
@@ -71,7 +72,7 @@ const TrPair kStrings[] = {
 
 using Preset = ScenePreset<ScalingParams>;
 
-const std::vector<Preset>& preset_table() {
+const std::vector<Preset>& scaling_presets() {
   static const std::vector<Preset> kPresets = [] {
     std::vector<Preset> v;
     v.push_back({{"dk64", N_("d_k = 64 (the default)"), N_("d_k = 64, as in the Transformer base model (512 / 8 heads).")}, {}});
@@ -89,10 +90,17 @@ const std::vector<Preset>& preset_table() {
   return kPresets;
 }
 
-struct ScalingChange final : SceneChange {
-  ScalingParams params;
-  ScalingResult result;
-};
+// Every parameter, once: the document, the link and setState's reading (app/param_fields.h).
+const FieldTable<ScalingParams>& scaling_fields() {
+  using P = ScalingParams;
+  static const FieldTable<P> kFields = {
+      {"d_k", at<&P::d_k>, 1, scaling_limits::kMaxDk},
+      {"samples", at<&P::samples>, scaling_limits::kMinSamples, scaling_limits::kMaxSamples},
+      {"n_keys", at<&P::n_keys>, scaling_limits::kMinKeys, scaling_limits::kMaxKeys},
+      {"seed", at<&P::seed>},
+  };
+  return kFields;
+}
 
 json histogram_json(const Histogram& h) {
   return {{"lo", h.lo}, {"hi", h.hi}, {"counts", h.counts}, {"under", h.under}, {"over", h.over}};
@@ -110,17 +118,14 @@ json results_json(const ScalingResult& r) {
           {"max_entropy", r.max_entropy}};
 }
 
-// Round-trips doubles through JSON text, so that a document written by getState compares equal.
-bool results_agree(const json& got, const ScalingResult& r) {
-  return json::parse(got.dump()) == json::parse(results_json(r).dump());
-}
-
 }  // namespace
 
-ScalingScene::ScalingScene(bool defer) {
-  if (defer) defer_first_model();
-  else build_first();
-}
+ScalingScene::ScalingScene(bool defer) { start(defer); }
+
+const FieldTable<ScalingParams>& ScalingScene::fields() const { return scaling_fields(); }
+const std::vector<ScenePreset<ScalingParams>>& ScalingScene::preset_table() const { return scaling_presets(); }
+Status ScalingScene::compute(const ScalingParams& p, ScalingResult* out) const { return compute_scaling(p, out); }
+json ScalingScene::results(const ScalingParams&, const ScalingResult& m, bool) const { return results_json(m); }
 
 void ScalingScene::build_first() {
   // The defaults always compute, and always to the same result (SeededRng): computed once per program, so a
@@ -131,7 +136,7 @@ void ScalingScene::build_first() {
     return r;
   }();
   params_ = ScalingParams{};
-  result_ = defaults;
+  model_ = defaults;
   first_model();
   timeline.end();
 }
@@ -157,72 +162,11 @@ const std::vector<StageInfo>& ScalingScene::stages() const {
   return kStages;
 }
 
-const std::vector<PresetInfo>& ScalingScene::presets() const {
-  return preset_infos(preset_table());
-}
-
 const TrPair* ScalingScene::translations(size_t* count) const {
   return translation_table(kStrings, count);
 }
 
 std::vector<int> ScalingScene::substeps() const { return {1, 1, 1, 1}; }
-
-void ScalingScene::write_params(json& doc) const {
-  doc["d_k"] = params_.d_k;
-  doc["samples"] = params_.samples;
-  doc["n_keys"] = params_.n_keys;
-  doc["seed"] = params_.seed;
-}
-
-void ScalingScene::write_results(json& doc, bool) const { doc["results"] = results_json(result_); }
-
-const std::vector<UrlParam>& ScalingScene::url_params() const {
-  static const std::vector<UrlParam> kParams = {{"d_k", "d_k", UrlKind::Number},
-                                                {"samples", "samples", UrlKind::Number},
-                                                {"n_keys", "n_keys", UrlKind::Number},
-                                                {"seed", "seed", UrlKind::Number}};
-  return kParams;
-}
-
-Status ScalingScene::prepare(const json& in, std::unique_ptr<SceneChange>* out) const {
-  if (!in.is_object()) return Status::Error("expects an object, got {0}", {quote_json(in)});
-  AP_TRY(check_known_fields(in, {"preset", "d_k", "samples", "n_keys", "seed", "results"}));
-  ScalingParams p = params_;
-  if (const auto it = in.find("preset"); it != in.end()) AP_TRY(find_preset_params(*it, preset_table(), &p));
-  long long v;
-  if (const auto it = in.find("d_k"); it != in.end()) { AP_TRY(read_int(*it, "d_k", 1, scaling_limits::kMaxDk, &v)); p.d_k = static_cast<int>(v); }
-  if (const auto it = in.find("samples"); it != in.end()) {
-    AP_TRY(read_int(*it, "samples", scaling_limits::kMinSamples, scaling_limits::kMaxSamples, &v));
-    p.samples = static_cast<int>(v);
-  }
-  if (const auto it = in.find("n_keys"); it != in.end()) {
-    AP_TRY(read_int(*it, "n_keys", scaling_limits::kMinKeys, scaling_limits::kMaxKeys, &v));
-    p.n_keys = static_cast<int>(v);
-  }
-  if (const auto it = in.find("seed"); it != in.end()) { AP_TRY(read_int(*it, "seed", 0, 9007199254740991LL, &v)); p.seed = static_cast<uint64_t>(v); }
-  auto change = std::make_unique<ScalingChange>();
-  change->params = p;
-  AP_TRY(compute_scaling(p, &change->result));
-  if (const auto it = in.find("results"); it != in.end() && !results_agree(*it, change->result))
-    return Status::Error("results do not match what the other fields give");
-  *out = std::move(change);
-  return Status::Ok();
-}
-
-void ScalingScene::commit(std::unique_ptr<SceneChange> change) {
-  auto* c = static_cast<ScalingChange*>(change.get());
-  params_ = c->params;
-  result_ = std::move(c->result);
-  model_replaced();
-}
-
-Status ScalingScene::apply(const ScalingParams& p) {
-  auto change = std::make_unique<ScalingChange>();
-  change->params = p;
-  AP_TRY(compute_scaling(p, &change->result));
-  commit(std::move(change));
-  return Status::Ok();
-}
 
 std::string ScalingScene::explain(int what, int i, int) const {
   char buf[256];
@@ -230,20 +174,20 @@ std::string ScalingScene::explain(int what, int i, int) const {
     const int bins = static_cast<int>(h.counts.size());
     if (i < 0 || i >= bins) return {};
     const double w = (h.hi - h.lo) / bins, a = h.lo + i * w, b = a + w;
-    const int total = static_cast<int>(result_.dots_raw.size());
+    const int total = static_cast<int>(model_.dots_raw.size());
     std::snprintf(buf, sizeof buf, "%s\n%s [%s, %s): %s %d %s %d (%s%%)", name, tr("bin"), fmt(a, 2).c_str(), fmt(b, 2).c_str(),
                   tr("count"), h.counts[static_cast<size_t>(i)], tr("of"), total,
                   fmt(100.0 * h.counts[static_cast<size_t>(i)] / std::max(1, total), 1).c_str());
     return buf;
   };
   switch (static_cast<ScalingItem>(what)) {
-    case ScalingItem::HistRaw: return bin_text(result_.hist_raw, "q·k");
-    case ScalingItem::HistScaled: return bin_text(result_.hist_scaled, "q·k / √d_k");
+    case ScalingItem::HistRaw: return bin_text(model_.hist_raw, "q·k");
+    case ScalingItem::HistScaled: return bin_text(model_.hist_scaled, "q·k / √d_k");
     case ScalingItem::SweepMaxWeight:
     case ScalingItem::SweepEntropy:
     case ScalingItem::SweepVariance: {
-      if (i < 0 || i >= static_cast<int>(result_.sweep.size())) return {};
-      const ScalingSweepPoint& p = result_.sweep[static_cast<size_t>(i)];
+      if (i < 0 || i >= static_cast<int>(model_.sweep.size())) return {};
+      const ScalingSweepPoint& p = model_.sweep[static_cast<size_t>(i)];
       std::snprintf(buf, sizeof buf, "%s %d\n%s: %s  %s / %s\n%s: %s / %s\n%s: %s / %s", tr("at d_k"), p.d_k,
                     tr("variance"), fmt(p.var_raw, 2).c_str(), fmt(p.var_scaled, 3).c_str(), tr("scaled ÷√d_k"),
                     tr("largest softmax weight"), fmt(p.max_weight_raw, 3).c_str(), fmt(p.max_weight_scaled, 3).c_str(),

@@ -452,7 +452,7 @@ Status SdpaScene::prepare(const json& in, std::unique_ptr<SceneChange>* out) con
                              "send the text without source \"custom\" to compute Q, K, V from it", {quote_json(*it)});
     }
   }
-  if (const auto it = in.find("seed"); it != in.end()) { AP_TRY(read_int(*it, "seed", 0, 9007199254740991LL, &iv)); p.seed = static_cast<uint64_t>(iv); }
+  if (const auto it = in.find("seed"); it != in.end()) { AP_TRY(read_int(*it, "seed", 0, limits::kMaxSeed, &iv)); p.seed = static_cast<uint64_t>(iv); }
   if (const auto it = in.find("pad_to"); it != in.end()) { AP_TRY(read_int(*it, "pad_to", 0, limits::kMaxTokens, &iv)); p.pad_to = static_cast<int>(iv); }
   if (const auto it = in.find("positional"); it != in.end()) AP_TRY(read_bool(*it, "positional", &p.positional));
   if (const auto it = in.find("mask"); it != in.end()) {

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "app/json_fields.h"
+#include "app/param_fields.h"
 #include "app/scene_presets.h"
 #include "core/number_text.h"
 
@@ -84,7 +85,7 @@ const TrPair kStrings[] = {
 
 using Preset = ScenePreset<SelfAttnParams>;
 
-const std::vector<Preset>& preset_table() {
+const std::vector<Preset>& self_presets() {
   static const std::vector<Preset> kPresets = [] {
     std::vector<Preset> v;
     SelfAttnParams p;
@@ -109,10 +110,21 @@ const std::vector<Preset>& preset_table() {
   return kPresets;
 }
 
-struct SelfChange final : SceneChange {
-  SelfAttnParams params;
-  SelfAttnModel model;
-};
+// Every parameter, once: the document, the link and setState's reading (app/param_fields.h).
+const FieldTable<SelfAttnParams>& self_fields() {
+  using P = SelfAttnParams;
+  static const FieldTable<P> kFields = {
+      {"text", at<&P::text>},
+      {"text2", at<&P::text2>},
+      {"cross", at<&P::cross>},
+      {"identity", at<&P::identity>},
+      {"d_model", at<&P::d_model>, 1, self_limits::kMaxDModel},
+      {"d_k", at<&P::d_k>, 1, self_limits::kMaxDModel},
+      {"seed", at<&P::seed>},
+      {"positional", at<&P::positional>},
+  };
+  return kFields;
+}
 
 json self_weight_json(const SelfWeight& w) {
   return {{"mean", w.mean}, {"argmax_self", w.argmax_self}, {"diagonal", w.diagonal}};
@@ -166,15 +178,13 @@ const char* SelfScene::setting_title(QkSetting s) {
   return "";
 }
 
-SelfScene::SelfScene(bool defer) {
-  if (defer) defer_first_model();
-  else build_first();
-}
+SelfScene::SelfScene(bool defer) { start(defer); }
 
-void SelfScene::build_first() {
-  Status s = compute_self(params_, &model_);  // the defaults always compute
-  (void)s;
-  first_model();
+const FieldTable<SelfAttnParams>& SelfScene::fields() const { return self_fields(); }
+const std::vector<ScenePreset<SelfAttnParams>>& SelfScene::preset_table() const { return self_presets(); }
+Status SelfScene::compute(const SelfAttnParams& p, SelfAttnModel* out) const { return compute_self(p, out); }
+json SelfScene::results(const SelfAttnParams& p, const SelfAttnModel& m, bool with_matrices) const {
+  return results_json(p, m, with_matrices);
 }
 
 const char* SelfScene::title() const { return N_("Self-attention"); }
@@ -199,73 +209,9 @@ const std::vector<StageInfo>& SelfScene::stages() const {
   return kStages;
 }
 
-const std::vector<PresetInfo>& SelfScene::presets() const { return preset_infos(preset_table()); }
-
 const TrPair* SelfScene::translations(size_t* count) const { return translation_table(kStrings, count); }
 
 std::vector<int> SelfScene::substeps() const { return {1, 1, 1, 1}; }
-
-void SelfScene::write_params(json& doc) const {
-  doc["text"] = params_.text;
-  doc["text2"] = params_.text2;
-  doc["cross"] = params_.cross;
-  doc["identity"] = params_.identity;
-  doc["d_model"] = params_.d_model;
-  doc["d_k"] = params_.d_k;
-  doc["seed"] = params_.seed;
-  doc["positional"] = params_.positional;
-}
-
-void SelfScene::write_results(json& doc, bool with_matrices) const { doc["results"] = results_json(params_, model_, with_matrices); }
-
-const std::vector<UrlParam>& SelfScene::url_params() const {
-  static const std::vector<UrlParam> kParams = {{"text", "text", UrlKind::String},       {"text2", "text2", UrlKind::String},
-                                                {"cross", "cross", UrlKind::Bool},       {"identity", "identity", UrlKind::Bool},
-                                                {"d_model", "d_model", UrlKind::Number}, {"d_k", "d_k", UrlKind::Number},
-                                                {"seed", "seed", UrlKind::Number},       {"positional", "positional", UrlKind::Bool}};
-  return kParams;
-}
-
-Status SelfScene::prepare(const json& in, std::unique_ptr<SceneChange>* out) const {
-  if (!in.is_object()) return Status::Error("expects an object, got {0}", {quote_json(in)});
-  AP_TRY(check_known_fields(in, {"preset", "text", "text2", "cross", "identity", "d_model", "d_k", "seed", "positional", "results"}));
-  SelfAttnParams p = params_;
-  if (const auto it = in.find("preset"); it != in.end()) AP_TRY(find_preset_params(*it, preset_table(), &p));
-  long long v;
-  if (const auto it = in.find("text"); it != in.end()) AP_TRY(read_string(*it, "text", &p.text));
-  if (const auto it = in.find("text2"); it != in.end()) AP_TRY(read_string(*it, "text2", &p.text2));
-  if (const auto it = in.find("cross"); it != in.end()) AP_TRY(read_bool(*it, "cross", &p.cross));
-  if (const auto it = in.find("identity"); it != in.end()) AP_TRY(read_bool(*it, "identity", &p.identity));
-  if (const auto it = in.find("d_model"); it != in.end()) { AP_TRY(read_int(*it, "d_model", 1, self_limits::kMaxDModel, &v)); p.d_model = static_cast<int>(v); }
-  if (const auto it = in.find("d_k"); it != in.end()) { AP_TRY(read_int(*it, "d_k", 1, self_limits::kMaxDModel, &v)); p.d_k = static_cast<int>(v); }
-  if (const auto it = in.find("seed"); it != in.end()) { AP_TRY(read_int(*it, "seed", 0, 9007199254740991LL, &v)); p.seed = static_cast<uint64_t>(v); }
-  if (const auto it = in.find("positional"); it != in.end()) AP_TRY(read_bool(*it, "positional", &p.positional));
-  auto change = std::make_unique<SelfChange>();
-  change->params = p;
-  AP_TRY(compute_self(p, &change->model));
-  // Results come back in setState(getState()): accepted only when they are what these parameters give.
-  if (const auto it = in.find("results"); it != in.end()) {
-    const json mine = json::parse(results_json(p, change->model, it->contains("Q")).dump());
-    if (json::parse(it->dump()) != mine) return Status::Error("results do not match what the other fields give");
-  }
-  *out = std::move(change);
-  return Status::Ok();
-}
-
-void SelfScene::commit(std::unique_ptr<SceneChange> change) {
-  auto* c = static_cast<SelfChange*>(change.get());
-  params_ = c->params;
-  model_ = std::move(c->model);
-  model_replaced();
-}
-
-Status SelfScene::apply(const SelfAttnParams& p) {
-  auto change = std::make_unique<SelfChange>();
-  change->params = p;
-  AP_TRY(compute_self(p, &change->model));
-  commit(std::move(change));
-  return Status::Ok();
-}
 
 // The arithmetic behind a hovered cell, from the model's own numbers.
 std::string SelfScene::explain(int what, int i, int j) const {

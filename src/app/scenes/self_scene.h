@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "app/scene.h"
+#include "app/param_scene.h"
 #include "core/self_attention.h"
 
 namespace ap {
@@ -22,36 +22,27 @@ constexpr int kMaxTokens = 32;   // per sentence: a heatmap with readable labels
 constexpr int kMaxDModel = 128;  // d_model (d_k ≤ d_model)
 }  // namespace self_limits
 
-class SelfScene final : public Scene {
+class SelfScene final : public ParamScene<SelfAttnParams, SelfAttnModel> {
  public:
   // defer: build the first model when first used (make_scenes), not now (Scene::ensure_built).
   explicit SelfScene(bool defer = false);
-  void build_first() override;  // the default model, now or when first used
 
   const char* id() const override { return "self"; }
   const char* title() const override;
   LessonInfo lesson() const override;
   const std::vector<StageInfo>& stages() const override;
-  const std::vector<PresetInfo>& presets() const override;
   const TrPair* translations(size_t* count) const override;
-  void write_params(nlohmann::json& doc) const override;
-  void write_results(nlohmann::json& doc, bool with_matrices) const override;
-  Status prepare(const nlohmann::json& doc, std::unique_ptr<SceneChange>* change) const override;
-  void commit(std::unique_ptr<SceneChange> change) override;
-  const std::vector<UrlParam>& url_params() const override;
   std::vector<int> substeps() const override;
   std::string explain(int what, int i, int j) const override;
 
-  const SelfAttnParams& params() const { return params_; }
-  const SelfAttnModel& model() const { return model_; }
-  // What the controls do: build from `p`; on error nothing changes.
-  Status apply(const SelfAttnParams& p);
-
   static const char* setting_title(QkSetting s);  // N_() English: "Q = K = V = X" …
 
- private:
-  SelfAttnParams params_;
-  SelfAttnModel model_;
+ protected:
+  const FieldTable<SelfAttnParams>& fields() const override;
+  const std::vector<ScenePreset<SelfAttnParams>>& preset_table() const override;
+  Status compute(const SelfAttnParams& p, SelfAttnModel* out) const override;
+  nlohmann::json results(const SelfAttnParams& p, const SelfAttnModel& m, bool with_matrices) const override;
+  const char* matrices_key() const override { return "Q"; }
 };
 
 // The scene's limits on top of the core's (kMaxTokens per sentence, kMaxDModel), then build_self_attention.

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "app/json_fields.h"
+#include "app/param_fields.h"
 #include "app/scene_presets.h"
 #include "app/train_host.h"
 #include "app/weights_label.h"
@@ -126,6 +127,45 @@ struct TrainChange final : SceneChange {
   Command command = Command::None;
 };
 
+// Every parameter, once: the document, the link and setState's reading (app/param_fields.h). The recipe's
+// fields are checked one by one here and as a whole (train::validate_recipe) in prepare.
+const FieldTable<TrainParams>& fields() {
+  using P = TrainParams;
+  static const FieldTable<P> kFields = {
+      {"task",
+       [](const json& v, P*) {
+         if (!v.is_string() || v.get<std::string>() != "coref") return Status::Error("task must be \"coref\", got {0}", {quote_json(v)});
+         return Status::Ok();
+       },
+       [](const P& p, json& doc) { doc["task"] = p.recipe.task; }, UrlKind::String, nullptr, /*in_link=*/false},
+      {"text", at<&P::text>},
+      {"layers", [](P& p) -> int& { return p.recipe.layers; }, 1, train::recipe_limits::kMaxLayers},
+      {"d_model", [](P& p) -> int& { return p.recipe.d_model; }, 1, train::recipe_limits::kMaxDModel},
+      {"heads", [](P& p) -> int& { return p.recipe.heads; }, 1, train::recipe_limits::kMaxHeads},
+      {"seed", [](P& p) -> uint64_t& { return p.recipe.seed; }, 0, train::recipe_limits::kMaxSeed},
+      {"steps", [](P& p) -> int& { return p.recipe.steps; }, 1, train::recipe_limits::kMaxSteps},
+      {"learning_rate",
+       [](const json& v, P* p) {
+         if (!v.is_number())  // its range: validate_recipe, with the recipe's own message
+           return Status::Error("the learning rate must be a number above 0 and at most {0}, got {1}",
+                                {format_number(train::recipe_limits::kMaxLearningRate), quote_json(v)});
+         p->recipe.learning_rate = v.get<double>();
+         return Status::Ok();
+       },
+       [](const P& p, json& doc) { doc["learning_rate"] = p.recipe.learning_rate; }, UrlKind::Number, "lr"},
+      {"batch", [](P& p) -> int& { return p.recipe.batch; }, 1, train::recipe_limits::kMaxBatch},
+      {"weights",
+       [](const json& v, P* p) {
+         if (!v.is_string() || (v.get<std::string>() != "trained" && v.get<std::string>() != "random"))
+           return Status::Error("weights must be \"trained\" or \"random\", got {0}", {quote_json(v)});
+         p->trained = v.get<std::string>() == "trained";
+         return Status::Ok();
+       },
+       [](const P& p, json& doc) { doc["weights"] = p.trained ? "trained" : "random"; }, UrlKind::String},
+  };
+  return kFields;
+}
+
 }  // namespace
 
 json recipe_json(const train::Recipe& r) {
@@ -193,29 +233,12 @@ const std::vector<PresetInfo>& TrainScene::presets() const { return preset_infos
 const TrPair* TrainScene::translations(size_t* count) const { return translation_table(kStrings, count); }
 
 const std::vector<UrlParam>& TrainScene::url_params() const {
-  static const std::vector<UrlParam> kParams = {
-      {"text", "text", UrlKind::String},        {"layers", "layers", UrlKind::Number},
-      {"d_model", "d_model", UrlKind::Number},  {"heads", "heads", UrlKind::Number},
-      {"seed", "seed", UrlKind::Number},        {"steps", "steps", UrlKind::Number},
-      {"learning_rate", "lr", UrlKind::Number}, {"batch", "batch", UrlKind::Number},
-      {"weights", "weights", UrlKind::String}};
+  static const std::vector<UrlParam> kParams = url_params_of(fields());
   return kParams;
 }
 
 // The document fields of parameters `p` (getState writes them; apply() sends them through prepare()).
-void write_train_params(const TrainParams& p, json& doc) {
-  const train::Recipe& r = p.recipe;
-  doc["task"] = r.task;
-  doc["text"] = p.text;
-  doc["layers"] = r.layers;
-  doc["d_model"] = r.d_model;
-  doc["heads"] = r.heads;
-  doc["seed"] = r.seed;
-  doc["steps"] = r.steps;
-  doc["learning_rate"] = r.learning_rate;
-  doc["batch"] = r.batch;
-  doc["weights"] = p.trained ? "trained" : "random";
-}
+void write_train_params(const TrainParams& p, json& doc) { write_fields(fields(), p, doc); }
 
 void TrainScene::write_params(json& doc) const { write_train_params(params_, doc); }
 
@@ -267,36 +290,11 @@ void TrainScene::write_results(json& doc, bool with_matrices) const {
 }
 
 Status TrainScene::prepare(const json& in, std::unique_ptr<SceneChange>* out) const {
-  if (!in.is_object()) return Status::Error("expects an object, got {0}", {quote_json(in)});
-  AP_TRY(check_known_fields(in, {"preset", "task", "text", "layers", "d_model", "heads", "seed", "steps", "learning_rate",
-                                 "batch", "weights", "training", "results"}));
-  // 1. Where the change starts: a preset, or the current view.
+  // 1. Where the change starts: a preset, or the current view; 2. the fields, each validated; then the recipe
+  //    as a whole.
   TrainParams p = params_;
-  if (const auto it = in.find("preset"); it != in.end()) AP_TRY(find_preset_params(*it, preset_table(), &p));
-  // 2. The fields, each validated; then the recipe as a whole.
-  long long v;
-  train::Recipe& r = p.recipe;
-  if (const auto it = in.find("task"); it != in.end())
-    if (!it->is_string() || it->get<std::string>() != "coref") return Status::Error("task must be \"coref\", got {0}", {quote_json(*it)});
-  if (const auto it = in.find("text"); it != in.end()) AP_TRY(read_string(*it, "text", &p.text));
-  if (const auto it = in.find("layers"); it != in.end()) { AP_TRY(read_int(*it, "layers", 1, train::recipe_limits::kMaxLayers, &v)); r.layers = int(v); }
-  if (const auto it = in.find("d_model"); it != in.end()) { AP_TRY(read_int(*it, "d_model", 1, train::recipe_limits::kMaxDModel, &v)); r.d_model = int(v); }
-  if (const auto it = in.find("heads"); it != in.end()) { AP_TRY(read_int(*it, "heads", 1, train::recipe_limits::kMaxHeads, &v)); r.heads = int(v); }
-  if (const auto it = in.find("seed"); it != in.end()) { AP_TRY(read_int(*it, "seed", 0, train::recipe_limits::kMaxSeed, &v)); r.seed = uint64_t(v); }
-  if (const auto it = in.find("steps"); it != in.end()) { AP_TRY(read_int(*it, "steps", 1, train::recipe_limits::kMaxSteps, &v)); r.steps = int(v); }
-  if (const auto it = in.find("batch"); it != in.end()) { AP_TRY(read_int(*it, "batch", 1, train::recipe_limits::kMaxBatch, &v)); r.batch = int(v); }
-  if (const auto it = in.find("learning_rate"); it != in.end()) {
-    if (!it->is_number())
-      return Status::Error("the learning rate must be a number above 0 and at most {0}, got {1}",
-                           {format_number(train::recipe_limits::kMaxLearningRate), quote_json(*it)});
-    r.learning_rate = it->get<double>();
-  }
-  AP_TRY(train::validate_recipe(r, train::coref_seq_len()));
-  if (const auto it = in.find("weights"); it != in.end()) {
-    if (!it->is_string() || (it->get<std::string>() != "trained" && it->get<std::string>() != "random"))
-      return Status::Error("weights must be \"trained\" or \"random\", got {0}", {quote_json(*it)});
-    p.trained = it->get<std::string>() == "trained";
-  }
+  AP_TRY(read_fields(in, fields(), preset_table(), {"training", "results"}, &p));
+  AP_TRY(train::validate_recipe(p.recipe, train::coref_seq_len()));
   auto change = std::make_unique<TrainChange>();
   AP_TRY(train_sentence_words(p.text, &change->words));
   // 3. The command, or getState's own reports coming back. For the current parameters they must be the current

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <string>
 
+#include "core/matrix.h"
 #include "core/status.h"
 
 namespace ap {
@@ -40,7 +41,7 @@ constexpr int kMaxHeads = 8;
 constexpr int kMaxSteps = 20000;
 constexpr int kMaxBatch = 128;
 constexpr double kMaxLearningRate = 1.0;
-constexpr long long kMaxSeed = 9007199254740991LL;  // 2^53 − 1: exact in a JSON number
+constexpr long long kMaxSeed = limits::kMaxSeed;
 // Multiply-adds one run may take: about a minute in the page on this project's 2-core machine class
 // (the default recipe is about 4·10⁹ and trains in a few seconds).
 constexpr double kMaxWork = 6e10;
