@@ -19,6 +19,7 @@
 #include "platform/text_field.h"
 #include "widgets/math_text.h"
 #include "widgets/matrix_view.h"
+#include "widgets/seed_input.h"
 
 namespace ap {
 
@@ -94,10 +95,7 @@ void BahdanauView::controls(ViewContext& ctx) {
   int_field("d_h", &edit_.d_h, &BahdanauParams::d_h, N_("Width of each encoder direction; h_j has 2·d_h numbers"));
   int_field("d_s", &edit_.d_s, &BahdanauParams::d_s, N_("Width of the decoder state s_t"));
   int_field("d_a", &edit_.d_a, &BahdanauParams::d_a, N_("Width of the attention's hidden layer tanh(W_a s_t-1 + U_a h_j)"));
-  int seed = static_cast<int>(edit_.seed & 0x7FFFFFFF);
-  ImGui::SetNextItemWidth(field);
-  if (ImGui::InputInt((std::string(tr("seed")) + "###seed").c_str(), &seed, 1, 10)) {
-    edit_.seed = static_cast<uint64_t>(std::max(0, seed));
+  if (seed_input(tr("seed"), "seed", &edit_.seed, field)) {
     apply("seed", [&](BahdanauParams& p) { p.seed = edit_.seed; });
   }
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("Every weight comes from this seed"));

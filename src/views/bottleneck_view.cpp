@@ -21,6 +21,7 @@
 #include "widgets/matrix_view.h"
 #include "widgets/plot.h"
 #include "widgets/section.h"
+#include "widgets/seed_input.h"
 
 namespace ap {
 
@@ -101,10 +102,7 @@ void BottleneckView::controls(ViewContext& ctx) {
   int_field("d_h", "d_h", &edit_.d_h, 8);
   ImGui::SetNextItemWidth(field);
   if (ImGui::InputDouble((std::string(tr("recurrent gain g")) + "###gain").c_str(), &edit_.gain, 0.1, 0.1, "%.2f")) apply("gain");
-  int seed = static_cast<int>(edit_.seed & 0x7FFFFFFF);
-  ImGui::SetNextItemWidth(field);
-  if (ImGui::InputInt((std::string(tr("seed")) + "###seed").c_str(), &seed, 1, 10)) {
-    edit_.seed = static_cast<uint64_t>(std::max(0, seed));
+  if (seed_input(tr("seed"), "seed", &edit_.seed, field)) {
     apply("seed");
   }
   section_heading(tr("the probe"));

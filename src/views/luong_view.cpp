@@ -20,6 +20,7 @@
 #include "widgets/math_text.h"
 #include "widgets/section.h"
 #include "widgets/text_fit.h"
+#include "widgets/seed_input.h"
 
 namespace ap {
 
@@ -209,10 +210,7 @@ void LuongView::controls(ViewContext& ctx) {
     edit_.gain = std::round(static_cast<double>(gain) * 100.0) / 100.0;
     apply("gain");
   }
-  int seed = static_cast<int>(edit_.seed & 0x7FFFFFFF);
-  ImGui::SetNextItemWidth(field);
-  if (ImGui::InputInt((std::string(tr("seed")) + "###seed").c_str(), &seed, 1, 10)) {
-    edit_.seed = static_cast<uint64_t>(std::max(0, seed));
+  if (seed_input(tr("seed"), "seed", &edit_.seed, field)) {
     apply("seed");
   }
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));

@@ -16,6 +16,7 @@
 #include "platform/platform.h"
 #include "platform/text_field.h"
 #include "widgets/matrix_view.h"
+#include "widgets/seed_input.h"
 
 namespace ap {
 
@@ -106,10 +107,7 @@ void MasksView::controls(ViewContext& ctx) {
   int_field(N_("pad to L (0: longest)"), "pad_to", &edit_.pad_to, 1);
   int_field("d_model", "d_model", &edit_.d_model, 8);
   int_field(N_("heads"), "heads", &edit_.heads, 1);
-  int seed = static_cast<int>(edit_.seed & 0x7FFFFFFF);
-  ImGui::SetNextItemWidth(field);
-  if (ImGui::InputInt((std::string(tr("seed")) + "###seed").c_str(), &seed, 1, 10)) {
-    edit_.seed = static_cast<uint64_t>(std::max(0, seed));
+  if (seed_input(tr("seed"), "seed", &edit_.seed, field)) {
     apply("seed");
   }
   ImGui::SetNextItemWidth(field);

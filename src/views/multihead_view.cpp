@@ -16,8 +16,10 @@
 #include "core/number_text.h"
 #include "platform/platform.h"
 #include "platform/text_field.h"
+#include "widgets/colormap.h"
 #include "widgets/math_text.h"
 #include "widgets/matrix_view.h"
+#include "widgets/seed_input.h"
 
 namespace ap {
 
@@ -25,14 +27,6 @@ namespace {
 
 constexpr ImU32 kCurrent = IM_COL32(230, 120, 0, 255);
 constexpr ImU32 kHeadLine = IM_COL32(40, 40, 48, 255);
-
-// Largest |entry| over matrices (the symmetric colour range of a row of heatmaps), at least 1e-6.
-float max_abs(const std::vector<const Mat*>& ms) {
-  float a = 1e-6f;
-  for (const Mat* m : ms)
-    if (m->size() > 0) a = std::max(a, m->cwiseAbs().maxCoeff());
-  return a;
-}
 
 void hover_from(ViewContext& ctx, const MatrixViewResult& r, int what) {
   if (r.hover_i < 0 || r.hover_j < 0) return;
@@ -96,10 +90,7 @@ void MultiheadView::controls(ViewContext& ctx) {
       apply(ctx, "mask");
     }
   }
-  int seed = static_cast<int>(edit_.seed & 0x7FFFFFFF);
-  ImGui::SetNextItemWidth(field);
-  if (ImGui::InputInt((std::string(tr("seed")) + "###seed").c_str(), &seed, 1, 10)) {
-    edit_.seed = static_cast<uint64_t>(std::max(0, seed));
+  if (seed_input(tr("seed"), "seed", &edit_.seed, field)) {
     apply(ctx, "seed");
   }
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
@@ -169,7 +160,7 @@ void MultiheadView::split_stage(ViewContext& ctx) {
   xv.key = {this, 0, scene_.generation()};
   xv.title = "X   (" + std::to_string(n) + " × " + std::to_string(d) + ")";
   xv.row_labels = &m.tokens;
-  xv.lo = -max_abs({&m.X});
+  xv.lo = -symmetric_range({&m.X});
   xv.hi = -xv.lo;
   xv.force_heatmap = d > 8;
   if (xv.force_heatmap) {  // wide X: cells as wide as the width allows, rows at least a line of text tall
@@ -196,7 +187,7 @@ void MultiheadView::split_stage(ViewContext& ctx) {
   for (int s = 0; s < 3; ++s) {
     std::vector<const Mat*> all;
     for (const Mat& q : *mats[s]) all.push_back(&q);
-    const float range = max_abs(all);
+    const float range = symmetric_range(all);
     for (int k = 0; k < h; ++k) {
       if (k > 0) ImGui::SameLine(0, gap);
       MatrixView v;
@@ -301,7 +292,7 @@ void MultiheadView::concat_stage(ViewContext& ctx) {
                                               (avail.y - title_h - fs * 3.f) / std::max(1, std::max(n, d))}));
   // Concat and output rows: at least a line of text tall (their n rows stay legible when d_model is large).
   const float row_h = std::min({fs * 1.625f, std::max(cell, fs + 2.f), (avail.y - title_h - fs * 3.f) / std::max(1, n)});
-  const float range = max_abs({&t.concat, &t.output});
+  const float range = symmetric_range({&t.concat, &t.output});
   const auto op = [&](const char* s, float rows_h) {
     ImGui::SameLine(0, 0);
     const ImVec2 o = ImGui::GetCursorScreenPos();
@@ -345,7 +336,7 @@ void MultiheadView::concat_stage(ViewContext& ctx) {
   wv.m = &m.weights.Wo;
   wv.key = {this, 201, scene_.generation()};
   wv.title = "W^O  (" + std::to_string(m.weights.Wo.rows()) + " × " + std::to_string(m.weights.Wo.cols()) + ")";
-  wv.lo = -max_abs({&m.weights.Wo});
+  wv.lo = -symmetric_range({&m.weights.Wo});
   wv.hi = -wv.lo;
   wv.force_heatmap = true;
   wv.max_cell_w = wv.max_cell_h = cell;

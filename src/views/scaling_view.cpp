@@ -13,6 +13,7 @@
 #include "core/number_text.h"
 #include "widgets/colormap.h"
 #include "widgets/plot.h"
+#include "widgets/seed_input.h"
 
 namespace ap {
 
@@ -65,10 +66,7 @@ void ScalingView::controls(ViewContext& ctx) {
     ImGui::PopStyleColor();
     ImGui::TreePop();
   }
-  int seed = static_cast<int>(edit_.seed & 0x7FFFFFFF);
-  ImGui::SetNextItemWidth(field);
-  if (ImGui::InputInt((std::string(tr("seed")) + "###seed").c_str(), &seed, 1, 10)) {
-    edit_.seed = static_cast<uint64_t>(std::max(0, seed));
+  if (seed_input(tr("seed"), "seed", &edit_.seed, field)) {
     apply("seed");
   }
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));

@@ -19,10 +19,12 @@
 #include "platform/platform.h"
 #include "platform/text_field.h"
 #include "views/sdpa_view.h"
+#include "widgets/colormap.h"
 #include "widgets/heatmap.h"
 #include "widgets/math_text.h"
 #include "widgets/matrix_view.h"
 #include "widgets/section.h"
+#include "widgets/seed_input.h"
 
 namespace ap {
 
@@ -186,15 +188,9 @@ void SdpaView::sync(PlaygroundState& st) {
   generation_seen_ = scene_.generation();
   Kt_ = m.K.transpose();
   row_sums_ = m.trace.softmax.row_sum;
-  const auto max_abs = [](const Mat& x) {
-    float r = 0;
-    for (Eigen::Index k = 0; k < x.size(); ++k)
-      if (std::isfinite(x.data()[k])) r = std::max(r, std::fabs(x.data()[k]));
-    return r > 0 ? r : 1.f;
-  };
-  range_qkv_ = std::max({max_abs(m.Q), max_abs(m.K), max_abs(m.V)});
-  range_scores_ = max_abs(m.trace.scores);
-  range_x_ = m.X.size() ? max_abs(m.X) : 1.f;
+  range_qkv_ = symmetric_range({&m.Q, &m.K, &m.V});
+  range_scores_ = symmetric_range({&m.trace.scores});
+  range_x_ = symmetric_range({&m.X});
   // Weights: 0 … 1; stretched (the Display option), 0 … the first round value at or above the 99th
   // percentile, so that small weights (512 tokens: about 1/512 each) do not all look white; a few large
   // weights are then drawn at the darkest colour, and the legend says "stretched".
@@ -278,10 +274,7 @@ void SdpaView::controls(ViewContext& ctx) {
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("Width of each token's embedding x_i (1 to 512)"));
     int_field("d_k", &edit_.d_k, &SdpaParams::d_k);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("Width of queries and keys (and values here), 1 to 512"));
-    int seed = static_cast<int>(edit_.seed & 0x7FFFFFFF);
-    ImGui::SetNextItemWidth(field);
-    if (ImGui::InputInt((std::string(tr("seed")) + "###seed").c_str(), &seed, 1, 10)) {
-      edit_.seed = static_cast<uint64_t>(std::max(0, seed));
+    if (seed_input(tr("seed"), "seed", &edit_.seed, field)) {
       SdpaParams p = model.params;
       p.seed = edit_.seed;
       (void)apply(p, "seed");

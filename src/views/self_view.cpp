@@ -16,22 +16,15 @@
 #include "core/number_text.h"
 #include "platform/platform.h"
 #include "platform/text_field.h"
+#include "widgets/colormap.h"
 #include "widgets/matrix_view.h"
 #include "widgets/plot.h"
 #include "widgets/section.h"
+#include "widgets/seed_input.h"
 
 namespace ap {
 
 namespace {
-const ImU32 kSettingColor[] = {IM_COL32(214, 96, 40, 255), IM_COL32(150, 110, 190, 255), IM_COL32(40, 110, 190, 255)};
-
-// The largest |entry| (colour scale of a diverging map), 1 for an empty matrix.
-float max_abs(const Mat& x) {
-  float r = 0;
-  for (Eigen::Index k = 0; k < x.size(); ++k)
-    if (std::isfinite(x.data()[k])) r = std::max(r, std::fabs(x.data()[k]));
-  return r > 0 ? r : 1.f;
-}
 
 std::string shape_title(const char* name, const Mat& m) {
   return std::string(name) + "   (" + std::to_string(m.rows()) + " × " + std::to_string(m.cols()) + ")";
@@ -49,10 +42,10 @@ void SelfView::sync() {
   text_ = edit_.text;
   text2_ = edit_.text2;
   const SelfAttnModel& m = scene_.model();
-  range_x_ = std::max(max_abs(m.X), m.X2.size() ? max_abs(m.X2) : 0.f);
-  range_qkv_ = std::max({max_abs(m.Q), max_abs(m.K), max_abs(m.V)});
-  range_scaled_ = max_abs(m.trace.scaled);
-  range_out_ = max_abs(m.trace.output);
+  range_x_ = symmetric_range({&m.X, &m.X2});
+  range_qkv_ = symmetric_range({&m.Q, &m.K, &m.V});
+  range_scaled_ = symmetric_range({&m.trace.scaled});
+  range_out_ = symmetric_range({&m.trace.output});
   external_change_ = true;
 }
 
@@ -103,10 +96,7 @@ void SelfView::controls(ViewContext& ctx) {
     ImGui::TextDisabled("%s", tr("d_k is not used: Q = K = V = X has d_model columns"));
     ImGui::PopTextWrapPos();
   }
-  int seed = static_cast<int>(edit_.seed & 0x7FFFFFFF);
-  ImGui::SetNextItemWidth(field);
-  if (ImGui::InputInt((std::string(tr("seed")) + "###seed").c_str(), &seed, 1, 10)) {
-    edit_.seed = static_cast<uint64_t>(std::max(0, seed));
+  if (seed_input(tr("seed"), "seed", &edit_.seed, field)) {
     apply("seed");
   }
   if (ImGui::Checkbox((std::string(tr("add position codes (sin/cos)")) + "###positional").c_str(), &edit_.positional)) apply("positional");
@@ -358,7 +348,7 @@ void SelfView::measured_stage(ViewContext& ctx) {
     dl->AddText(ImVec2(o.x, y + (row_h - fs) * 0.5f), ImGui::GetColorU32(ImGuiCol_Text), tr(SelfScene::setting_title(static_cast<QkSetting>(s))));
     const ImVec2 b0(o.x + label_w, y + fs * 0.25f), b1(o.x + label_w + bar_w, y + row_h - fs * 0.25f);
     dl->AddRectFilled(b0, b1, IM_COL32(236, 236, 240, 255), 3.f);
-    dl->AddRectFilled(b0, ImVec2(b0.x + bar_w * static_cast<float>(std::clamp(w.mean, 0.0, 1.0)), b1.y), kSettingColor[s], 3.f);
+    dl->AddRectFilled(b0, ImVec2(b0.x + bar_w * static_cast<float>(std::clamp(w.mean, 0.0, 1.0)), b1.y), series_color(s), 3.f);
     if (s == shown) dl->AddRect(ImVec2(b0.x - 2, b0.y - 2), ImVec2(b1.x + 2, b1.y + 2), IM_COL32(230, 120, 0, 255), 4.f, 0, 2.f);
     dl->AddText(ImVec2(b1.x + fs * 0.6f, y + (row_h - fs) * 0.5f), text, notes[s]);
   }
@@ -387,7 +377,7 @@ void SelfView::measured_stage(ViewContext& ctx) {
       ser.y.push_back(m.self_weight[s].diagonal[i]);
     }
     ser.points = true;
-    ser.color = kSettingColor[s];
+    ser.color = series_color(s);
     ser.thickness = s == shown ? 2.5f : 1.5f;
     spec.series.push_back(std::move(ser));
   }

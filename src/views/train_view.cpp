@@ -19,6 +19,7 @@
 #include "widgets/matrix_view.h"
 #include "widgets/plot.h"
 #include "widgets/section.h"
+#include "widgets/seed_input.h"
 
 namespace ap {
 
@@ -75,10 +76,7 @@ void TrainView::controls(ViewContext& ctx) {
     apply(ctx, "learning_rate");
   ImGui::SetNextItemWidth(field);
   if (ImGui::InputInt((std::string(tr("steps")) + "###train_steps").c_str(), &edit_.recipe.steps, 100, 1000)) apply(ctx, "steps");
-  int seed = static_cast<int>(edit_.recipe.seed & 0x7FFFFFFF);
-  ImGui::SetNextItemWidth(field);
-  if (ImGui::InputInt((std::string(tr("seed")) + "###train_seed").c_str(), &seed, 1, 10)) {
-    edit_.recipe.seed = static_cast<uint64_t>(std::max(0, seed));
+  if (seed_input(tr("seed"), "train_seed", &edit_.recipe.seed, field)) {
     apply(ctx, "seed");
   }
   // What the weights are, measured.

@@ -1,4 +1,6 @@
 // Which view draws which scene. Adding a scene: one line here (and one in src/app/scene_registry.cpp).
+#include <string>
+
 #include "views/bahdanau_view.h"
 #include "views/bottleneck_view.h"
 #include "views/cost_view.h"
@@ -15,6 +17,20 @@
 namespace ap {
 
 namespace {
+// A scene registered in src/app/scene_registry.cpp without a line below: its page says so (a developer's
+// mistake, in English) instead of the frame dereferencing a null view when the scene is first opened.
+class MissingView final : public SceneView {
+ public:
+  explicit MissingView(const Scene& s) : id_(s.id()) {}
+  void controls(ViewContext&) override {}
+  void stage(ViewContext&) override {
+    ImGui::TextWrapped("The scene '%s' has no view: add it to src/views/view_registry.cpp.", id_.c_str());
+  }
+
+ private:
+  std::string id_;
+};
+
 std::unique_ptr<SceneView> view_for(Scene& s) {
   if (auto* sc = dynamic_cast<BottleneckScene*>(&s)) return std::make_unique<BottleneckView>(*sc);
   if (auto* sc = dynamic_cast<SdpaScene*>(&s)) return std::make_unique<SdpaView>(*sc);
@@ -27,7 +43,7 @@ std::unique_ptr<SceneView> view_for(Scene& s) {
   if (auto* sc = dynamic_cast<MultiheadScene*>(&s)) return std::make_unique<MultiheadView>(*sc);
   if (auto* sc = dynamic_cast<BahdanauScene*>(&s)) return std::make_unique<BahdanauView>(*sc);
   if (auto* sc = dynamic_cast<TrainScene*>(&s)) return std::make_unique<TrainView>(*sc);
-  return nullptr;
+  return std::make_unique<MissingView>(s);
 }
 }  // namespace
 

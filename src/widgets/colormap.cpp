@@ -60,6 +60,13 @@ uint32_t rgba(int r, int g, int b, int alpha) {
 uint32_t accent_warm(int alpha) { return g_colorblind ? rgba(230, 120, 20, alpha) : rgba(214, 96, 77, alpha); }
 uint32_t accent_cool(int alpha) { return g_colorblind ? rgba(40, 90, 170, alpha) : rgba(67, 147, 195, alpha); }
 
+uint32_t series_color(int k, int alpha) {
+  static const uint8_t kDefault[3][3] = {{214, 96, 40}, {150, 110, 190}, {40, 110, 190}};
+  static const uint8_t kSafe[3][3] = {{213, 94, 0}, {204, 121, 167}, {0, 114, 178}};  // Okabe–Ito
+  const uint8_t* c = (g_colorblind ? kSafe : kDefault)[((k % 3) + 3) % 3];
+  return rgba(c[0], c[1], c[2], alpha);
+}
+
 float colormap_t(float v, float lo, float hi) {
   if (!(hi > lo)) return 0.5f;
   return std::clamp((v - lo) / (hi - lo), 0.f, 1.f);
@@ -69,6 +76,14 @@ uint32_t text_color_on(uint32_t bg) {
   const float r = (bg & 0xFF) / 255.f, g = ((bg >> 8) & 0xFF) / 255.f, b = ((bg >> 16) & 0xFF) / 255.f;
   const float lum = 0.2126f * r + 0.7152f * g + 0.0722f * b;
   return lum > 0.55f ? 0xFF1E1E1Eu : 0xFFFFFFFFu;
+}
+
+float symmetric_range(const std::vector<const Mat*>& ms) {
+  float r = 0;
+  for (const Mat* m : ms)
+    for (Eigen::Index k = 0; k < m->size(); ++k)
+      if (std::isfinite(m->data()[k])) r = std::max(r, std::fabs(m->data()[k]));
+  return r > 0 ? r : 1.f;
 }
 
 }  // namespace ap

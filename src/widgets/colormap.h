@@ -1,6 +1,9 @@
 // Colour scales shared by the numbered-cell view (ImGui) and the heatmap shader (as a lookup texture).
 #pragma once
 #include <cstdint>
+#include <vector>
+
+#include "core/matrix.h"
 
 namespace ap {
 
@@ -20,11 +23,17 @@ int colormap_palette_version();
 uint32_t colormap(ColorScale s, float t);
 // Maps a value to t in [0,1] for the range [lo, hi].
 float colormap_t(float v, float lo, float hi);
+// The range ±r of a diverging map over these matrices: their largest finite |entry|, or 1 when there is none
+// (empty or all zero: a legend never reads ±0).
+float symmetric_range(const std::vector<const Mat*>& ms);
 // The two series colours that pair with the diverging scale's ends: warm (attention, unscaled scores, the
 // final state c) and cool (the RNN, scaled scores, every hⱼ), with alpha 0 … 255. They follow the colour-blind
 // switch (orange and blue there), as the scales do.
 uint32_t accent_warm(int alpha = 255);
 uint32_t accent_cool(int alpha = 255);
+// Three categorical series (the self-attention scene's settings: no projection, shared, separate), k = 0 … 2
+// (others wrap). Default orange-red, violet, blue; colour-blind Okabe–Ito's vermilion, reddish purple, blue.
+uint32_t series_color(int k, int alpha = 255);
 // Black or white, whichever reads better on `bg`.
 uint32_t text_color_on(uint32_t bg);
 

@@ -5,7 +5,6 @@
 #include <cstdlib>
 
 #include "core/number_text.h"
-#include "core/utf8.h"
 #include "widgets/heatmap.h"
 #include "widgets/text_fit.h"
 #include "widgets/math_text.h"
@@ -101,17 +100,6 @@ Layout compute(const MatrixView& v, ImVec2 avail) {
   return L;
 }
 
-// Text written upwards from `bottom_left` (a quarter turn): the glyphs' vertices are turned in place.
-void add_text_up(ImDrawList* dl, ImFont* f, ImVec2 bottom_left, ImU32 col, const std::string& s, float scale = 1.f) {
-  const int first = dl->VtxBuffer.Size;
-  dl->AddText(f, font_px(f) * scale, bottom_left, col, s.c_str());
-  for (int k = first; k < dl->VtxBuffer.Size; ++k) {
-    ImVec2& p = dl->VtxBuffer[k].pos;
-    const float dx = p.x - bottom_left.x, dy = p.y - bottom_left.y;
-    p = ImVec2(bottom_left.x + dy, bottom_left.y - dx);
-  }
-}
-
 }  // namespace
 
 std::string cell_number(float v, int decimals) {
@@ -198,7 +186,7 @@ MatrixViewResult matrix_view(const MatrixView& v, ImVec2 avail) {
         const float room = L.header_h - 6.f, w = text_w(whole, v.font);
         const float scale = w > room ? std::max(0.8f, room / w) : 1.f;
         const std::string s = fit_text(whole, room / scale, v.font);
-        add_text_up(dl, lf, ImVec2(g0.x + j * L.cell_w + (L.cell_w - lfs * scale) * 0.5f, g0.y - 3.f), c, s, scale);
+        text_up(dl, lf, lfs * scale, g0.x + j * L.cell_w + (L.cell_w - lfs * scale) * 0.5f, g0.y - 3.f, c, s);
       } else {
         const std::string s = fit_text((*v.col_labels)[j], L.cell_w - 2.f, v.font);
         dl->AddText(lf, lfs, ImVec2(g0.x + j * L.cell_w + (L.cell_w - text_w(s, v.font)) * 0.5f, g0.y - L.header_h + 2.f),

@@ -4,7 +4,6 @@
 #include <cmath>
 #include <cstdint>
 
-#include "core/utf8.h"
 #include "widgets/text_fit.h"
 
 namespace ap {
@@ -35,32 +34,6 @@ std::string fit(const std::string& s, float w) { return fit_text(s, w, nullptr, 
 
 void text_at(ImDrawList* dl, float x, float y, ImU32 col, const std::string& s) {
   if (!s.empty()) dl->AddText(ImVec2(std::floor(x), std::floor(y)), col, s.c_str());
-}
-
-// Text turned 90° counter-clockwise (read bottom to top), its line box's left edge at `left` and its first
-// character's baseline end at `bottom`. ImDrawList has no rotated text: the glyph quads are written directly.
-void text_vertical(ImDrawList* dl, float left, float bottom, ImU32 col, const std::string& s) {
-  ImFont* font = ImGui::GetFont();
-  const float scale = ImGui::GetFontSize() / font->FontSize;
-  const float L = std::floor(left), B = std::floor(bottom);
-  const auto at = [&](float u, float v) { return ImVec2(L + v, B - u); };  // u along the text, v down the line
-  float pen = 0;
-  for (size_t i = 0; i < s.size();) {
-    uint32_t cp = 0xFFFD;
-    const int n = utf8_decode(s, i, &cp);
-    i += n > 0 ? static_cast<size_t>(n) : 1;  // a malformed byte is drawn as U+FFFD
-    if (n == 0) cp = 0xFFFD;
-    if (cp == '\n' || cp == '\r') continue;
-    const ImFontGlyph* g = font->FindGlyph(static_cast<ImWchar>(cp <= 0xFFFF ? cp : 0xFFFD));
-    if (!g) continue;
-    if (g->Visible) {
-      const float u0 = pen + g->X0 * scale, u1 = pen + g->X1 * scale, v0 = g->Y0 * scale, v1 = g->Y1 * scale;
-      dl->PrimReserve(6, 4);
-      dl->PrimQuadUV(at(u0, v0), at(u1, v0), at(u1, v1), at(u0, v1), ImVec2(g->U0, g->V0), ImVec2(g->U1, g->V0),
-                     ImVec2(g->U1, g->V1), ImVec2(g->U0, g->V1), col);
-    }
-    pen += g->AdvanceX * scale;
-  }
 }
 
 // Dashed lines whose pattern carries on from one segment to the next.
@@ -781,7 +754,7 @@ PlotResult plot(const char* id, const PlotSpec& spec, ImVec2 size) {
   if (show_yl) {
     const std::string s = fit(spec.y_label, ax.h());
     const float w = text_w(s);
-    text_vertical(dl, box.x0 + pad, std::floor((ax.y0 + ax.y1) * 0.5f + w * 0.5f), st.ink, s);
+    text_up(dl, nullptr, ImGui::GetFontSize(), box.x0 + pad, std::floor((ax.y0 + ax.y1) * 0.5f + w * 0.5f), st.ink, s);
   }
 
   // Hover: the point under the mouse, crosshair, nearest points, read-out.

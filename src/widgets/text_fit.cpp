@@ -1,5 +1,7 @@
 #include "text_fit.h"
 
+#include <cmath>
+
 #include "core/utf8.h"
 
 namespace ap {
@@ -15,6 +17,31 @@ std::string fit_text(const std::string& s, float w, ImFont* font, bool empty_if_
   std::string t = s;
   while (!t.empty() && text_width(t + "…", font) > w) t = utf8_prefix(t, t.size() - 1);  // one character less
   return t + "…";
+}
+
+void text_up(ImDrawList* dl, ImFont* font, float px, float left, float bottom, ImU32 col, const std::string& s) {
+  if (!font) font = ImGui::GetFont();
+  if (s.empty() || !(px > 0) || !(font->FontSize > 0)) return;
+  const float scale = px / font->FontSize;
+  const float L = std::floor(left), B = std::floor(bottom);
+  const auto at = [&](float u, float v) { return ImVec2(L + v, B - u); };  // u along the text, v down the line
+  float pen = 0;
+  for (size_t i = 0; i < s.size();) {
+    uint32_t cp = 0xFFFD;
+    const int n = utf8_decode(s, i, &cp);
+    i += n > 0 ? static_cast<size_t>(n) : 1;  // a malformed byte is drawn as U+FFFD
+    if (n == 0) cp = 0xFFFD;
+    if (cp == '\n' || cp == '\r') continue;
+    const ImFontGlyph* g = font->FindGlyph(static_cast<ImWchar>(cp <= 0xFFFF ? cp : 0xFFFD));
+    if (!g) continue;
+    if (g->Visible) {
+      const float u0 = pen + g->X0 * scale, u1 = pen + g->X1 * scale, v0 = g->Y0 * scale, v1 = g->Y1 * scale;
+      dl->PrimReserve(6, 4);
+      dl->PrimQuadUV(at(u0, v0), at(u1, v0), at(u1, v1), at(u0, v1), ImVec2(g->U0, g->V0), ImVec2(g->U1, g->V0),
+                     ImVec2(g->U1, g->V1), ImVec2(g->U0, g->V1), col);
+    }
+    pen += g->AdvanceX * scale;
+  }
 }
 
 }  // namespace ap

@@ -4,7 +4,7 @@
 // refused with a message on screen while the last good state stays; no console errors.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launch, openPage, screenshot, frames } from './helpers.mjs';
+import { serveDist, launch, openPage, screenshot, frames, clickInFrames, waitForState } from './helpers.mjs';
 
 let server, url, browser;
 before(async () => { ({ server, url } = await serveDist()); browser = await launch(); });
@@ -91,5 +91,22 @@ test('self scene: bad input refused with a message, last good state kept', async
   await page.evaluate(() => window.playground.setState({ lang: 'en', text2: 'the tired animal' }));
   const s = await page.evaluate(() => window.playground.getState({ matrices: false }));
   assert.equal(s.results.n, 3);
+  assert.deepEqual(errors, []);
+});
+
+// The seed field holds the whole seed a link carries (widgets/seed_input.h). It was an int field showing the
+// low 31 bits: seed=4294967296 read "0", and its "+" made the seed 1. At 1280×720 the field's "+" is at
+// (140, 547) (build/screenshots/self-seed-whole.png shows it).
+test('self scene: the seed field shows and steps the whole seed from a link', async () => {
+  const { page, errors } = await openPage(browser.context, url + 'index.html?welcome=0&scene=self&seed=4294967296&step=1');
+  const before = await page.evaluate(() => window.playground.getState({ matrices: false }));
+  assert.equal(before.seed, 4294967296);
+  await screenshot(page, 'self-seed-whole.png');
+  await clickInFrames(page, 140, 547);
+  const after = await waitForState(page, (st) => st.seed !== 4294967296, 5000);
+  assert.equal(after.seed, 4294967297, 'the + of the seed field adds one to the whole seed');
+  // The largest seed a document carries is drawn whole too (self-seed-largest.png).
+  assert.equal((await page.evaluate(() => window.playground.setState({ seed: 9007199254740991 }))).ok, true);
+  await screenshot(page, 'self-seed-largest.png');
   assert.deepEqual(errors, []);
 });

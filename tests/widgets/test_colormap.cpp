@@ -2,7 +2,10 @@
 // (issue 15: four views drew their warm and cool series from literals the switch never reached).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <limits>
 
 #include "widgets/colormap.h"
 
@@ -49,6 +52,42 @@ TEST(WidgetsColormap, AccentAlphaIsClamped) {
   EXPECT_EQ(alpha(accent_warm(999)), 255);
   EXPECT_EQ(alpha(accent_cool(-4)), 0);
   EXPECT_EQ(accent_warm(120) & 0xFFFFFFu, accent_warm() & 0xFFFFFFu);
+}
+
+// The self-attention scene's three setting colours: distinct, the old literals by default, Okabe–Ito with the
+// colour-blind switch, wrapping past 2, alpha as given.
+TEST(WidgetsColormap, SeriesColoursFollowTheColourBlindSwitch) {
+  const uint32_t want[3] = {0xFF2860D6u, 0xFFBE6E96u, 0xFFBE6E28u};  // (214, 96, 40), (150, 110, 190), (40, 110, 190)
+  for (int k = 0; k < 3; ++k) EXPECT_EQ(series_color(k), want[k]) << k;
+  EXPECT_EQ(series_color(3), series_color(0));
+  EXPECT_EQ(series_color(-1), series_color(2));
+  EXPECT_EQ(alpha(series_color(1, 90)), 90);
+  Palette p(true);
+  for (int k = 0; k < 3; ++k) {
+    EXPECT_NE(series_color(k), want[k]) << k;
+    for (int l = 0; l < k; ++l) EXPECT_NE(series_color(k), series_color(l));
+  }
+  EXPECT_EQ(series_color(2), 0xFFB27200u) << "Okabe–Ito blue (0, 114, 178)";
+}
+
+// The diverging range over several matrices: the largest finite |entry| of any, compared with a plain loop;
+// 1 when there is none (empty, all zero, only non-finite), never 0.
+TEST(WidgetsColormap, SymmetricRangeIsTheLargestFiniteMagnitude) {
+  Mat a(2, 3), b(1, 2), empty, zeros = Mat::Zero(2, 2), masked(1, 2);
+  a << 0.5f, -2.25f, 1.f, 0.f, 2.f, -0.1f;
+  b << 1.5f, -1.75f;
+  masked << -std::numeric_limits<float>::infinity(), 0.75f;
+  float want = 0;
+  for (const Mat* m : {&a, &b})
+    for (Eigen::Index i = 0; i < m->rows(); ++i)
+      for (Eigen::Index j = 0; j < m->cols(); ++j) want = std::max(want, std::fabs((*m)(i, j)));
+  EXPECT_EQ(symmetric_range({&a, &b}), want);
+  EXPECT_EQ(symmetric_range({&a, &b}), 2.25f);
+  EXPECT_EQ(symmetric_range({&b}), 1.75f);
+  EXPECT_EQ(symmetric_range({&masked}), 0.75f) << "−∞ (a masked score) is skipped";
+  EXPECT_EQ(symmetric_range({&empty}), 1.f);
+  EXPECT_EQ(symmetric_range({&zeros, &empty}), 1.f);
+  EXPECT_EQ(symmetric_range({}), 1.f);
 }
 
 }  // namespace
