@@ -78,9 +78,15 @@ Layout compute(const MatrixView& v, ImVec2 avail) {
     // Heatmap: square cells; the token labels stay (every k-th one when the cells are smaller than the text).
     L.row_labels = v.row_labels != nullptr;
     L.label_w = L.row_labels ? lw : 0.f;
+    // When almost no room is left (2× text on a small screen: the title and turned labels take
+    // the height), the cells keep a floor of about a third of a text line each, or of 4 lines for the whole
+    // matrix when it has many rows (a 1024-token heatmap still fits its panel): the caller's panel scrolls,
+    // and the matrix never shrinks to its labels alone.
+    const float floor_w = std::min(std::max(3.f, fs * 0.3f), fs * 4.f / static_cast<float>(std::max(cols, 1)));
+    const float floor_h = std::min(std::max(3.f, fs * 0.3f), fs * 4.f / static_cast<float>(std::max(rows, 1)));
     const auto cells = [&](float header) {
-      const float cx = std::max(0.05f, (avail.x - L.label_w) / cols);
-      const float cy = std::max(0.05f, (avail.y - L.title_h - header) / rows);
+      const float cx = std::max({0.05f, floor_w, (avail.x - L.label_w) / cols});
+      const float cy = std::max({0.05f, floor_h, (avail.y - L.title_h - header) / rows});
       if (v.square) {
         L.cell_w = L.cell_h = std::min({cx, cy, max_w});
       } else {

@@ -319,3 +319,21 @@ test('the view reports what it drew: every number on a projector, readable cells
     await page.close();
   }
 });
+
+// 2× text in a 1280×720 window (a small projector, a laptop zoomed in): the self-attention weights stage's
+// title and turned key labels took the height, and the matrix view (widgets/matrix_view.cpp) gave its cells
+// 0.05 px: two headers over nothing. The cells now keep a floor (a third of a text line) and the stage scrolls.
+test('2× text in a small window: a heatmap keeps its cells under its labels', async () => {
+  const { page, errors } = await openPage(browser.context, url + 'index.html?welcome=0&scene=self&step=1&zoom=2');
+  await frames(page, 5);
+  const st = await state(page);
+  const mats = st.view.matrices.filter((m) => m.id.startsWith('scores') || m.id.startsWith('weights'));
+  assert.equal(mats.length, 2, JSON.stringify(st.view.matrices.map((m) => m.id)));
+  for (const m of mats) {
+    assert.equal(m.rows, 11);
+    assert.ok(m.cell_h >= 3, `${m.id}: cells ${m.cell_h} px high`);
+    assert.ok(m.h >= m.rows * 3, `${m.id}: ${m.h} px for ${m.rows} rows`);
+  }
+  await screenshot(page, 'layout-self-zoom2-1280x720.png');
+  assert.deepEqual(errors, []);
+});
