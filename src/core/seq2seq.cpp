@@ -70,11 +70,14 @@ RnnTrace run_rnn(const Mat& X, const RnnWeights& w, bool reverse) {
   return t;
 }
 
-Vec softmax_vec(const Vec& e) {
+// α = softmax(e), with what it was made of: max_j e_j and Σ_j exp(e_j − max) (a hovered weight shows them).
+Vec softmax_vec(const Vec& e, float* e_max, float* exp_sum) {
   // softmax_rows subtracts the maximum first, so exp never overflows whatever the scores' scale
   SoftmaxTrace sm;
   const Status s = softmax_rows(Mat(e.transpose()), &sm);
   (void)s;  // cannot fail: e is finite and non-empty (checked by every caller)
+  *e_max = sm.row_max(0);
+  *exp_sum = sm.row_sum(0);
   return sm.weights.row(0).transpose();
 }
 
@@ -127,7 +130,7 @@ BahdanauAttend additive_step(const Vec& s_prev, const Mat& H, const Mat& keys, c
   // 3) score: e_j = v_aᵀ hidden_j                                             n × d_a · d_a -> n
   a.e.noalias() = a.hidden * w.va;
   // 4) weights: softmax over the source positions
-  a.alpha = softmax_vec(a.e);
+  a.alpha = softmax_vec(a.e, &a.e_max, &a.exp_sum);
   // 5) context: c = Σ_j α_j h_j = Hᵀ α                                         d_enc × n · n -> d_enc
   a.c.noalias() = H.transpose() * a.alpha;
   a.keys = keys;
@@ -153,7 +156,7 @@ LuongAttend luong_step(const Vec& s, const Mat& H, const LuongWeights& w, LuongS
     a.hidden = (keys_concat.rowwise() + a.query.transpose()).array().tanh().matrix();  // n × d_a
     a.e.noalias() = a.hidden * w.va_concat;  // e_j = v_aᵀ tanh(W_a [s_t; h_j])
   }
-  a.alpha = softmax_vec(a.e);
+  a.alpha = softmax_vec(a.e, &a.e_max, &a.exp_sum);
   a.c.noalias() = H.transpose() * a.alpha;
   return a;
 }
@@ -277,6 +280,8 @@ Status bahdanau_decode(const Mat& H, const Mat& Y_prev, const BahdanauWeights& w
   r.queries.resize(T, w.d_s);
   r.scores.resize(T, n);
   r.alignment.resize(T, n);
+  r.score_max.resize(T);
+  r.exp_sum.resize(T);
   r.contexts.resize(T, w.d_enc);
   r.states.resize(T, w.d_s);
   r.params = bahdanau_param_shapes(w);
@@ -293,6 +298,8 @@ Status bahdanau_decode(const Mat& H, const Mat& Y_prev, const BahdanauWeights& w
     r.queries.row(k) = s.transpose();
     r.scores.row(k) = a.e.transpose();
     r.alignment.row(k) = a.alpha.transpose();
+    r.score_max(k) = a.e_max;
+    r.exp_sum(k) = a.exp_sum;
     r.contexts.row(k) = a.c.transpose();
     // 4) update the state from [y_{t-1}; c_t]: s_t = tanh(W_s s_{t-1} + W_in [y_{t-1}; c_t] + b_s)
     input.head(w.d_y) = Y_prev.row(k).transpose();
@@ -406,6 +413,8 @@ Status luong_decode(const Mat& H, const Mat& Y_prev, const LuongWeights& w, cons
     sr.kind = kind;
     sr.scores.resize(T, n);
     sr.alignment.resize(T, n);
+    sr.score_max.resize(T);
+    sr.exp_sum.resize(T);
     sr.contexts.resize(T, w.d_enc);
     sr.attentional.resize(T, w.d_s);
     for (int k = 0; k < T; ++k) {
@@ -413,6 +422,8 @@ Status luong_decode(const Mat& H, const Mat& Y_prev, const LuongWeights& w, cons
       const LuongAttend a = luong_step(st, H, w, kind, keys);
       sr.scores.row(k) = a.e.transpose();
       sr.alignment.row(k) = a.alpha.transpose();
+      sr.score_max(k) = a.e_max;
+      sr.exp_sum(k) = a.exp_sum;
       sr.contexts.row(k) = a.c.transpose();
       // 3) attentional state h̃_t = tanh(W_c [c_t; s_t]): what Luong et al. predict y_t from
       joined.head(w.d_enc) = a.c;

@@ -118,6 +118,7 @@ struct BahdanauAttend {
   Mat hidden;  // tanh(W_a s_{t-1} + U_a h_j), row j                   n × d_a
   Vec e;       // e_tj = v_aᵀ hidden_j                                 n
   Vec alpha;   // softmax(e): >= 0, sums to 1                          n
+  float e_max = 0, exp_sum = 0;  // max_j e_j and Σ_j exp(e_j − max): α_j = exp(e_j − max) / exp_sum
   Vec c;       // Σ_j α_tj h_j: a convex combination of the rows of H  d_enc
 };
 Status bahdanau_attend(const Vec& s_prev, const Mat& H, const BahdanauWeights& w, BahdanauAttend* out);
@@ -131,6 +132,7 @@ struct BahdanauRun {
   Mat queries;                     // T × d_s     row k = s_{t-1}, the state step t attends with
   Mat scores;                      // T × n       row k = e_t
   Mat alignment;                   // T × n       row k = α_t (the alignment heatmap)
+  Vec score_max, exp_sum;          // T           max_j e_tj and Σ_j exp(e_tj − max): α_t's softmax
   Mat contexts;                    // T × d_enc   row k = c_t
   Mat states;                      // T × d_s     row k = s_t
   std::vector<ParamShape> params;  // bahdanau_param_shapes(w)
@@ -170,6 +172,7 @@ struct LuongAttend {
   Mat hidden;  // concat only: tanh(W_a [s_t; h_j]), row j    n × d_a (empty otherwise)
   Vec e;       // n
   Vec alpha;   // n, sums to 1
+  float e_max = 0, exp_sum = 0;  // max_j e_j and Σ_j exp(e_j − max)
   Vec c;       // d_enc
 };
 // `kinds` lists the score functions to compute, in that order (at least one; dot only if d_s == d_enc).
@@ -185,6 +188,8 @@ struct LuongScoreRun {
   LuongScore kind = LuongScore::Dot;
   Mat scores;       // T × n       row k = e_t
   Mat alignment;    // T × n       row k = α_t
+  Vec score_max;    // T           max_j e_tj
+  Vec exp_sum;      // T           Σ_j exp(e_tj − max): α_tj = exp(e_tj − max) / exp_sum
   Mat contexts;     // T × d_enc   row k = c_t
   Mat attentional;  // T × d_s     row k = h̃_t
 };

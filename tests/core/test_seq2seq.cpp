@@ -52,6 +52,28 @@ Mat birnn_states(const Mat& X, int d_h, uint64_t seed) {
 
 // α ≥ 0 with rows summing to 1, and every context component within [min_j h_jk, max_j h_jk] (a convex
 // combination of the rows of H stays in their bounding box).
+// The softmax each run keeps beside its alignment (what a hovered weight shows): row k's max_j e_kj and
+// Σ_j exp(e_kj − max) equal a naive double loop over the scores, and α_kj = exp(e_kj − max) / Σ.
+void expect_softmax_kept(const Mat& scores, const Mat& alignment, const Vec& score_max, const Vec& exp_sum,
+                         const std::string& what) {
+  ASSERT_EQ(score_max.size(), scores.rows()) << what;
+  ASSERT_EQ(exp_sum.size(), scores.rows()) << what;
+  double worst_max = 0, worst_sum = 0, worst_alpha = 0;
+  for (Eigen::Index t = 0; t < scores.rows(); ++t) {
+    double mx = -1e300, sum = 0;
+    for (Eigen::Index j = 0; j < scores.cols(); ++j) mx = std::max(mx, double(scores(t, j)));
+    for (Eigen::Index j = 0; j < scores.cols(); ++j) sum += std::exp(double(scores(t, j)) - mx);
+    worst_max = std::max(worst_max, std::fabs(score_max(t) - mx));
+    worst_sum = std::max(worst_sum, std::fabs(exp_sum(t) - sum) / sum);
+    EXPECT_GE(exp_sum(t), 1.f) << what << " row " << t << ": the largest term is exp(0)";
+    for (Eigen::Index j = 0; j < scores.cols(); ++j)
+      worst_alpha = std::max(worst_alpha, std::fabs(alignment(t, j) - std::exp(double(scores(t, j)) - score_max(t)) / exp_sum(t)));
+  }
+  EXPECT_EQ(ref::report(what + " softmax max", worst_max), 0.0);
+  EXPECT_LE(ref::report(what + " softmax Σ exp (relative)", worst_sum), 1e-6);
+  EXPECT_LE(ref::report(what + " α from the kept max and Σ", worst_alpha), 1e-6);
+}
+
 void expect_convex(const Mat& alignment, const Mat& contexts, const Mat& H, const std::string& what) {
   SCOPED_TRACE(what);
   double worst_sum = 0.0, worst_out = 0.0;
@@ -246,6 +268,7 @@ TEST_P(CoreSeq2SeqBahdanau, RunMatchesReferenceAndInvariants) {
   ASSERT_EQ(r.alignment.rows(), p.T);
   ASSERT_EQ(r.alignment.cols(), p.n);
   expect_convex(r.alignment, r.contexts, H, tag);
+  expect_softmax_kept(r.scores, r.alignment, r.score_max, r.exp_sum, tag);
 
   // Bahdanau attends with the PREVIOUS state: step 0 with s_0, step k with s_k (states row k-1)
   EXPECT_TRUE(ref::identical(r.queries.row(0), Mat(r.s0.transpose())));
@@ -360,6 +383,7 @@ TEST_P(CoreSeq2SeqLuong, ScoresAndRunMatchReference) {
     EXPECT_LE(ref::report(tag + " run contexts", ref::max_abs_diff(got.contexts, want.contexts)), kTol);
     EXPECT_LE(ref::report(tag + " run h̃", ref::max_abs_diff(got.attentional, want.attentional)), kTol);
     expect_convex(got.alignment, got.contexts, H, tag);
+    expect_softmax_kept(got.scores, got.alignment, got.score_max, got.exp_sum, tag);
     ASSERT_EQ(got.alignment.rows(), p.T);
     ASSERT_EQ(got.alignment.cols(), p.n);
     // step k of the run is luong_attend with s_t = states row k

@@ -368,10 +368,8 @@ std::string BahdanauScene::explain(int what, int i, int j) const {
       const int t = i + 1;
       std::vector<std::pair<double, double>> terms;
       for (int k = 0; k < a.query.size(); ++k) terms.push_back({m.weights.va(k), a.query(k) + a.keys(j, k)});
-      const double e = m.run.scores(i, j);
-      const double top = m.run.scores.row(i).maxCoeff();
-      double sum = 0;
-      for (int k = 0; k < n; ++k) sum += std::exp(m.run.scores(i, k) - top);
+      // The softmax's own max and Σ exp(e − max) (core/seq2seq.h BahdanauRun), not recomputed here.
+      const double e = m.run.scores(i, j), top = m.run.score_max(i), sum = m.run.exp_sum(i);
       std::snprintf(buf, sizeof buf,
                     "%s t = %d: %s %s, %s %s  ·  %s j = %d %s\n"
                     "e_%d,%d = v_a · tanh(W_a s_%d + U_a h_%d) = %s = %s\n"

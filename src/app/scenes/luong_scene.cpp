@@ -435,9 +435,7 @@ std::string LuongScene::explain(int what, int i, int j) const {
     score = "e = v_a^T tanh(W_a [s_" + std::to_string(i + 1) + "; h_" + std::to_string(j + 1) + "]) = " +
             terms_text(m.weights.va_concat, hid, sr->scores(i, j));
   }
-  const double mx = sr->scores.row(i).maxCoeff();
-  double z = 0;
-  for (int c = 0; c < n; ++c) z += std::exp(static_cast<double>(sr->scores(i, c)) - mx);
+  const double mx = sr->score_max(i), z = sr->exp_sum(i);  // the softmax's own (core/seq2seq.h LuongScoreRun)
   std::snprintf(buf, sizeof buf, "%s, t = %d %s → j = %d %s\n%s\nα = exp(e − max) / Σ exp(e_k − max) = exp(%s − %s) / %s = %s",
                 tr(score_title(kind)), i + 1, quoted(m.target_tokens, i).c_str(), j + 1, quoted(m.source_tokens, j).c_str(), score.c_str(),
                 fmt(sr->scores(i, j), 4).c_str(), fmt(mx, 4).c_str(), fmt(z, 4).c_str(), fmt(sr->alignment(i, j), 4).c_str());
