@@ -318,6 +318,7 @@ const TrPair kTable[] = {
     {"{0} at n = {1} needs {2} MB; the memory budget is {3} MB", "{0} 在 n = {1} 时需要 {2} MB；内存预算为 {3} MB"},
     {"{0} at n = {1} would take about {2} ms per call; the limit is {3} ms", "{0} 在 n = {1} 时每次约需 {2} ms；上限为 {3} ms"},
     {"{0} at n = {1} needs {2} MB, but that memory could not be allocated", "{0} 在 n = {1} 时需要 {2} MB，但无法分配这么多内存"},
+    {"the hand-off time must be at least 0, got {0}", "交接时间不能小于 0，收到的是 {0}"},
     {"d_model ({0}) must be at least d_k ({1})", "d_model（{0}）不能小于 d_k（{1}）"},
     {"sentence {0} has {1} tokens, more than the padded length {2}", "第 {0} 个句子有 {1} 个 token，超过填充长度 {2}"},
     {"sentence {0} is empty", "第 {0} 个句子为空"},

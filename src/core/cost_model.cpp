@@ -104,6 +104,48 @@ Status layer_time(LayerKind kind, long long n, long long d, long long k, long lo
   return work_depth_time(in, out);
 }
 
+namespace {
+int ceil_log2(long long v) {
+  int r = 0;
+  while (r < 62 && (1LL << r) < v) ++r;
+  return r;
+}
+}  // namespace
+
+Status compare_on_lanes(long long n, long long d, long long k, long long lanes, double ns_per_mac_attention,
+                        double ns_per_mac_rnn, double sync_ns, LanesComparison* out) {
+  if (!(sync_ns >= 0) || !std::isfinite(sync_ns)) return Status::Error("the hand-off time must be at least 0, got {0}", {format_number(sync_ns)});
+  LanesComparison c;
+  c.ns_per_step_attention = sync_ns + (ceil_log2(d) + ceil_log2(n)) * ns_per_mac_attention;
+  c.ns_per_step_rnn = sync_ns + ceil_log2(2 * d) * ns_per_mac_rnn;
+  AP_TRY(layer_time(LayerKind::SelfAttention, n, d, k, lanes, ns_per_mac_attention, c.ns_per_step_attention, &c.attention));
+  AP_TRY(layer_time(LayerKind::Recurrent, n, d, k, lanes, ns_per_mac_rnn, c.ns_per_step_rnn, &c.recurrent));
+  *out = c;
+  return Status::Ok();
+}
+
+long long attention_crossover_lanes(long long n, long long d, long long k, double ns_per_mac_attention,
+                                    double ns_per_mac_rnn, double sync_ns) {
+  const auto faster = [&](long long P) {
+    LanesComparison c;
+    return compare_on_lanes(n, d, k, P, ns_per_mac_attention, ns_per_mac_rnn, sync_ns, &c).ok &&
+           c.attention.time_ns < c.recurrent.time_ns;
+  };
+  // 1. The powers of two (and kMaxLanes) bracket the least P: lo slower, hi faster.
+  long long lo = 0, hi = 0;
+  for (long long P = 1;; P = std::min(P * 2, cost::kMaxLanes)) {
+    if (faster(P)) { hi = P; break; }
+    lo = P;
+    if (P == cost::kMaxLanes) return 0;
+  }
+  // 2. Bisection inside (lo, hi].
+  while (hi - lo > 1) {
+    const long long mid = lo + (hi - lo) / 2;
+    (faster(mid) ? hi : lo) = mid;
+  }
+  return hi;
+}
+
 Status fit_loglog_slope(const std::vector<double>& xs, const std::vector<double>& ys, LogLogFit* out) {
   if (xs.size() != ys.size())
     return Status::Error("a slope fit got {0} x values but {1} y values",

@@ -104,6 +104,22 @@ Status work_depth_time(const WorkDepthInputs& in, WorkDepthTime* out);
 Status layer_time(LayerKind kind, long long n, long long d, long long k, long long lanes, double ns_per_mac,
                   double ns_per_step, WorkDepthTime* out);
 
+// ---- self-attention against a recurrent layer on P lanes ----------------------------------------------------
+// Both layers of width d over n tokens (k: the convolution's, unused here) on the same P lanes. One dependent
+// step on many lanes is a tree sum (⌈log₂⌉ of the terms summed) plus one hand-off `sync_ns` between lanes:
+//   attention's one step sums over d (scores) and over n (softmax, A·V): t_step = sync + (⌈log₂ d⌉ + ⌈log₂ n⌉)·t_mac
+//   the RNN's n steps each sum over 2d (W_x x + W_h h):                  t_step = sync + ⌈log₂ 2d⌉·t_mac
+struct LanesComparison {
+  WorkDepthTime attention, recurrent;
+  double ns_per_step_attention = 0, ns_per_step_rnn = 0;
+};
+Status compare_on_lanes(long long n, long long d, long long k, long long lanes, double ns_per_mac_attention,
+                        double ns_per_mac_rnn, double sync_ns, LanesComparison* out);
+// The least P in 1 … kMaxLanes at which attention is faster than the RNN, 0 when none is. Both times fall as
+// P grows, so the powers of two bracket it and a bisection finds it: O(log kMaxLanes) evaluations.
+long long attention_crossover_lanes(long long n, long long d, long long k, double ns_per_mac_attention,
+                                    double ns_per_mac_rnn, double sync_ns);
+
 // ---- log–log slope ------------------------------------------------------------------------------------------
 // Least-squares line through (ln x_i, ln y_i):  ln y ≈ slope·ln x + intercept  (natural logs; the slope does not
 // depend on the base, the intercept does: y ≈ e^intercept · x^slope). A measured time ∝ n² gives slope ≈ 2.

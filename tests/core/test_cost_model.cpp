@@ -191,6 +191,52 @@ TEST(CoreCostModel, LayerTimeAttentionVsRnnOnManyLanes) {
   EXPECT_DOUBLE_EQ(rnn.time_ns, 8388608.0);
 }
 
+// The cost lab's P-lane comparison (compare_on_lanes), by hand: n = 1024, d = 64, P = 1024, t_mac = 1 ns, a
+// hand-off of 1,000 ns. Attention's step: 1000 + (⌈log₂ 64⌉ + ⌈log₂ 1024⌉)·1 = 1016 ns; work 2·1024²·64 / 1024 =
+// 131,072 ns > depth 1 × 1016: work-bound. The RNN's step: 1000 + ⌈log₂ 128⌉ = 1007 ns; work 1024·64·128 / 1024 =
+// 8,192 ns < depth 1024 × 1007 = 1,031,168 ns: depth-bound.
+TEST(CoreCostModel, CompareOnLanesHandValues) {
+  LanesComparison c;
+  ASSERT_TRUE(compare_on_lanes(1024, 64, 3, 1024, 1.0, 1.0, 1000.0, &c).ok);
+  EXPECT_DOUBLE_EQ(c.ns_per_step_attention, 1016.0);
+  EXPECT_DOUBLE_EQ(c.ns_per_step_rnn, 1007.0);
+  EXPECT_DOUBLE_EQ(c.attention.time_ns, 131072.0);
+  EXPECT_FALSE(c.attention.depth_bound);
+  EXPECT_DOUBLE_EQ(c.recurrent.time_ns, 1031168.0);
+  EXPECT_TRUE(c.recurrent.depth_bound);
+  LanesComparison untouched;
+  untouched.ns_per_step_rnn = 7;
+  EXPECT_FALSE(compare_on_lanes(1024, 64, 3, 1024, 1.0, 1.0, -1.0, &untouched).ok);
+  EXPECT_FALSE(compare_on_lanes(1024, 64, 3, 1024, 1.0, 1.0, kNaN, &untouched).ok);
+  EXPECT_FALSE(compare_on_lanes(1024, 64, 3, 0, 1.0, 1.0, 1000.0, &untouched).ok);
+  EXPECT_EQ(untouched.ns_per_step_rnn, 7.0) << "a refusal leaves the output alone";
+}
+
+// The crossover's bracket and bisection against a plain scan of every P from 1 to kMaxLanes.
+TEST(CoreCostModel, CrossoverLanesEqualsAScanOfEveryP) {
+  const struct {
+    long long n, d;
+    double t_att, t_rnn, sync;
+  } cases[] = {{1024, 64, 1.0, 1.0, 1000.0}, {128, 64, 1.0, 1.0, 1000.0},  {4096, 512, 0.3, 1.7, 1000.0},
+               {16, 512, 1.0, 1.0, 0.0},     {1024, 64, 1.0, 1e-9, 0.0},   {65536, 8, 2.0, 0.5, 50.0}};
+  int with_crossover = 0;
+  for (const auto& c : cases) {
+    long long scan = 0;
+    for (long long P = 1; P <= cost::kMaxLanes && scan == 0; ++P) {
+      LanesComparison q;
+      ASSERT_TRUE(compare_on_lanes(c.n, c.d, 3, P, c.t_att, c.t_rnn, c.sync, &q).ok);
+      if (q.attention.time_ns < q.recurrent.time_ns) scan = P;
+    }
+    EXPECT_EQ(attention_crossover_lanes(c.n, c.d, 3, c.t_att, c.t_rnn, c.sync), scan) << "n = " << c.n << ", d = " << c.d;
+    with_crossover += scan > 1;
+  }
+  EXPECT_GE(with_crossover, 2) << "some cases cross above P = 1";
+  EXPECT_EQ(attention_crossover_lanes(1024, 64, 3, 1.0, 1e-9, 0.0), 0) << "an RNN that costs nothing is never beaten";
+  // By hand (the values above): the RNN is depth-bound at 1,031,168 ns from P = 9 on; attention's work
+  // 134,217,728 / P falls below that for P > 130.16: the least P is 131.
+  EXPECT_EQ(attention_crossover_lanes(1024, 64, 3, 1.0, 1.0, 1000.0), 131);
+}
+
 TEST(CoreCostModel, WorkDepthRefusesBadInputs) {
   struct Bad {
     WorkDepthInputs in;

@@ -260,12 +260,6 @@ SweepConfig make_config(const CostParams& p) {
   return c;
 }
 
-int ceil_log2(long long v) {
-  int r = 0;
-  while ((1LL << r) < v) ++r;
-  return r;
-}
-
 }  // namespace
 
 Status cost_table(int n, int d, int k, CostTable* out) {
@@ -598,44 +592,31 @@ void CostScene::refresh_fits() {
 
 // ---- the P-lane model ------------------------------------------------------------------------------------------
 
+// The measured curves' places in fits_ (make_config's order): the per-MAC times of the P-lane model.
+constexpr size_t kNaiveAttentionFit = 0, kElmanFit = 2;
+
 CostParallel CostScene::parallel_at(long long lanes) const {
   CostParallel p;
   // Per-MAC times: from the last measurement (naive attention and Elman at their largest measured n).
-  if (fits_.size() >= 3 && fits_[0].ns_per_mac > 0 && fits_[2].ns_per_mac > 0) {
+  if (fits_.size() > kElmanFit && fits_[kNaiveAttentionFit].ns_per_mac > 0 && fits_[kElmanFit].ns_per_mac > 0) {
     p.measured = true;
-    p.ns_per_mac_attention = fits_[0].ns_per_mac;
-    p.ns_per_mac_rnn = fits_[2].ns_per_mac;
+    p.ns_per_mac_attention = fits_[kNaiveAttentionFit].ns_per_mac;
+    p.ns_per_mac_rnn = fits_[kElmanFit].ns_per_mac;
   }
-  const long long n = params_.n, d = params_.d;
-  // One dependent step on many lanes: a tree sum (log₂ of the terms summed) plus one hand-off between lanes.
-  // Attention's one step sums over d (scores) and over n (softmax, A·V); the RNN's sums over 2d (W_x x + W_h h).
-  p.ns_per_step_attention = cost_limits::kSyncNs + (ceil_log2(d) + ceil_log2(n)) * p.ns_per_mac_attention;
-  p.ns_per_step_rnn = cost_limits::kSyncNs + ceil_log2(2 * d) * p.ns_per_mac_rnn;
-  Status s1 = layer_time(LayerKind::SelfAttention, n, d, params_.k, lanes, p.ns_per_mac_attention, p.ns_per_step_attention, &p.attention);
-  Status s2 = layer_time(LayerKind::Recurrent, n, d, params_.k, lanes, p.ns_per_mac_rnn, p.ns_per_step_rnn, &p.recurrent);
-  (void)s1;
-  (void)s2;
+  LanesComparison c;  // the model (core/cost_model.h); the scene's sizes are within its limits
+  if (compare_on_lanes(params_.n, params_.d, params_.k, lanes, p.ns_per_mac_attention, p.ns_per_mac_rnn, cost_limits::kSyncNs, &c)) {
+    p.attention = c.attention;
+    p.recurrent = c.recurrent;
+    p.ns_per_step_attention = c.ns_per_step_attention;
+    p.ns_per_step_rnn = c.ns_per_step_rnn;
+  }
   return p;
 }
 
 void CostScene::refresh_parallel() {
   CostParallel p = parallel_at(params_.lanes);
-  // The least P with attention faster: both times fall with P, so search the powers first, then bisect.
-  long long lo = 0, hi = 0;
-  for (long long P = 1;; P = std::min(P * 2, cost::kMaxLanes)) {
-    const CostParallel q = parallel_at(P);
-    if (q.attention.time_ns < q.recurrent.time_ns) { hi = P; break; }
-    lo = P;
-    if (P == cost::kMaxLanes) break;
-  }
-  if (hi > 0) {
-    while (hi - lo > 1) {
-      const long long mid = (lo + hi) / 2;
-      const CostParallel q = parallel_at(mid);
-      (q.attention.time_ns < q.recurrent.time_ns ? hi : lo) = mid;
-    }
-  }
-  p.crossover_lanes = hi;
+  p.crossover_lanes = attention_crossover_lanes(params_.n, params_.d, params_.k, p.ns_per_mac_attention, p.ns_per_mac_rnn,
+                                                cost_limits::kSyncNs);
   parallel_ = p;
 }
 
