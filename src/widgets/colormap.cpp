@@ -61,10 +61,14 @@ uint32_t accent_warm(int alpha) { return g_colorblind ? rgba(230, 120, 20, alpha
 uint32_t accent_cool(int alpha) { return g_colorblind ? rgba(40, 90, 170, alpha) : rgba(67, 147, 195, alpha); }
 
 uint32_t series_color(int k, int alpha) {
-  static const uint8_t kDefault[3][3] = {{214, 96, 40}, {150, 110, 190}, {40, 110, 190}};
-  static const uint8_t kSafe[3][3] = {{213, 94, 0}, {204, 121, 167}, {0, 114, 178}};  // Okabe–Ito
-  const uint8_t* c = (g_colorblind ? kSafe : kDefault)[((k % 3) + 3) % 3];
-  return rgba(c[0], c[1], c[2], alpha);
+  struct Rgb { int r, g, b; };
+  static const Rgb kDefault[3] = {{214, 96, 40}, {150, 110, 190}, {40, 110, 190}};
+  static const Rgb kSafe[3] = {{213, 94, 0}, {204, 121, 167}, {0, 114, 178}};  // Okabe–Ito
+  // Indexed after the choice of table (g++ 12 with -fsanitize=undefined read row 0 of `(c ? A : B)[i]` for
+  // two-dimensional arrays: the colour-map test caught it in the sanitizer build).
+  const Rgb* table = g_colorblind ? kSafe : kDefault;
+  const Rgb& c = table[((k % 3) + 3) % 3];
+  return rgba(c.r, c.g, c.b, alpha);
 }
 
 float colormap_t(float v, float lo, float hi) {
