@@ -89,7 +89,7 @@ Status read_matrix(const json& v, const std::string& name, int max_rows, int max
   return Status::Ok();
 }
 
-Status check_known_fields(const json& doc, std::initializer_list<const char*> known) {
+Status check_known_fields(const json& doc, const std::vector<const char*>& known) {
   for (auto it = doc.begin(); it != doc.end(); ++it) {
     bool found = false;
     for (const char* k : known) found = found || it.key() == k;

@@ -25,7 +25,10 @@ Status read_string_list(const nlohmann::json& v, const char* name, std::vector<s
 Status read_matrix(const nlohmann::json& v, const std::string& name, int max_rows, int max_cols, Mat* out);
 
 // An error naming the first field of `doc` (an object) that is not among `known`.
-Status check_known_fields(const nlohmann::json& doc, std::initializer_list<const char*> known);
+Status check_known_fields(const nlohmann::json& doc, const std::vector<const char*>& known);
+inline Status check_known_fields(const nlohmann::json& doc, std::initializer_list<const char*> known) {
+  return check_known_fields(doc, std::vector<const char*>(known));
+}
 
 // Rows of numbers; non-finite values become null (−∞ in a masked matrix) when `neg_inf_as_null`.
 nlohmann::json matrix_json(const Mat& m, bool neg_inf_as_null = false);

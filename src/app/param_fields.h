@@ -127,13 +127,10 @@ std::vector<UrlParam> url_params_of(const FieldTable<P>& fields) {
 // An error naming the first field of `doc` that is neither in the table, nor "preset", nor among `extra`.
 template <class P>
 Status check_table_fields(const nlohmann::json& doc, const FieldTable<P>& fields, std::initializer_list<const char*> extra) {
-  for (auto it = doc.begin(); it != doc.end(); ++it) {
-    bool found = it.key() == "preset";
-    for (const auto& f : fields) found = found || it.key() == f.name;
-    for (const char* k : extra) found = found || it.key() == k;
-    if (!found) return Status::Error("unknown field '{0}'", {it.key()});
-  }
-  return Status::Ok();
+  std::vector<const char*> known = {"preset"};
+  for (const auto& f : fields) known.push_back(f.name);
+  known.insert(known.end(), extra.begin(), extra.end());
+  return check_known_fields(doc, known);
 }
 
 // The start of every scene's prepare():
