@@ -37,8 +37,10 @@ struct member_pointer<T C::*> {
   using owner = C;
   using type = T;
 };
-template <auto M>
-typename member_pointer<decltype(M)>::type& at(typename member_pointer<decltype(M)>::owner& p) {
+// Q: the member's class or one derived from it (a scene's parameters that extend the core's), deduced from
+// the field's accessor type.
+template <auto M, class Q = typename member_pointer<decltype(M)>::owner>
+typename member_pointer<decltype(M)>::type& at(Q& p) {
   return p.*M;
 }
 

@@ -5,7 +5,10 @@
 //   - prepare: the fields read and validated (a preset first), the model computed, results that come back
 //     with setState(getState()) accepted only when they are what the parameters give; nothing changes;
 //   - commit: the prepared parameters and model installed, a new generation;
-//   - apply: what the controls call, prepare and commit in one, all or nothing.
+//   - apply: what the controls call, prepare and commit in one, all or nothing;
+//   - a model that needs what is not here yet (a checkpoint being fetched): its parameters are accepted
+//     without computing (must_wait), handed to wait_for, and the model on screen stays until the scene
+//     applies them on arrival.
 // A scene gives its field table, its presets, its core function (compute) and its results as JSON.
 #pragma once
 #include <nlohmann/json.hpp>
@@ -30,7 +33,9 @@ class ParamScene : public Scene {
   Status apply(const Params& p) {
     auto change = std::make_unique<Change>();
     change->params = p;
-    AP_TRY(compute(p, &change->model));
+    AP_TRY(complete(nlohmann::json::object(), &change->params));  // the fields the rest fix follow it
+    change->waiting = must_wait(change->params);
+    if (!change->waiting) AP_TRY(compute(change->params, &change->model));
     commit(std::move(change));
     return Status::Ok();
   }
@@ -47,9 +52,15 @@ class ParamScene : public Scene {
     // 1. Where the change starts: a preset (whatever the key order), or the current view; the fields.
     Params p = params_;
     AP_TRY(read_fields(in, fields(), preset_table(), {"results"}, &p));
-    // 2. The model of those parameters.
+    AP_TRY(complete(in, &p));
+    // 2. The model of those parameters (or, when it must wait, the parameters alone).
     auto change = std::make_unique<Change>();
     change->params = p;
+    if (must_wait(p)) {
+      change->waiting = true;
+      *out = std::move(change);
+      return Status::Ok();
+    }
     AP_TRY(compute(p, &change->model));
     // 3. Results come back in setState(getState()): accepted only when they are what these parameters give.
     if (const auto it = in.find("results"); it != in.end()) AP_TRY(check_results(*it, p, change->model));
@@ -59,6 +70,10 @@ class ParamScene : public Scene {
 
   void commit(std::unique_ptr<SceneChange> change) override {
     auto* c = static_cast<Change*>(change.get());
+    if (c->waiting) {
+      wait_for(c->params);
+      return;
+    }
     params_ = std::move(c->params);
     model_ = std::move(c->model);
     installed();
@@ -69,6 +84,7 @@ class ParamScene : public Scene {
   struct Change final : SceneChange {
     Params params;
     Model model;
+    bool waiting = false;  // must_wait(params): no model yet
   };
 
   // Call from the scene's constructor. defer: build the first model when first used (make_scenes), not now.
@@ -101,6 +117,19 @@ class ParamScene : public Scene {
   }
   // After commit installed a new model, before the timeline follows it.
   virtual void installed() {}
+  // The fields that the rest fix, after `in` was read and before computing (a trained layer fixes d_k …):
+  // sets them, or refuses a value of `in` that disagrees.
+  virtual Status complete(const nlohmann::json& in, Params* p) const {
+    (void)in;
+    (void)p;
+    return Status::Ok();
+  }
+  // True when `p`'s model needs what is not here yet; wait_for then gets `p` (see the top of this file).
+  virtual bool must_wait(const Params& p) const {
+    (void)p;
+    return false;
+  }
+  virtual void wait_for(const Params& p) { (void)p; }
 
   Params params_;
   Model model_;

@@ -120,4 +120,37 @@ Status build_self_attention(const SelfAttnParams& p, SelfAttnModel* out) {
   return Status::Ok();
 }
 
+Status build_self_attention_trained(const SelfTrainedLayer& layer, uint64_t seed, SelfAttnModel* out) {
+  // 1) shapes: one row per token in X, Q, K, V; queries and keys of the same width d
+  const Mat& X = layer.X;
+  const int n = static_cast<int>(X.rows());
+  if (n < 1 || static_cast<size_t>(n) != layer.tokens.size())
+    return Status::Error("the trained layer has {0} tokens but X has {1} rows", {arg(static_cast<long long>(layer.tokens.size())), arg(n)});
+  AP_TRY(check_size(static_cast<int>(X.cols()), "d_model", limits::kMaxModelDim));
+  if (layer.Q.rows() != n || layer.K.rows() != n || layer.V.rows() != n || layer.Q.cols() != layer.K.cols() || layer.Q.cols() < 1)
+    return Status::Error("the trained layer's Q, K, V must have {0} rows and Q, K the same columns", {arg(n)});
+  SelfAttnModel m;
+  m.key_tokens = m.query_tokens = layer.tokens;
+  m.X = X;
+  m.Q = layer.Q;
+  m.K = layer.K;
+  m.V = layer.V;
+  m.d_k = static_cast<int>(m.Q.cols());
+  // 2) the trained layer's attention (validates finite values) and its diagonal
+  AP_TRY(scaled_dot_product_attention(m.Q, m.K, m.V, MaskSpec{}, &m.trace));
+  AP_TRY(measure_self_weight(m.trace.weights(), &m.trained_weight));
+  // 3) beside it: seeded C × d matrices (the streams of build_self_attention) on the same X, every setting
+  const int C = static_cast<int>(X.cols());
+  m.Wq = projection_weights(C, m.d_k, seed, 'Q');
+  m.Wk = projection_weights(C, m.d_k, seed, 'K');
+  m.Wv = projection_weights(C, m.d_k, seed, 'V');
+  for (int s = 0; s < static_cast<int>(QkSetting::Count); ++s) {
+    AP_TRY(self_attention_of(m.X, m.Wq, m.Wk, m.Wv, static_cast<QkSetting>(s), &m.self_weights[s]));
+    AP_TRY(measure_self_weight(m.self_weights[s], &m.self_weight[s]));
+  }
+  m.trained = true;
+  *out = std::move(m);
+  return Status::Ok();
+}
+
 }  // namespace ap

@@ -60,9 +60,28 @@ struct SelfAttnModel {
   // The notes' argument, on the self-attention of X whatever is shown: [QkSetting] identity, shared, separate.
   SelfWeight self_weight[static_cast<int>(QkSetting::Count)];
   Mat self_weights[static_cast<int>(QkSetting::Count)];  // their A (m × m)
+  // The trained view (build_self_attention_trained): X, Q, K, V are a trained layer's; self_weights[Separate]
+  // are the seeded matrices' on the same X, shown beside the trained weights (trace).
+  bool trained = false;
+  SelfWeight trained_weight;              // the diagonal of the trained weights (trace.weights())
 };
 
 // Builds everything or nothing: on error `out` is untouched and the message says what to fix.
 Status build_self_attention(const SelfAttnParams& p, SelfAttnModel* out);
+
+// The notes' "why three matrices" with matrices that learned something (a trained model's layer):
+//
+//   X: n × C  the layer's input (a trained model's embeddings + positions, or the residual stream)
+//   Q, K, V: n × d  what the layer's learned W^Q, W^K, W^V (and biases) made of X
+//   trained:  A = softmax(Q·Kᵀ/√d)                                  → trace, trained_weight
+//   beside it, the SAME X through seeded matrices of the same shape C × d (seed):
+//             identity, shared W^Q = W^K, separate W^Q, W^K          → self_weights[], self_weight[]
+// so the two weight maps differ only in what the projections learned. All or nothing, like the above.
+struct SelfTrainedLayer {
+  std::vector<std::string> tokens;  // n
+  Mat X;                            // n × C
+  Mat Q, K, V;                      // n × d (V: n × d_v)
+};
+Status build_self_attention_trained(const SelfTrainedLayer& layer, uint64_t seed, SelfAttnModel* out);
 
 }  // namespace ap

@@ -14,10 +14,10 @@
 #include "app/presets.h"
 #include "app/scenes/sdpa_scene.h"
 #include "core/tokenizer.h"
-#include "core/train/checkpoint.h"
 #include "core/train/coref.h"
 #include "platform/platform.h"
 #include "platform/text_field.h"
+#include "views/checkpoint_fetch.h"
 #include "views/sdpa_view.h"
 #include "widgets/colormap.h"
 #include "widgets/heatmap.h"
@@ -145,38 +145,8 @@ void op_text(ImVec2 pos, float h, const char* s) {
 SdpaView::SdpaView(SdpaScene& scene) : scene_(scene) {}
 SdpaView::~SdpaView() { heatmap_release(this); }
 
-// The trained view's checkpoint: fetched when the scene first wants it (never on a first visit), handed to the
-// scene; a failure is reported once. The desktop reads it beside its fonts (build/native/gen/checkpoints/) and,
-// when the file is missing, trains the same recipe here once (deterministic: the same weights; seconds).
-void SdpaView::fetch_checkpoint(PlaygroundState& st) {
-  if (scene_.checkpoint() == SdpaScene::Checkpoint::Wanted) {
-    platform_fetch_asset(SdpaScene::kCheckpointAsset);
-    std::vector<unsigned char> bytes;
-    std::string error;
-    const AssetState a = platform_asset(SdpaScene::kCheckpointAsset, &bytes, &error);
-    if (a == AssetState::Ready) {
-      scene_.receive_checkpoint(bytes);
-    } else if (a == AssetState::Failed) {
-#ifndef __EMSCRIPTEN__
-      std::vector<uint8_t> trained;
-      if (train::train_checkpoint(train::Recipe{}, &trained).ok) {
-        scene_.receive_checkpoint(std::vector<unsigned char>(trained.begin(), trained.end()));
-        return;
-      }
-#endif
-      scene_.checkpoint_failed(Status::Error("the trained model could not be fetched: {0}", {error}));
-    }
-  }
-  if (scene_.checkpoint_failures() != failures_seen_) {
-    failures_seen_ = scene_.checkpoint_failures();
-    report(st, "checkpoint", scene_.checkpoint_error());
-  } else if (scene_.trained()) {
-    clear_report(st, "checkpoint");
-  }
-}
-
 void SdpaView::sync(PlaygroundState& st) {
-  fetch_checkpoint(st);
+  fetch_checkpoint(scene_, st, &failures_seen_, scene_.trained());
   const SdpaModel& m = scene_.model();
   // The cell editor edits the model it was opened on: a new model (setState, a preset) closes it.
   if (generation_seen_ != scene_.generation() && cell_popup_) {

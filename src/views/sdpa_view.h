@@ -38,7 +38,6 @@ class SdpaView final : public SceneView {
 
  private:
   void sync(PlaygroundState& st);  // caches follow the scene's generation
-  void fetch_checkpoint(PlaygroundState& st);
   void trained_controls(ViewContext& ctx);
   int failures_seen_ = 0;
   HeatmapKey key(int item, long long version = 0) const;

@@ -1,7 +1,9 @@
-// View of the scene "Self-attention": the controls (two sentences, cross-attention, Q = K = V = X, d_model,
-// d_k, seed, position codes) and, stage by stage, X and its projections Q, K, V; the scores and the weights
-// (n queries × m keys, labelled by token); the output A·V; and the measured self-weight of Q = K = V = X, one
-// shared matrix and separate W^Q, W^K. It draws what the scene holds (core/self_attention.h); it computes nothing.
+// View of the scene "Self-attention": the controls (random or trained weights, two sentences, cross-attention,
+// Q = K = V = X, d_model, d_k, seed, position codes) and, stage by stage, X and its projections Q, K, V; the
+// scores and the weights (n queries × m keys, labelled by token; with trained weights, the seeded matrices'
+// weights on the same X beside the trained ones); the output A·V; and the measured self-weight of Q = K = V = X,
+// one shared matrix, separate W^Q, W^K (and the trained layer's). It draws what the scene holds
+// (core/self_attention.h); it computes nothing.
 #include "self_view.h"
 
 #include <imgui.h>
@@ -20,6 +22,7 @@
 #include "widgets/matrix_view.h"
 #include "widgets/plot.h"
 #include "widgets/section.h"
+#include "views/checkpoint_fetch.h"
 #include "widgets/seed_input.h"
 
 namespace ap {
@@ -35,7 +38,8 @@ SelfView::~SelfView() { heatmap_release(this); }
 
 // A new model from outside the controls (page API, preset, link): the fields show it, and a text field being
 // typed into lets go (it would otherwise write its own text back over it at the next frame).
-void SelfView::sync() {
+void SelfView::sync(ViewContext& ctx) {
+  fetch_checkpoint(scene_, ctx.st, &failures_seen_, scene_.model().trained);
   if (generation_seen_ == scene_.generation()) return;
   generation_seen_ = scene_.generation();
   edit_ = scene_.params();
@@ -56,15 +60,53 @@ bool SelfView::sentence_field(ViewContext& ctx, const char* id, std::string* tex
   o.max_bytes = limits::kMaxTextBytes + 1;  // one byte over: refused with a message, not cut silently
   o.accessible_name = tr("Sentence");
   if (!ap::text_field(id, text, o)) return false;
-  SelfAttnParams p = scene_.params();
+  SelfSceneParams p = scene_.params();
   p.*member = *text;
   (void)report_result(ctx.st, id + 2, scene_.apply(p));
   generation_seen_ = scene_.generation();
   return true;
 }
 
+// Which weights: seeded ("random, seed s") or a layer of the build's trained model (the checkpoint is fetched
+// the first time); the label says which, measured, never typed.
+void SelfView::weights_controls(ViewContext& ctx) {
+  const SelfAttnModel& m = scene_.model();
+  int which = scene_.trained_pending() || scene_.params().trained ? 1 : 0;
+  section_heading(tr("weights"));
+  bool changed = ImGui::RadioButton((std::string(tr("random (seeded)")) + "###w_random").c_str(), &which, 0);
+  ImGui::SameLine();
+  changed |= ImGui::RadioButton((std::string(tr("trained (coreference)")) + "###w_trained").c_str(), &which, 1);
+  if (changed) {
+    SelfSceneParams p = scene_.params();
+    p.trained = which == 1;
+    if (p.trained) {  // the trained layer's sentence, shapes and last layer (the scene checks them)
+      p.text = kTrainedSentence;
+      p.layer = scene_.trained_layers();
+      p.cross = p.identity = false;
+      p.positional = true;
+    }
+    (void)report_result(ctx.st, "weights", scene_.apply(p));
+  }
+  if (m.trained) {
+    int layer = scene_.params().layer;
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7.f);
+    if (ImGui::SliderInt((std::string(tr("layer")) + "###layer").c_str(), &layer, 1, scene_.trained_layers())) {
+      SelfSceneParams p = scene_.params();
+      p.layer = layer;
+      (void)report_result(ctx.st, "layer", scene_.apply(p));
+    }
+  }
+  ImGui::PushTextWrapPos(0.f);
+  if (scene_.trained_pending()) ImGui::TextDisabled("%s", tr("loading the trained model…"));
+  else ImGui::TextDisabled("%s", scene_.weights_label().c_str());
+  ImGui::PopTextWrapPos();
+}
+
 void SelfView::controls(ViewContext& ctx) {
-  sync();
+  sync(ctx);
+  weights_controls(ctx);
+  sync(ctx);
+  const bool trained = scene_.model().trained;
   const SelfAttnModel& m = scene_.model();
   const float fs = ImGui::GetFontSize();
   const auto apply = [&](const char* key) {
@@ -78,8 +120,9 @@ void SelfView::controls(ViewContext& ctx) {
   section_heading(tr("first sentence (keys, values)"));
   sentence_field(ctx, "##text", &text_, &SelfAttnParams::text);
   ImGui::TextDisabled("m = %d   (%s %d)", m.trace.m, tr("limit"), self_limits::kMaxTokens);
+  ImGui::BeginDisabled(trained);  // the trained layer fixes these (the scene refuses other values)
   if (ImGui::Checkbox((std::string(tr("cross-attention: queries from the second sentence")) + "###cross").c_str(), &edit_.cross)) apply("cross");
-  ImGui::BeginDisabled(!scene_.params().cross);
+  ImGui::BeginDisabled(!scene_.params().cross || trained);
   ImGui::TextUnformatted(tr("second sentence (queries)"));
   sentence_field(ctx, "##text2", &text2_, &SelfAttnParams::text2);
   if (scene_.params().cross) ImGui::TextDisabled("n = %d", m.trace.n);
@@ -96,20 +139,24 @@ void SelfView::controls(ViewContext& ctx) {
     ImGui::TextDisabled("%s", tr("d_k is not used: Q = K = V = X has d_model columns"));
     ImGui::PopTextWrapPos();
   }
+  if (ImGui::Checkbox((std::string(tr("add position codes (sin/cos)")) + "###positional").c_str(), &edit_.positional)) apply("positional");
+  ImGui::EndDisabled();
   if (seed_input(tr("seed"), "seed", &edit_.seed, field)) {
     apply("seed");
   }
-  if (ImGui::Checkbox((std::string(tr("add position codes (sin/cos)")) + "###positional").c_str(), &edit_.positional)) apply("positional");
   ImGui::Spacing();
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped("%s", tr("Weights are seeded, not trained: they show the mechanism, not what a trained model attends to."));
+  if (trained)
+    ImGui::TextWrapped("%s", tr("X, Q, K and V are the trained model's, at the layer chosen; the seed makes the random W^Q, W^K, W^V shown beside them on the same X."));
+  else
+    ImGui::TextWrapped("%s", tr("Weights are seeded, not trained: they show the mechanism, not what a trained model attends to."));
   ImGui::PopStyleColor();
 }
 
 // The formula follows the mode: cross-attention takes Q from X₂; Q = K = V = X has no W and scales by √d_model.
 std::pair<const char*, const char*> SelfView::caption(const ViewContext& ctx) const {
   const auto base = SceneView::caption(ctx);
-  const SelfAttnParams& p = scene_.params();
+  const SelfSceneParams& p = scene_.params();
   switch (static_cast<SelfStage>(scene_.timeline.stage())) {
     case SelfStage::Qkv:
       if (p.identity)
@@ -127,7 +174,7 @@ std::pair<const char*, const char*> SelfView::caption(const ViewContext& ctx) co
 
 std::string SelfView::step_text(const ViewContext&) const {
   const SelfAttnModel& m = scene_.model();
-  const SelfAttnParams& p = scene_.params();
+  const SelfSceneParams& p = scene_.params();
   char buf[320];
   std::snprintf(buf, sizeof buf, "n = %d, m = %d, d_model = %d, d_k = %d  ·  %s: %s %s, %s %s", m.trace.n, m.trace.m, p.d_model, m.d_k,
                 tr("mean self-weight (diagonal of A)"), tr(SelfScene::setting_title(QkSetting::Identity)), fmt(m.self_weight[0].mean, 3).c_str(),
@@ -136,7 +183,7 @@ std::string SelfView::step_text(const ViewContext&) const {
 }
 
 void SelfView::stage(ViewContext& ctx) {
-  sync();
+  sync(ctx);
   switch (static_cast<SelfStage>(scene_.timeline.stage())) {
     case SelfStage::Qkv: qkv_stage(ctx); break;
     case SelfStage::Weights: weights_stage(ctx); break;
@@ -196,16 +243,19 @@ void SelfView::qkv_stage(ViewContext& ctx) {
   v.m = &m.X;
   v.row_labels = &m.key_tokens;
   v.key = {this, 1, scene_.generation()};
-  v.title = shape_title("X", m.X);
+  v.title = m.trained ? format_template(tr("X: the input of trained layer {0}"), {std::to_string(scene_.params().layer)}) + "   (" +
+                            std::to_string(m.X.rows()) + " × " + std::to_string(m.X.cols()) + ")"
+                      : shape_title("X", m.X);
   draw_matrix(ctx, v, ImVec2(left_w, cross ? h * 0.48f : h), SelfItem::X);
   ImGui::EndGroup();
   if (stacked) ImGui::Dummy(ImVec2(1, fs * 0.5f));
   else ImGui::SameLine(0, fs * 1.5f);
   ImGui::BeginGroup();
   const float w3 = (right_w - fs * 2.f) / 3.f;
-  const char* from_q = identity ? (cross ? "Q = X2" : "Q = X") : (cross ? "Q = X2·W^Q" : "Q = X·W^Q");
-  const char* from_k = identity ? "K = X" : "K = X·W^K";
-  const char* from_v = identity ? "V = X" : "V = X·W^V";
+  const bool trained = m.trained;  // the trained layer's own projections, biases included
+  const char* from_q = trained ? "Q = X·W^Q + b^Q" : identity ? (cross ? "Q = X2" : "Q = X") : (cross ? "Q = X2·W^Q" : "Q = X·W^Q");
+  const char* from_k = trained ? "K = X·W^K + b^K" : identity ? "K = X" : "K = X·W^K";
+  const char* from_v = trained ? "V = X·W^V + b^V" : identity ? "V = X" : "V = X·W^V";
   struct Part { const Mat* m; const char* name; const std::vector<std::string>* rows; SelfItem item; };
   const Part parts[] = {{&m.Q, from_q, &m.query_tokens, SelfItem::Q}, {&m.K, from_k, &m.key_tokens, SelfItem::K}, {&m.V, from_v, &m.key_tokens, SelfItem::V}};
   v.lo = -range_qkv_;
@@ -227,7 +277,7 @@ void SelfView::qkv_stage(ViewContext& ctx) {
 // Stage 2: the scaled scores and the weights, n queries (rows) × m keys (columns), labelled by token.
 void SelfView::weights_stage(ViewContext& ctx) {
   const SelfAttnModel& m = scene_.model();
-  const SelfAttnParams& p = scene_.params();
+  const SelfSceneParams& p = scene_.params();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float fs = ImGui::GetFontSize();
   // The weights get the larger share: wide enough for numbered cells and key labels at the default sizes.
@@ -236,6 +286,42 @@ void SelfView::weights_stage(ViewContext& ctx) {
   v.square = false;  // rows keep their label height whatever the number of columns (square cells would squeeze labelled rows)
   v.row_labels = &m.query_tokens;
   v.col_labels = &m.key_tokens;
+  if (m.trained) {
+    // Random against trained, side by side: the same X, seeded W^Q, W^K (left) and the learned ones (right).
+    const float half = (avail.x - fs) * 0.5f;
+    const SelfWeight& rw = m.self_weight[static_cast<int>(QkSetting::Separate)];
+    const SelfWeight& tw = m.trained_weight;
+    // Each note wraps within its own half: a wider line would widen the left group and push the right one out.
+    const auto note = [&](const SelfWeight& w) {
+      ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + half);
+      ImGui::TextDisabled("%s %s  ·  %s: %d / %d", tr("mean weight on the diagonal"), fmt(w.mean, 3).c_str(), tr("tokens whose largest weight is their own"),
+                          static_cast<int>(std::lround(w.argmax_self * m.trace.n)), m.trace.n);
+      ImGui::PopTextWrapPos();
+    };
+    v.scale = ColorScale::Sequential;
+    v.lo = 0.f;
+    v.hi = 1.f;
+    v.decimals = 2;
+    ImGui::BeginGroup();
+    v.m = &m.self_weights[static_cast<int>(QkSetting::Separate)];
+    v.key = {this, 12, scene_.generation()};
+    v.title = std::string(tr("weights A, random W^Q, W^K")) + "   (" + scene_.random_label() + ")";
+    draw_matrix(ctx, v, ImVec2(half, h - fs * 1.2f), SelfItem::RandomWeights);
+    note(rw);
+    ImGui::EndGroup();
+    ImGui::SameLine(0, fs);
+    ImGui::BeginGroup();
+    v.m = &m.trace.weights();
+    v.key = {this, 11, scene_.generation()};
+    v.title = format_template(tr("weights A, trained layer {0}"), {std::to_string(p.layer)});
+    draw_matrix(ctx, v, ImVec2(half, h - fs * 1.2f), SelfItem::Weights);
+    note(tw);
+    ImGui::EndGroup();
+    ImGui::PushTextWrapPos(0.f);
+    ImGui::TextDisabled("%s", scene_.weights_label().c_str());
+    ImGui::PopTextWrapPos();
+    return;
+  }
   ImGui::BeginGroup();
   v.m = &m.trace.scaled;
   v.key = {this, 10, scene_.generation()};
@@ -322,44 +408,56 @@ void SelfView::output_stage(ViewContext& ctx) {
 // Stage 4: the mean self-weight of the three settings as bars (uniform 1/m marked), and per token as a plot.
 void SelfView::measured_stage(ViewContext& ctx) {
   const SelfAttnModel& m = scene_.model();
-  const SelfAttnParams& p = scene_.params();
+  const SelfSceneParams& p = scene_.params();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float fs = ImGui::GetFontSize();
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  const int shown = p.cross ? -1 : static_cast<int>(p.identity ? QkSetting::Identity : QkSetting::Separate);
+  const int settings = static_cast<int>(QkSetting::Count);
+  // The rows: the three settings on X; with trained weights a fourth, the trained layer's (the one shown).
+  struct Row { std::string title; const SelfWeight* w; };
+  std::vector<Row> rows;
+  for (int s = 0; s < settings; ++s) rows.push_back({tr(SelfScene::setting_title(static_cast<QkSetting>(s))), &m.self_weight[s]});
+  if (m.trained) rows.push_back({format_template(tr("trained W^Q, W^K (layer {0})"), {std::to_string(p.layer)}), &m.trained_weight});
+  const int shown = m.trained ? settings : p.cross ? -1 : static_cast<int>(p.identity ? QkSetting::Identity : QkSetting::Separate);
+  const int n_rows = static_cast<int>(rows.size());
   // 1) the bars: one row per setting, 0 … 1, with the share of tokens that attend most to themselves
   ImGui::TextUnformatted(tr("mean self-weight (diagonal of A)"));
   float label_w = 0, note_w = 0;
-  char notes[3][160];
-  for (int s = 0; s < static_cast<int>(QkSetting::Count); ++s) {
-    const SelfWeight& w = m.self_weight[s];
-    std::snprintf(notes[s], sizeof notes[s], "%s   (%d / %d %s)", fmt(w.mean, 3).c_str(), static_cast<int>(std::lround(w.argmax_self * w.diagonal.size())),
+  std::vector<std::string> notes;
+  for (const Row& row : rows) {
+    const SelfWeight& w = *row.w;
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "%s   (%d / %d %s)", fmt(w.mean, 3).c_str(), static_cast<int>(std::lround(w.argmax_self * w.diagonal.size())),
                   static_cast<int>(w.diagonal.size()), tr("tokens whose largest weight is their own"));
-    label_w = std::max(label_w, ImGui::CalcTextSize(tr(SelfScene::setting_title(static_cast<QkSetting>(s)))).x + fs);
-    note_w = std::max(note_w, ImGui::CalcTextSize(notes[s]).x + fs);
+    notes.push_back(buf);
+    label_w = std::max(label_w, ImGui::CalcTextSize(row.title.c_str()).x + fs);
+    note_w = std::max(note_w, ImGui::CalcTextSize(buf).x + fs);
   }
   const float bar_w = std::max(fs * 8.f, avail.x - label_w - note_w), row_h = fs * 1.9f;
   const ImVec2 o = ImGui::GetCursorScreenPos();
   const double uniform = m.self_weight[0].uniform;
-  for (int s = 0; s < static_cast<int>(QkSetting::Count); ++s) {
-    const SelfWeight& w = m.self_weight[s];
+  for (int s = 0; s < n_rows; ++s) {
+    const SelfWeight& w = *rows[static_cast<size_t>(s)].w;
     const float y = o.y + s * row_h;
     const ImU32 text = ImGui::GetColorU32(s == shown ? ImGuiCol_Text : ImGuiCol_TextDisabled);
-    dl->AddText(ImVec2(o.x, y + (row_h - fs) * 0.5f), ImGui::GetColorU32(ImGuiCol_Text), tr(SelfScene::setting_title(static_cast<QkSetting>(s))));
+    dl->AddText(ImVec2(o.x, y + (row_h - fs) * 0.5f), ImGui::GetColorU32(ImGuiCol_Text), rows[static_cast<size_t>(s)].title.c_str());
     const ImVec2 b0(o.x + label_w, y + fs * 0.25f), b1(o.x + label_w + bar_w, y + row_h - fs * 0.25f);
     dl->AddRectFilled(b0, b1, IM_COL32(236, 236, 240, 255), 3.f);
     dl->AddRectFilled(b0, ImVec2(b0.x + bar_w * static_cast<float>(std::clamp(w.mean, 0.0, 1.0)), b1.y), series_color(s), 3.f);
     if (s == shown) dl->AddRect(ImVec2(b0.x - 2, b0.y - 2), ImVec2(b1.x + 2, b1.y + 2), IM_COL32(230, 120, 0, 255), 4.f, 0, 2.f);
-    dl->AddText(ImVec2(b1.x + fs * 0.6f, y + (row_h - fs) * 0.5f), text, notes[s]);
+    dl->AddText(ImVec2(b1.x + fs * 0.6f, y + (row_h - fs) * 0.5f), text, notes[static_cast<size_t>(s)].c_str());
   }
   const float ux = o.x + label_w + bar_w * static_cast<float>(uniform);
-  dl->AddLine(ImVec2(ux, o.y), ImVec2(ux, o.y + 3 * row_h), IM_COL32(60, 60, 60, 255), 1.5f);
+  dl->AddLine(ImVec2(ux, o.y), ImVec2(ux, o.y + n_rows * row_h), IM_COL32(60, 60, 60, 255), 1.5f);
   const std::string ulab = std::string(tr("uniform 1/m")) + " = " + fmt(uniform, 3);
-  dl->AddText(ImVec2(ux + 4.f, o.y + 3 * row_h + 2.f), ImGui::GetColorU32(ImGuiCol_TextDisabled), ulab.c_str());
-  ImGui::Dummy(ImVec2(avail.x, 3 * row_h + fs * 1.6f));
+  dl->AddText(ImVec2(ux + 4.f, o.y + n_rows * row_h + 2.f), ImGui::GetColorU32(ImGuiCol_TextDisabled), ulab.c_str());
+  ImGui::Dummy(ImVec2(avail.x, n_rows * row_h + fs * 1.6f));
   // Hover on a bar: the setting's per-token numbers are in the plot below; the bar names its mean.
   ImGui::PushTextWrapPos(0.f);
-  ImGui::TextDisabled("%s", tr("Measured on the self-attention of the first sentence. Cross-attention has no diagonal: its queries come from another sentence."));
+  if (m.trained)
+    ImGui::TextDisabled("%s", tr("The same X under every setting: the trained model's layer input. Only the trained W^Q, W^K learned what each word should look for."));
+  else
+    ImGui::TextDisabled("%s", tr("Measured on the self-attention of the first sentence. Cross-attention has no diagonal: its queries come from another sentence."));
   ImGui::PopTextWrapPos();
   // 2) per token: A(i, i) for each setting
   PlotSpec spec;
@@ -369,12 +467,13 @@ void SelfView::measured_stage(ViewContext& ctx) {
   spec.y_min = 0;
   spec.y_max = 1;
   spec.legend = PlotLegend::Outside;
-  for (int s = 0; s < static_cast<int>(QkSetting::Count); ++s) {
+  for (int s = 0; s < n_rows; ++s) {
     PlotSeries ser;
-    ser.name = tr(SelfScene::setting_title(static_cast<QkSetting>(s)));
-    for (size_t i = 0; i < m.self_weight[s].diagonal.size(); ++i) {
+    ser.name = rows[static_cast<size_t>(s)].title;
+    const SelfWeight& w = *rows[static_cast<size_t>(s)].w;
+    for (size_t i = 0; i < w.diagonal.size(); ++i) {
       ser.x.push_back(static_cast<double>(i + 1));
-      ser.y.push_back(m.self_weight[s].diagonal[i]);
+      ser.y.push_back(w.diagonal[i]);
     }
     ser.points = true;
     ser.color = series_color(s);

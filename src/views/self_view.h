@@ -18,8 +18,9 @@ class SelfView final : public SceneView {
   std::string step_text(const ViewContext& ctx) const override;
 
  private:
-  void sync();
+  void sync(ViewContext& ctx);
   bool sentence_field(ViewContext& ctx, const char* id, std::string* text, std::string SelfAttnParams::*member);
+  void weights_controls(ViewContext& ctx);
   void qkv_stage(ViewContext& ctx);
   void weights_stage(ViewContext& ctx);
   void output_stage(ViewContext& ctx);
@@ -27,7 +28,8 @@ class SelfView final : public SceneView {
   SelfScene& scene_;
   int generation_seen_ = -1;
   bool external_change_ = false;  // the model changed outside the controls since they last drew
-  SelfAttnParams edit_;
+  SelfSceneParams edit_;
+  int failures_seen_ = 0;          // checkpoint failures already reported
   std::string text_, text2_;      // the two sentence fields (kept when the scene refuses them)
   float range_x_ = 1.f, range_qkv_ = 1.f, range_scaled_ = 1.f, range_out_ = 1.f;  // colour scales
 };

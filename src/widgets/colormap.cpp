@@ -62,12 +62,12 @@ uint32_t accent_cool(int alpha) { return g_colorblind ? rgba(40, 90, 170, alpha)
 
 uint32_t series_color(int k, int alpha) {
   struct Rgb { int r, g, b; };
-  static const Rgb kDefault[3] = {{214, 96, 40}, {150, 110, 190}, {40, 110, 190}};
-  static const Rgb kSafe[3] = {{213, 94, 0}, {204, 121, 167}, {0, 114, 178}};  // Okabe–Ito
+  static const Rgb kDefault[4] = {{214, 96, 40}, {150, 110, 190}, {40, 110, 190}, {40, 150, 90}};
+  static const Rgb kSafe[4] = {{213, 94, 0}, {204, 121, 167}, {0, 114, 178}, {0, 158, 115}};  // Okabe–Ito
   // Indexed after the choice of table (g++ 12 with -fsanitize=undefined read row 0 of `(c ? A : B)[i]` for
   // two-dimensional arrays: the colour-map test caught it in the sanitizer build).
   const Rgb* table = g_colorblind ? kSafe : kDefault;
-  const Rgb& c = table[((k % 3) + 3) % 3];
+  const Rgb& c = table[((k % 4) + 4) % 4];
   return rgba(c.r, c.g, c.b, alpha);
 }
 

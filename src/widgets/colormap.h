@@ -31,8 +31,9 @@ float symmetric_range(const std::vector<const Mat*>& ms);
 // switch (orange and blue there), as the scales do.
 uint32_t accent_warm(int alpha = 255);
 uint32_t accent_cool(int alpha = 255);
-// Three categorical series (the self-attention scene's settings: no projection, shared, separate), k = 0 … 2
-// (others wrap). Default orange-red, violet, blue; colour-blind Okabe–Ito's vermilion, reddish purple, blue.
+// Four categorical series (the self-attention scene's settings: no projection, shared, separate, trained),
+// k = 0 … 3 (others wrap). Default orange-red, violet, blue, green; colour-blind Okabe–Ito's vermilion,
+// reddish purple, blue, bluish green.
 uint32_t series_color(int k, int alpha = 255);
 // Black or white, whichever reads better on `bg`.
 uint32_t text_color_on(uint32_t bg);

@@ -4,11 +4,14 @@
 
 #include <cmath>
 #include <nlohmann/json.hpp>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "app/api.h"
 #include "app/scenes/sdpa_scene.h"
 #include "app/state.h"
+#include "core/checkpoint_bytes.h"
 
 namespace ap {
 namespace test {
@@ -33,6 +36,21 @@ inline nlohmann::json parse(const std::string& s) {
 inline nlohmann::json state(const PlaygroundState& st, bool matrices = true) { return parse(get_state_json(st, matrices)); }
 inline double num(const nlohmann::json& j) { return j.is_number() ? j.get<double>() : std::nan(""); }
 inline std::string str(const nlohmann::json& j) { return j.is_string() ? j.get<std::string>() : std::string("<not a string>"); }
+
+// A scene's own way of taking a document: prepare (refusals leave the scene alone), then commit.
+template <class S>
+Status prepare_commit(S& s, const nlohmann::json& doc) {
+  std::unique_ptr<SceneChange> c;
+  AP_TRY(s.prepare(doc, &c));
+  s.commit(std::move(c));
+  return Status::Ok();
+}
+
+// The build's default checkpoint (the coreference model) as the bytes a fetch would deliver.
+inline std::vector<unsigned char> checkpoint_vector() {
+  const auto& b = default_checkpoint_bytes();
+  return std::vector<unsigned char>(b.begin(), b.end());
+}
 
 // The message on screen under `key`, in the current language ("" if none).
 inline std::string message(const PlaygroundState& st, const std::string& key) {

@@ -11,16 +11,12 @@
 #include "app/state.h"
 #include "app/url.h"
 #include "core/checkpoint_bytes.h"
+#include "helpers.h"
 
 namespace ap {
 namespace {
 
 using nlohmann::json;
-
-std::vector<unsigned char> bytes() {
-  const auto& b = default_checkpoint_bytes();
-  return std::vector<unsigned char>(b.begin(), b.end());
-}
 
 int it_argmax(const SdpaScene& s) {
   const Mat& A = s.model().trace.weights();
@@ -31,12 +27,8 @@ int it_argmax(const SdpaScene& s) {
   return best;
 }
 
-Status set(SdpaScene& s, const json& doc) {
-  std::unique_ptr<SceneChange> c;
-  AP_TRY(s.prepare(doc, &c));
-  s.commit(std::move(c));
-  return Status::Ok();
-}
+Status set(SdpaScene& s, const json& doc) { return test::prepare_commit(s, doc); }
+std::vector<unsigned char> bytes() { return test::checkpoint_vector(); }
 
 TEST(SdpaTrained, APlainSceneWantsNoCheckpoint) {
   SdpaScene s;

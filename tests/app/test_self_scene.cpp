@@ -177,7 +177,7 @@ TEST(AppSelfScene, BadInputIsRefusedWithAMessageAndTheLastGoodStateStays) {
     EXPECT_TRUE(self(st).params().cross);
   }
   // The controls' way, with the message on screen in both languages.
-  SelfAttnParams p = self(st).params();
+  SelfSceneParams p = self(st).params();
   p.text2 = "";
   (void)report_result(st, "text2", self(st).apply(p));
   EXPECT_NE(message(st, "text2").find("text2 has no tokens"), std::string::npos) << message(st, "text2");
@@ -204,7 +204,7 @@ TEST(AppSelfScene, LessonStagesAndPresets) {
   SelfScene sc;
   EXPECT_NE(std::string(sc.lesson().formula).find("W^Q"), std::string::npos);
   EXPECT_EQ(sc.stages().size(), 4u);
-  EXPECT_EQ(sc.presets().size(), 5u);
+  EXPECT_EQ(sc.presets().size(), 6u);
   EXPECT_EQ(quiz_for("self").size(), 2u);
 }
 

@@ -110,3 +110,63 @@ test('self scene: the seed field shows and steps the whole seed from a link', as
   await screenshot(page, 'self-seed-largest.png');
   assert.deepEqual(errors, []);
 });
+
+// Issue 16 item 4: random against trained matrices side by side. The preset fetches the build's checkpoint
+// (never a bare visit), shows the trained layer's X and Q, K, V, and in the weights stage the seeded W^Q, W^K's
+// weights on the same X beside the trained ones; the measured stage has a fourth bar. The document and a link
+// restore it. Screenshots: self-trained-*-en.png, -zh.png.
+test('self scene: the trained preset puts trained weights beside random ones on the same X', async () => {
+  const { page, errors } = await openPage(browser.context, url + '?scene=self');
+  const seen = [];
+  page.on('request', (r) => { if (/checkpoints\//.test(r.url())) seen.push(r.url()); });
+  try {
+    let s = await page.evaluate(() => window.playground.getState());
+    assert.equal(s.weights, 'random');
+    assert.equal(s.results.checkpoint, 'none');
+    assert.match(s.results.label, /^random, seed 42$/);
+    assert.deepEqual(await page.evaluate(() => window.playground.setState({ preset: 'trained', step: 1 })), { ok: true });
+    s = await waitForState(page, (x) => x.results.checkpoint !== 'none' && x.results.checkpoint !== 'loading', 15000, 50);
+    assert.equal(s.results.checkpoint, 'loaded', JSON.stringify(s.errors));
+    assert.equal(seen.length, 1, seen.join(', '));
+    assert.equal(s.weights, 'trained');
+    assert.equal(s.layer, 2);
+    assert.equal(s.d_k, 16);
+    assert.match(s.results.label, /^trained on coreference, 1500 steps, held-out accuracy \d+\.\d %$/);
+    assert.equal(s.results.trained.step, 1500);
+    const it = s.results.tokens.indexOf('it');
+    const argmax = (row) => row.reduce((b, v, j) => (v > row[b] ? j : b), 0);
+    assert.equal(s.results.tokens[argmax(s.results.weights[it])], 'animal');
+    assert.equal(s.results.random_weights.length, 11);
+    assert.ok(Math.abs(meanDiag(s.results.weights) - s.results.self_weight_trained) < 1e-6);
+    assert.ok(Math.abs(meanDiag(s.results.random_weights) - s.results.self_weight.separate.mean) < 1e-6);
+    // Both maps on screen, every row labelled.
+    await frames(page, 3);
+    const v = await page.evaluate(() => window.playground.getState({ matrices: false }).view.matrices);
+    const maps = v.filter((m) => m.rows === 11 && m.cols === 11);
+    assert.ok(maps.length >= 2, JSON.stringify(v.map((m) => [m.id, m.rows, m.cols])));
+    for (const lang of ['en', 'zh']) {
+      for (let k = 0; k < stages.length; k++) {
+        await page.evaluate(([k, lang]) => window.playground.setState({ step: k, lang }), [k, lang]);
+        await screenshot(page, `self-trained-${k}-${stages[k]}-${lang}.png`);
+      }
+    }
+    await page.evaluate(() => window.playground.setState({ lang: 'en', step: 1 }));
+    // A field of seeded weights: refused with a message, nothing changes.
+    const r = await page.evaluate(() => window.playground.setState({ d_k: 4 }));
+    assert.equal(r.ok, false);
+    assert.match(r.error, /d_k applies to seeded/);
+    // setState(getState()) and a link restore the view.
+    s = await page.evaluate(() => window.playground.getState());
+    assert.deepEqual(await page.evaluate((d) => window.playground.setState(d), s), { ok: true });
+    const link = await page.evaluate(() => window.playground.link());
+    assert.match(link, /weights=trained/);
+    const { page: other, errors: otherErrors } = await openPage(browser.context, link);
+    try {
+      const o = await waitForState(other, (x) => x.results.checkpoint === 'loaded' && x.weights === 'trained', 15000, 50);
+      assert.deepEqual(o.results.weights, s.results.weights);
+      assert.deepEqual(o.results.random_weights, s.results.random_weights);
+      assert.deepEqual(otherErrors, []);
+    } finally { await other.close(); }
+    assert.deepEqual(errors, []);
+  } finally { await page.close(); }
+});

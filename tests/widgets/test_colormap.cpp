@@ -54,20 +54,25 @@ TEST(WidgetsColormap, AccentAlphaIsClamped) {
   EXPECT_EQ(accent_warm(120) & 0xFFFFFFu, accent_warm() & 0xFFFFFFu);
 }
 
-// The self-attention scene's three setting colours: distinct, the old literals by default, Okabe–Ito with the
-// colour-blind switch, wrapping past 2, alpha as given.
+// The self-attention scene's four setting colours: distinct, the old literals by default, Okabe–Ito with the
+// colour-blind switch, wrapping past 3, alpha as given.
 TEST(WidgetsColormap, SeriesColoursFollowTheColourBlindSwitch) {
-  const uint32_t want[3] = {0xFF2860D6u, 0xFFBE6E96u, 0xFFBE6E28u};  // (214, 96, 40), (150, 110, 190), (40, 110, 190)
-  for (int k = 0; k < 3; ++k) EXPECT_EQ(series_color(k), want[k]) << k;
-  EXPECT_EQ(series_color(3), series_color(0));
-  EXPECT_EQ(series_color(-1), series_color(2));
+  // (214, 96, 40), (150, 110, 190), (40, 110, 190), (40, 150, 90)
+  const uint32_t want[4] = {0xFF2860D6u, 0xFFBE6E96u, 0xFFBE6E28u, 0xFF5A9628u};
+  for (int k = 0; k < 4; ++k) {
+    EXPECT_EQ(series_color(k), want[k]) << k;
+    for (int l = 0; l < k; ++l) EXPECT_NE(series_color(k), series_color(l));
+  }
+  EXPECT_EQ(series_color(4), series_color(0));
+  EXPECT_EQ(series_color(-1), series_color(3));
   EXPECT_EQ(alpha(series_color(1, 90)), 90);
   Palette p(true);
-  for (int k = 0; k < 3; ++k) {
+  for (int k = 0; k < 4; ++k) {
     EXPECT_NE(series_color(k), want[k]) << k;
     for (int l = 0; l < k; ++l) EXPECT_NE(series_color(k), series_color(l));
   }
   EXPECT_EQ(series_color(2), 0xFFB27200u) << "Okabe–Ito blue (0, 114, 178)";
+  EXPECT_EQ(series_color(3), 0xFF739E00u) << "Okabe–Ito bluish green (0, 158, 115)";
 }
 
 // The diverging range over several matrices: the largest finite |entry| of any, compared with a plain loop;

@@ -8,7 +8,6 @@
 #include "app/scene_presets.h"
 #include "app/scenes/train_scene.h"
 #include "app/weights_label.h"
-#include "core/train/checkpoint.h"
 #include "core/tokenizer.h"
 
 namespace ap {
@@ -257,8 +256,8 @@ void SdpaScene::write_results(json& doc, bool with_matrices) const {
     tr_doc["head"] = qkv_.head;
     doc["trained"] = tr_doc;
   }
-  doc["checkpoint"] = ck_ == Checkpoint::None ? "none" : ck_ == Checkpoint::Wanted ? "loading" : ck_ == Checkpoint::Ready ? "loaded" : "failed";
-  if (ck_ == Checkpoint::Failed) doc["checkpoint_error"] = ck_error_.message;
+  doc["checkpoint"] = ck_.state_name();
+  if (ck_.state() == Checkpoint::Failed) doc["checkpoint_error"] = ck_.error().message;
   if (with_matrices) {
     json& mats = doc["matrices"];
     for (const char* k : kInputMatrices) mats[k] = matrix_json(result_matrix(m, k));
@@ -319,7 +318,7 @@ Status SdpaScene::prepare(const json& in, std::unique_ptr<SceneChange>* out) con
       text = join(toks);
     }
     AP_TRY(train_sentence_words(text, &change->words));
-    const train::Recipe recipe = trainer_ ? trainer_->recipe() : train::Recipe{};
+    const train::Recipe recipe = ck_.trainer() ? ck_.trainer()->recipe() : train::Recipe{};
     if (const auto it = in.find("recipe"); it != in.end() && json::parse(it->dump()) != json::parse(recipe_json(recipe).dump()))
       return Status::Error("this build's trained model has the recipe {0}; other recipes train in the scene \"Watch attention learn\"",
                            {recipe_json(recipe).dump()});
@@ -331,14 +330,14 @@ Status SdpaScene::prepare(const json& in, std::unique_ptr<SceneChange>* out) con
     }
     if (const auto it = in.find("mask"); it != in.end() && *it != "none")
       return Status::Error("the trained model hides no key here (its sentences have no padding): mask must be \"none\", got {0}", {quote_json(*it)});
-    if (ck_ == Checkpoint::Failed) return ck_error_;  // read once per page: what it said stays true
-    if (!trainer_) {  // 1. Not here yet: the view fetches the checkpoint, then commits this change.
+    if (ck_.state() == Checkpoint::Failed) return ck_.error();  // read once per page: what it said stays true
+    if (!ck_.trainer()) {  // 1. Not here yet: the view fetches the checkpoint, then commits this change.
       change->pending = true;
       *out = std::move(change);
       return Status::Ok();
     }
     // 2. The sentence through the model; the chosen layer as the scene's Q, K, V; results must agree.
-    AP_TRY(train::trained_qkv(*trainer_, change->words, &change->qkv));
+    AP_TRY(train::trained_qkv(*ck_.trainer(), change->words, &change->qkv));
     AP_TRY(trained_model(change->qkv, change->layer, &change->model));
     AP_TRY(check_derived(in, change->model, true));
     change->trained = true;
@@ -474,7 +473,7 @@ void SdpaScene::commit(std::unique_ptr<SceneChange> change) {
     pending_ = true;
     pending_words_ = c->words;
     pending_layer_ = c->layer;
-    if (ck_ == Checkpoint::None) ck_ = Checkpoint::Wanted;
+    ck_.want();
     return;
   }
   pending_ = false;
@@ -490,28 +489,19 @@ void SdpaScene::commit(std::unique_ptr<SceneChange> change) {
 SdpaScene::~SdpaScene() = default;
 
 void SdpaScene::receive_checkpoint(const std::vector<unsigned char>& bytes) {
-  auto t = std::make_unique<train::Trainer>();
-  const Status s = train::read_checkpoint(bytes.data(), bytes.size(), t.get());
-  if (!s.ok) {
-    checkpoint_failed(s);
+  if (!ck_.receive(bytes).ok) {
+    pending_ = false;
     return;
   }
-  trainer_ = std::move(t);
-  ck_ = Checkpoint::Ready;
-  ck_error_ = Status::Ok();
   if (!pending_) return;
   pending_ = false;
-  std::string text;
-  for (const auto& w : pending_words_) text += (text.empty() ? "" : " ") + w;
-  const Status shown = show_trained(text, pending_layer_);
+  const Status shown = show_trained(join(pending_words_), pending_layer_);
   if (!shown.ok) checkpoint_failed(shown);
 }
 
 void SdpaScene::checkpoint_failed(const Status& error) {
-  ck_ = Checkpoint::Failed;
-  ck_error_ = error;
+  ck_.fail(error);
   pending_ = false;
-  ++checkpoint_failures_;
 }
 
 Status SdpaScene::show_trained(const std::string& text, int layer) {

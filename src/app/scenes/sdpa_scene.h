@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "app/scene.h"
+#include "app/trained_checkpoint.h"
 #include "core/sdpa_pipeline.h"
 #include "core/train/trained_qkv.h"
 
@@ -73,15 +74,15 @@ class SdpaScene final : public Scene {
   Status load_preset(const std::string& id);  // shows the preset complete (last stage)
 
   // ---- the trained view ----
-  enum class Checkpoint { None, Wanted, Ready, Failed };  // not asked for, to be fetched, read, unreadable
-  static constexpr const char* kCheckpointAsset = "checkpoints/coref.aptc";
+  using Checkpoint = CheckpointSlot::State;
+  static constexpr const char* kCheckpointAsset = CheckpointSlot::kAsset;
   bool trained() const { return trained_; }            // the model shows a trained layer
   bool trained_pending() const { return pending_; }    // a trained view waits for the checkpoint
   const train::TrainedQkv& trained_qkv() const { return qkv_; }
   int trained_layer() const { return layer_; }         // 0-based
-  Checkpoint checkpoint() const { return ck_; }
-  const Status& checkpoint_error() const { return ck_error_; }
-  int checkpoint_failures() const { return checkpoint_failures_; }    // one more per failure (the view reports it)
+  Checkpoint checkpoint() const { return ck_.state(); }
+  const Status& checkpoint_error() const { return ck_.error(); }
+  int checkpoint_failures() const { return ck_.failures(); }  // one more per failure (the view reports it)
   // The view hands over the fetched bytes (or the fetch's failure); a pending trained view is then installed.
   void receive_checkpoint(const std::vector<unsigned char>& bytes);
   void checkpoint_failed(const Status& error);
@@ -96,13 +97,8 @@ class SdpaScene final : public Scene {
   int layer_ = 0, pending_layer_ = -1;
   train::TrainedQkv qkv_;
   std::vector<std::string> pending_words_;
-  Checkpoint ck_ = Checkpoint::None;
-  Status ck_error_;
-  int checkpoint_failures_ = 0;
-  mutable std::unique_ptr<train::Trainer> trainer_;  // the checkpoint's model (a forward pass is not const)
+  CheckpointSlot ck_;
 };
 
-// The trained preset's sentence: the lecture notes' own.
-constexpr const char* kTrainedSentence = "the animal didn't cross the street because it was too tired";
 
 }  // namespace ap

@@ -6,6 +6,9 @@
 #include "app/json_fields.h"
 #include "app/param_fields.h"
 #include "app/scene_presets.h"
+#include "app/scenes/train_scene.h"
+#include "app/weights_label.h"
+#include "core/train/trained_qkv.h"
 #include "core/number_text.h"
 
 namespace ap {
@@ -74,6 +77,20 @@ const TrPair kStrings[] = {
      "交叉注意力：query 来自第二个句子（X2），key 和 value 来自第一个句子（X）；n 与 m 可以不同。"},
     {"Rows are the second sentence's tokens, columns the first's: no token meets itself, so there is no diagonal of self-weights.",
      "行是第二个句子的词，列是第一个句子的词：没有哪个词遇到它自己，所以不存在自身权重的对角线。"},
+    {"Trained against random: the notes' sentence", "训练过的与随机的对比：讲义中的句子"},
+    {"X and Q, K, V from the last layer of the coreference model the build trains; beside its weights, seeded W^Q, W^K on the same X.",
+     "X 与 Q、K、V 取自构建时训练的指代消解模型的最后一层；在它的权重旁边，是随机种子生成的 W^Q、W^K 作用于同一个 X 的结果。"},
+    {"random (seeded)", "随机（种子）"},
+    {"trained (coreference)", "训练过的（指代消解）"},
+    {"loading the trained model…", "正在加载训练好的模型…"},
+    {"X, Q, K and V are the trained model's, at the layer chosen; the seed makes the random W^Q, W^K, W^V shown beside them on the same X.",
+     "X、Q、K、V 来自训练好的模型的所选层；种子决定旁边那组随机的 W^Q、W^K、W^V，它们作用于同一个 X。"},
+    {"X: the input of trained layer {0}", "X：训练好的第 {0} 层的输入"},
+    {"weights A, random W^Q, W^K", "注意力权重 A，随机的 W^Q、W^K"},
+    {"weights A, trained layer {0}", "注意力权重 A，训练好的第 {0} 层"},
+    {"trained W^Q, W^K (layer {0})", "训练过的 W^Q、W^K（第 {0} 层）"},
+    {"The same X under every setting: the trained model's layer input. Only the trained W^Q, W^K learned what each word should look for.",
+     "每种设置用的是同一个 X：训练好的模型该层的输入。只有训练过的 W^Q、W^K 学会了每个词该去找什么。"},
     {"{0} has no tokens: type at least one word", "{0} 没有 token：请至少输入一个词"},
     {"{0} has {1} tokens, over the limit of {2}", "{0} 有 {1} 个 token，超过了上限 {2}"},
     {"the query sequence has {0} columns but W^Q has {1} rows", "query 序列有 {0} 列，但 W^Q 有 {1} 行"},
@@ -83,16 +100,16 @@ const TrPair kStrings[] = {
     {"self-weight needs a square weight matrix, got {0} × {1}", "自身权重需要方阵形式的权重矩阵，收到的是 {0} × {1}"},
 };
 
-using Preset = ScenePreset<SelfAttnParams>;
+using Preset = ScenePreset<SelfSceneParams>;
 
 const std::vector<Preset>& self_presets() {
   static const std::vector<Preset> kPresets = [] {
     std::vector<Preset> v;
-    SelfAttnParams p;
+    SelfSceneParams p;
     v.push_back({{"notes", N_("Self-attention: the notes' sentence"), N_("Q, K, V from one sentence through three seeded matrices W^Q, W^K, W^V.")}, p});
     p.identity = true;
     v.push_back({{"identity", N_("Q = K = V = X: no projections"), N_("Each token attends mostly to itself: look at the diagonal of the weights.")}, p});
-    p = SelfAttnParams{};
+    p = SelfSceneParams{};
     p.cross = true;
     v.push_back({{"cross", N_("Cross-attention: a translation"),
                   N_("Queries from the second sentence (the decoder's side), keys and values from the first (the encoder's): the weights are n × m.")},
@@ -102,17 +119,32 @@ const std::vector<Preset>& self_presets() {
     v.push_back({{"cross-identity", N_("Cross-attention without projections"),
                   N_("Q = X2, K = V = X: a query finds its own word in the other sentence; there is no diagonal to speak of.")},
                  p});
-    p = SelfAttnParams{};
+    p = SelfSceneParams{};
     p.text = "动物没有过马路，因为它太累了";
     v.push_back({{"chinese", N_("Self-attention in Chinese"), N_("One token per Chinese character; the same three matrices.")}, p});
+    p = SelfSceneParams{};
+    p.trained = true;
+    p.text = kTrainedSentence;
+    p.d_k = p.d_model;  // the trained layer's (complete() checks them against the checkpoint)
+    v.push_back({{"trained", N_("Trained against random: the notes' sentence"),
+                  N_("X and Q, K, V from the last layer of the coreference model the build trains; beside its weights, seeded W^Q, W^K on the same X.")},
+                 p});
     return v;
   }();
   return kPresets;
 }
 
 // Every parameter, once: the document, the link and setState's reading (app/param_fields.h).
-const FieldTable<SelfAttnParams>& self_fields() {
-  using P = SelfAttnParams;
+Status read_weights(const json& v, SelfSceneParams* p) {
+  if (!v.is_string() || (v.get<std::string>() != "trained" && v.get<std::string>() != "random"))
+    return Status::Error("weights must be \"trained\" or \"random\", got {0}", {quote_json(v)});
+  p->trained = v.get<std::string>() == "trained";
+  return Status::Ok();
+}
+void write_weights(const SelfSceneParams& p, json& doc) { doc["weights"] = p.trained ? "trained" : "random"; }
+
+const FieldTable<SelfSceneParams>& self_fields() {
+  using P = SelfSceneParams;
   static const FieldTable<P> kFields = {
       {"text", at<&P::text>},
       {"text2", at<&P::text2>},
@@ -122,6 +154,8 @@ const FieldTable<SelfAttnParams>& self_fields() {
       {"d_k", at<&P::d_k>, 1, self_limits::kMaxDModel},
       {"seed", at<&P::seed>},
       {"positional", at<&P::positional>},
+      {"weights", read_weights, write_weights, UrlKind::String},
+      {"layer", at<&P::layer>, 1, train::recipe_limits::kMaxLayers},
   };
   return kFields;
 }
@@ -131,7 +165,7 @@ json self_weight_json(const SelfWeight& w) {
 }
 
 // The results of a model as getState reports them (and as setState checks them when they come back).
-json results_json(const SelfAttnParams& p, const SelfAttnModel& m, bool with_matrices) {
+json results_json(const SelfSceneParams& p, const SelfAttnModel& m, bool with_matrices) {
   json r;
   r["n"] = m.trace.n;
   r["m"] = m.trace.m;
@@ -146,6 +180,11 @@ json results_json(const SelfAttnParams& p, const SelfAttnModel& m, bool with_mat
   // The notes' two settings, side by side: Q = K = V = X and separate seeded W^Q, W^K.
   r["self_weight_identity"] = m.self_weight[static_cast<int>(QkSetting::Identity)].mean;
   r["self_weight_projected"] = m.self_weight[static_cast<int>(QkSetting::Separate)].mean;
+  if (m.trained) {
+    sw["trained"] = self_weight_json(m.trained_weight);
+    r["self_weight"] = sw;
+    r["self_weight_trained"] = m.trained_weight.mean;
+  }
   if (with_matrices) {
     r["X"] = matrix_json(m.X);
     if (p.cross) r["X2"] = matrix_json(m.X2);
@@ -154,6 +193,7 @@ json results_json(const SelfAttnParams& p, const SelfAttnModel& m, bool with_mat
     r["V"] = matrix_json(m.V);
     r["weights"] = matrix_json(m.trace.weights());
     r["output"] = matrix_json(m.trace.output);
+    if (m.trained) r["random_weights"] = matrix_json(m.self_weights[static_cast<int>(QkSetting::Separate)]);
   }
   return r;
 }
@@ -180,12 +220,117 @@ const char* SelfScene::setting_title(QkSetting s) {
 
 SelfScene::SelfScene(bool defer) { start(defer); }
 
-const FieldTable<SelfAttnParams>& SelfScene::fields() const { return self_fields(); }
-const std::vector<ScenePreset<SelfAttnParams>>& SelfScene::preset_table() const { return self_presets(); }
-Status SelfScene::compute(const SelfAttnParams& p, SelfAttnModel* out) const { return compute_self(p, out); }
-json SelfScene::results(const SelfAttnParams& p, const SelfAttnModel& m, bool with_matrices) const {
-  return results_json(p, m, with_matrices);
+const FieldTable<SelfSceneParams>& SelfScene::fields() const { return self_fields(); }
+const std::vector<ScenePreset<SelfSceneParams>>& SelfScene::preset_table() const { return self_presets(); }
+
+Status SelfScene::compute(const SelfSceneParams& p, SelfAttnModel* out) const {
+  if (!p.trained) return compute_self(p, out);
+  // The trained view: the sentence through the checkpoint's model, then its layer's X, Q, K, V beside seeded
+  // matrices on the same X (core/self_attention.h).
+  if (ck_.state() == Checkpoint::Failed) return ck_.error();  // read once per page: what it said stays true
+  train::Trainer* t = ck_.trainer();
+  if (!t) return Status::Error("the trained model has not arrived yet");
+  std::vector<std::string> words;
+  AP_TRY(train_sentence_words(p.text, &words));
+  train::TrainedQkv q;
+  AP_TRY(train::trained_qkv(*t, words, &q));
+  if (p.layer < 1 || p.layer > q.layers)
+    return Status::Error("{0} must be between {1} and {2}, got {3}", {"layer", "1", arg(q.layers), arg(p.layer)});
+  const size_t l = static_cast<size_t>(p.layer - 1);
+  const SelfTrainedLayer layer{q.words, q.X[l], q.Q[l], q.K[l], q.V[l]};
+  return build_self_attention_trained(layer, p.seed, out);
 }
+
+json SelfScene::results(const SelfSceneParams& p, const SelfAttnModel& m, bool with_matrices) const {
+  json r = results_json(p, m, with_matrices);
+  r["label"] = m.trained ? weights_label(false) : random_label(false);
+  if (m.trained && ck_.trainer()) {
+    const train::Trainer& t = *ck_.trainer();
+    r["trained"] = {{"task", t.recipe().task}, {"step", t.step()}, {"heldout_accuracy", t.heldout_accuracy()},
+                    {"layers", t.recipe().layers}, {"recipe", recipe_json(t.recipe())}};
+  }
+  r["checkpoint"] = ck_.state_name();
+  if (ck_.state() == Checkpoint::Failed) r["checkpoint_error"] = ck_.error().message;
+  return r;
+}
+
+// Results that came back: as ParamScene's rule, but the checkpoint's state may have moved on since (loading →
+// loaded), so it is not compared.
+Status SelfScene::check_results(const json& theirs, const SelfSceneParams& p, const SelfAttnModel& m) const {
+  json mine = results(p, m, theirs.is_object() && theirs.contains(matrices_key()));
+  json their = json::parse(theirs.dump());
+  for (const char* k : {"checkpoint", "checkpoint_error"}) {
+    mine.erase(k);
+    if (their.is_object()) their.erase(k);
+  }
+  if (their != json::parse(mine.dump())) return Status::Error("results do not match what the other fields give");
+  return Status::Ok();
+}
+
+int SelfScene::trained_layers() const { return ck_.trainer() ? ck_.trainer()->recipe().layers : train::Recipe{}.layers; }
+
+// The trained view fixes the shapes: X has the model's d_model columns and Q, K its d = d_model / heads. A
+// field of seeded weights that disagrees is refused (cross-attention and Q = K = V = X have no trained layer).
+Status SelfScene::complete(const json& in, SelfSceneParams* p) const {
+  if (!p->trained) return Status::Ok();
+  const train::Recipe r = ck_.trainer() ? ck_.trainer()->recipe() : train::Recipe{};
+  SelfSceneParams fixed = *p;
+  fixed.cross = false;
+  fixed.identity = false;
+  fixed.positional = true;
+  fixed.d_model = r.d_model;
+  fixed.d_k = r.d_model / r.heads;
+  json mine;
+  write_fields(fields(), fixed, mine);
+  for (const char* k : {"cross", "identity", "positional", "d_model", "d_k"})
+    if (const auto it = in.find(k); it != in.end() && json::parse(it->dump()) != mine[k])
+      return Status::Error("{0} applies to seeded or hand-set weights; this view shows the trained model (send weights: \"random\")", {k});
+  if (fixed.layer > r.layers)
+    return Status::Error("{0} must be between {1} and {2}, got {3}", {"layer", "1", arg(r.layers), arg(fixed.layer)});
+  std::vector<std::string> words;
+  AP_TRY(train_sentence_words(fixed.text, &words));
+  fixed.text.clear();
+  for (const auto& w : words) fixed.text += (fixed.text.empty() ? "" : " ") + w;
+  *p = std::move(fixed);
+  return Status::Ok();
+}
+
+bool SelfScene::must_wait(const SelfSceneParams& p) const { return p.trained && !ck_.trainer() && ck_.state() != Checkpoint::Failed; }
+
+void SelfScene::wait_for(const SelfSceneParams& p) {
+  waiting_ = true;
+  waiting_params_ = p;
+  ck_.want();
+}
+
+void SelfScene::installed() { waiting_ = false; }
+
+void SelfScene::receive_checkpoint(const std::vector<unsigned char>& bytes) {
+  if (!ck_.receive(bytes).ok || !waiting_) {
+    waiting_ = false;
+    return;
+  }
+  waiting_ = false;
+  const Status shown = apply(waiting_params_);
+  if (!shown.ok) checkpoint_failed(shown);
+}
+
+void SelfScene::checkpoint_failed(const Status& error) {
+  ck_.fail(error);
+  waiting_ = false;
+}
+
+void SelfScene::write_params(json& doc) const {
+  // Waiting for the checkpoint: the document already names the trained view (a link asks for the same).
+  write_fields(fields(), waiting_ ? waiting_params_ : params_, doc);
+}
+
+std::string SelfScene::weights_label(bool localized) const {
+  if (!model_.trained || !ck_.trainer()) return random_label(localized);
+  return trained_weights_label(ck_.trainer()->step(), ck_.trainer()->heldout_accuracy(), localized);
+}
+
+std::string SelfScene::random_label(bool localized) const { return random_weights_label(params_.seed, localized); }
 
 const char* SelfScene::title() const { return N_("Self-attention"); }
 
@@ -239,12 +384,23 @@ std::string SelfScene::explain(int what, int i, int j) const {
                     fmt(t.scaled(i, j), 3).c_str(), fmt(t.weights()(i, j), 4).c_str(), tr("row sum"));
       return buf;
     }
+    case SelfItem::RandomWeights: {
+      const Mat& A = m.self_weights[static_cast<int>(QkSetting::Separate)];
+      if (i < 0 || j < 0 || i >= A.rows() || j >= A.cols()) return {};
+      std::snprintf(buf, sizeof buf, "%s %d “%s” → %s %d “%s”:   A = %s   (%s)", tr("query"), i + 1, label(m.key_tokens, i).c_str(), tr("key"), j + 1,
+                    label(m.key_tokens, j).c_str(), fmt(A(i, j), 4).c_str(), random_label().c_str());
+      return buf;
+    }
     case SelfItem::Measured: {
-      // i: the setting, j: the token
-      if (i < 0 || i >= static_cast<int>(QkSetting::Count) || j < 0 || j >= static_cast<int>(m.self_weight[i].diagonal.size())) return {};
-      std::snprintf(buf, sizeof buf, "%s: %s %d “%s”, A[%d][%d] = %s   (%s %s)", tr(setting_title(static_cast<QkSetting>(i))), tr("token"), j + 1,
-                    label(m.key_tokens, j).c_str(), j + 1, j + 1, fmt(m.self_weight[i].diagonal[static_cast<size_t>(j)], 4).c_str(),
-                    tr("uniform 1/m"), fmt(m.self_weight[i].uniform, 4).c_str());
+      // i: the setting (QkSetting, or 3 = the trained layer), j: the token
+      const int settings = static_cast<int>(QkSetting::Count);
+      if (i < 0 || i > settings || (i == settings && !m.trained)) return {};
+      const SelfWeight& w = i == settings ? m.trained_weight : m.self_weight[i];
+      if (j < 0 || j >= static_cast<int>(w.diagonal.size())) return {};
+      const std::string title = i == settings ? format_template(tr("trained W^Q, W^K (layer {0})"), {std::to_string(params_.layer)})
+                                              : std::string(tr(setting_title(static_cast<QkSetting>(i))));
+      std::snprintf(buf, sizeof buf, "%s: %s %d “%s”, A[%d][%d] = %s   (%s %s)", title.c_str(), tr("token"), j + 1, label(m.key_tokens, j).c_str(), j + 1,
+                    j + 1, fmt(w.diagonal[static_cast<size_t>(j)], 4).c_str(), tr("uniform 1/m"), fmt(w.uniform, 4).c_str());
       return buf;
     }
   }

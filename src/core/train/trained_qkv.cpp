@@ -18,6 +18,7 @@ Status trained_qkv(Trainer& t, const std::vector<std::string>& words, TrainedQkv
   r.head = m.config().pointer_head;
   // 2) each layer's projections, as that forward pass computed them: rows 0 … n−1, the head's columns
   for (int l = 0; l < r.layers; ++l) {
+    r.X.push_back(m.residual(l).block(0, 0, n, C));
     r.Q.push_back(m.projection(l, 'q').block(0, r.head * r.d, n, r.d));
     r.K.push_back(m.projection(l, 'k').block(0, r.head * r.d, n, r.d));
     r.V.push_back(m.projection(l, 'v').block(0, r.head * r.d, n, r.d));

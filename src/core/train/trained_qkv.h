@@ -5,7 +5,8 @@
 // same code as for seeded weights (core/attention.h), and gets the model's own weights (tests say within 1e-6).
 //
 //   words (n, the task's vocabulary) ──Trainer::attention_of: one forward pass, padded to T──> for layer l:
-//     h_l = x_l                      (the layer's input: embeddings + positions for l = 0, else the residual)
+//     h_l = x_l                      (the layer's input: embeddings + positions for l = 0, else the residual;
+//                                     the coreference recipe has no layer norm, so h_l is x_l itself)
 //     Q_l = h_l·W^Q_l + b^Q_l        [n, d]   the first n rows, the pointer head's d = C/H columns
 //     K_l = h_l·W^K_l + b^K_l        [n, d]
 //     V_l = h_l·W^V_l + b^V_l        [n, d]
@@ -26,6 +27,7 @@ struct TrainedQkv {
   int layers = 0, n = 0, d = 0;
   int it_pos = -1;
   int head = 0;                    // the head shown: the pointer head
+  std::vector<Mat> X;              // [layer]: n × C, the layer's input h_l (what its W^Q, W^K, W^V multiply)
   std::vector<Mat> Q, K, V;        // [layer]: n × d
   Recipe recipe;
   int step = 0;

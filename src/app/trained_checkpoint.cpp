@@ -1,0 +1,36 @@
+#include "trained_checkpoint.h"
+
+#include "core/train/checkpoint.h"
+
+namespace ap {
+
+const char* CheckpointSlot::state_name() const {
+  switch (state_) {
+    case State::None: return "none";
+    case State::Wanted: return "loading";
+    case State::Ready: return "loaded";
+    case State::Failed: return "failed";
+  }
+  return "";
+}
+
+Status CheckpointSlot::receive(const std::vector<unsigned char>& bytes) {
+  auto t = std::make_unique<train::Trainer>();
+  const Status s = train::read_checkpoint(bytes.data(), bytes.size(), t.get());
+  if (!s.ok) {
+    fail(s);
+    return s;
+  }
+  trainer_ = std::move(t);
+  state_ = State::Ready;
+  error_ = Status::Ok();
+  return s;
+}
+
+void CheckpointSlot::fail(const Status& error) {
+  state_ = State::Failed;
+  error_ = error;
+  ++failures_;
+}
+
+}  // namespace ap

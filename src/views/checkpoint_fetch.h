@@ -1,0 +1,47 @@
+// The trained views' checkpoint (app/trained_checkpoint.h), as the views of the SDPA and self-attention scenes
+// fetch it: when the scene first wants it (never on a first visit), the bytes are handed to the scene; each
+// failure is reported once under `key` and the report goes when a trained view is on screen. The desktop reads
+// the file beside its fonts (build/native/gen/checkpoints/) and, when it is missing, trains the same recipe
+// here once (deterministic: the same weights; seconds).
+#pragma once
+#include <string>
+#include <vector>
+
+#include "app/state.h"
+#include "app/trained_checkpoint.h"
+#include "core/train/checkpoint.h"
+#include "platform/platform.h"
+
+namespace ap {
+
+// S: a scene with checkpoint(), checkpoint_failures(), checkpoint_error(), receive_checkpoint(bytes),
+// checkpoint_failed(status); `showing_trained`: a trained view is installed (the report is cleared).
+template <class S>
+void fetch_checkpoint(S& scene, PlaygroundState& st, int* failures_seen, bool showing_trained, const char* key = "checkpoint") {
+  if (scene.checkpoint() == CheckpointSlot::State::Wanted) {
+    platform_fetch_asset(CheckpointSlot::kAsset);
+    std::vector<unsigned char> bytes;
+    std::string error;
+    const AssetState a = platform_asset(CheckpointSlot::kAsset, &bytes, &error);
+    if (a == AssetState::Ready) {
+      scene.receive_checkpoint(bytes);
+    } else if (a == AssetState::Failed) {
+#ifndef __EMSCRIPTEN__
+      std::vector<uint8_t> trained;
+      if (train::train_checkpoint(train::Recipe{}, &trained).ok) {
+        scene.receive_checkpoint(std::vector<unsigned char>(trained.begin(), trained.end()));
+        return;
+      }
+#endif
+      scene.checkpoint_failed(Status::Error("the trained model could not be fetched: {0}", {error}));
+    }
+  }
+  if (scene.checkpoint_failures() != *failures_seen) {
+    *failures_seen = scene.checkpoint_failures();
+    report(st, key, scene.checkpoint_error());
+  } else if (showing_trained) {
+    clear_report(st, key);
+  }
+}
+
+}  // namespace ap
