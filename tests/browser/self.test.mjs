@@ -102,7 +102,7 @@ test('self scene: the seed field shows and steps the whole seed from a link', as
   const before = await page.evaluate(() => window.playground.getState({ matrices: false }));
   assert.equal(before.seed, 4294967296);
   await screenshot(page, 'self-seed-whole.png');
-  await clickInFrames(page, 140, 547);
+  await clickInFrames(page, 140, 706);  // the + of the seed field, below the weights choice and its label (self-seed-whole.png)
   const after = await waitForState(page, (st) => st.seed !== 4294967296, 5000);
   assert.equal(after.seed, 4294967297, 'the + of the seed field adds one to the whole seed');
   // The largest seed a document carries is drawn whole too (self-seed-largest.png).
