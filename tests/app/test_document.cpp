@@ -301,7 +301,9 @@ TEST_P(AppGolden, GetStateMatchesTheFoundationBuild) {
   const json want = read_golden("sdpa_" + GetParam() + ".json");
   ASSERT_TRUE(want.is_object()) << GetParam();
   PlaygroundState st;
-  if (GetParam() != "default") ASSERT_TRUE(load_preset(st, GetParam()).ok);
+  if (GetParam() != "default") {
+    ASSERT_TRUE(load_preset(st, GetParam()).ok);
+  }
   json got = state(st, true);
   if (want.contains("matrix_stats")) {  // the 512-token preset: sums instead of 22 MB of numbers
     json stats;

@@ -165,7 +165,7 @@ Status make_coref_dataset(uint64_t seed, CorefDataset* out) {
             const int pos = static_cast<int>(s.ids.size());
             if (w == "ANIMAL") s.animal_pos = pos, s.ids.push_back(d.vocab.id(animals[a]));
             else if (w == "PLACE") s.place_pos = pos, s.ids.push_back(d.vocab.id(places[p]));
-            else if (w == "ADJ") s.ids.push_back(d.vocab.id(adjs[j]));
+            else if (w == "ADJ") s.adj_pos = pos, s.ids.push_back(d.vocab.id(adjs[j]));
             else {
               if (w == "it") s.it_pos = pos;
               s.ids.push_back(d.vocab.id(w));

@@ -49,7 +49,7 @@ struct CorefSentence {
   std::vector<int> ids;  // token ids, unpadded
   int frame = 0;
   int animal = 0, place = 0, adj = 0;  // indices into coref_animals(), coref_places(), coref_adjectives()
-  int it_pos = 0, animal_pos = 0, place_pos = 0;
+  int it_pos = 0, animal_pos = 0, place_pos = 0, adj_pos = 0;
   bool refers_to_animal = false;
   int target_pos() const { return refers_to_animal ? animal_pos : place_pos; }
   int distractor_pos() const { return refers_to_animal ? place_pos : animal_pos; }

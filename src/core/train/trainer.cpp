@@ -13,20 +13,25 @@ namespace {
 constexpr int kEvalBatch = 64;
 }  // namespace
 
-Status Trainer::init(const Recipe& r) {
-  AP_TRY(validate_recipe(r, coref_seq_len()));
-  // 1) the task's data (the split is the task's: the same for every recipe)
-  CorefDataset data;
-  AP_TRY(make_coref_dataset(kTaskSplitSeed, &data));
-  // 2) the model: embedding → r.layers attention layers (r.heads heads) → pointer readout on head 0
+ModelConfig coref_model_config(const Recipe& r, const CorefDataset& data, int eval_batch) {
   ModelConfig c;
   c.vocab = data.vocab.size();
   c.seq_len = data.seq_len;
   c.d_model = r.d_model;
   c.layers = r.layers;
   c.heads = r.heads;
-  c.max_batch = std::max(r.batch, kEvalBatch);
+  c.max_batch = std::max(r.batch, eval_batch);
   c.seed = r.seed;
+  return c;
+}
+
+Status Trainer::init(const Recipe& r) {
+  AP_TRY(validate_recipe(r, coref_seq_len()));
+  // 1) the task's data (the split is the task's: the same for every recipe)
+  CorefDataset data;
+  AP_TRY(make_coref_dataset(kTaskSplitSeed, &data));
+  // 2) the model: embedding → r.layers attention layers (r.heads heads) → pointer readout on head 0
+  const ModelConfig c = coref_model_config(r, data, kEvalBatch);
   AttentionModel model;
   AP_TRY(model.init(c));
   // 3) everything else of the run

@@ -50,6 +50,11 @@ struct SentenceAttention {
   std::vector<Mat> maps;           // [layer · heads + head]: n × n, row i = query i
 };
 
+// The model of a recipe on the coreference sentences: r.layers layers of r.heads heads over the task's
+// vocabulary and padded length, seeded by r.seed, planned for max(r.batch, eval_batch) sequences (the pointer
+// readout; a caller may change the readout before init).
+ModelConfig coref_model_config(const Recipe& r, const CorefDataset& data, int eval_batch);
+
 // "training diverged at step 412 (loss NaN): stopped, the weights of step 400 are kept"
 Status divergence_status(int step, double loss, int kept_step);
 
