@@ -16,7 +16,11 @@ const char* CheckpointSlot::state_name() const {
 
 Status CheckpointSlot::receive(const std::vector<unsigned char>& bytes) {
   auto t = std::make_unique<train::Trainer>();
-  const Status s = train::read_checkpoint(bytes.data(), bytes.size(), t.get());
+  Status s = train::read_checkpoint(bytes.data(), bytes.size(), t.get());
+  // The views explain the pointer model of the coreference task; a checkpoint of another task is refused.
+  if (s.ok && t->recipe().task != "coref")
+    s = Status::Error("the checkpoint holds a model of the task {0}, this view shows the coreference model (\"coref\")",
+                      {"\"" + t->recipe().task + "\""});
   if (!s.ok) {
     fail(s);
     return s;

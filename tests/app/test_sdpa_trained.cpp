@@ -11,6 +11,7 @@
 #include "app/state.h"
 #include "app/url.h"
 #include "core/checkpoint_bytes.h"
+#include "core/train/checkpoint.h"
 #include "helpers.h"
 
 namespace ap {
@@ -104,8 +105,20 @@ TEST(SdpaTrained, AWordOutsideTheVocabularyIsNamedAndNothingChanges) {
   EXPECT_FALSE(set(s, {{"weights", "trained"}, {"recipe", {{"task", "coref"}, {"steps", 10}}}}).ok);
 }
 
+// A whole, readable checkpoint of another task (heads: a classifier, not the pointer model the view explains).
+std::vector<unsigned char> heads_checkpoint() {
+  train::Recipe r = train::heads_recipe(2);
+  r.steps = 25;
+  train::Trainer t;
+  EXPECT_TRUE(t.init(r).ok);
+  t.advance(r.steps);
+  std::vector<uint8_t> b;
+  train::write_checkpoint(t, &b);
+  return std::vector<unsigned char>(b.begin(), b.end());
+}
+
 TEST(SdpaTrained, ADamagedOrForeignCheckpointLeavesAMessageAndTheWeights) {
-  for (int kind = 0; kind < 3; ++kind) {
+  for (int kind = 0; kind < 4; ++kind) {
     SdpaScene s;
     ASSERT_TRUE(set(s, {{"text", "I love cats"}}).ok);
     const Mat before = s.model().trace.weights();
@@ -114,6 +127,7 @@ TEST(SdpaTrained, ADamagedOrForeignCheckpointLeavesAMessageAndTheWeights) {
     if (kind == 0) b.resize(b.size() / 2);       // truncated
     if (kind == 1) b[4] = 9;                     // another version
     if (kind == 2) b.assign({'n', 'o', 'p', 'e'});  // not one at all
+    if (kind == 3) b = heads_checkpoint();          // another task
     s.receive_checkpoint(b);
     EXPECT_EQ(s.checkpoint(), SdpaScene::Checkpoint::Failed);
     EXPECT_FALSE(s.trained());

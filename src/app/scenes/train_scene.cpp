@@ -80,7 +80,7 @@ const TrPair kStrings[] = {
     {"the run is finished: press Reset to train again", "训练已完成：按“重置”可重新训练"},
     {"training is not available here: {0}", "此处无法训练：{0}"},
     {"training does not match the current run", "training 与当前的训练不一致"},
-    {"unknown training task {0} (the tasks: \"coref\")", "未知的训练任务 {0}（可用任务：\"coref\"）"},
+    {"unknown training task {0} (the tasks: \"coref\", \"heads\")", "未知的训练任务 {0}（可用任务：\"coref\"、\"heads\"）"},
     {"the learning rate must be a number above 0 and at most {0}, got {1}", "学习率必须是大于 0 且不超过 {0} 的数，收到的是 {1}"},
     {"this recipe needs about {0} multiply-adds, more than the {1} the page trains within about a minute: fewer steps, layers or a smaller d_model or batch",
      "这个配方需要约 {0} 次乘加，超过页面在约一分钟内能训练的 {1} 次：请减少步数、层数，或减小 d_model 或批大小"},
@@ -99,6 +99,8 @@ const TrPair kStrings[] = {
     {"the checkpoint is truncated: {0} bytes, its header says {1}", "检查点被截断：只有 {0} 字节，文件头说应有 {1} 字节"},
     {"the checkpoint has {0} bytes after its end", "检查点末尾之后还有 {0} 个字节"},
     {"the checkpoint is damaged: its checksum does not match", "检查点已损坏：校验和不一致"},
+    {"the checkpoint holds a model of the task {0}, this view shows the coreference model (\"coref\")",
+     "检查点里是任务 {0} 的模型，这个视图展示的是指代消解模型（\"coref\"）"},
     {"the checkpoint's payload ends in the middle of a field", "检查点的数据在某个字段中间就结束了"},
     {"the training worker sent a report this page cannot read", "训练 worker 发来的报告无法读取"},
 };

@@ -15,7 +15,8 @@ double recipe_work(const Recipe& r, int seq_len) {
 
 Status validate_recipe(const Recipe& r, int seq_len) {
   using namespace recipe_limits;
-  if (r.task != "coref") return Status::Error("unknown training task {0} (the tasks: \"coref\")", {"\"" + r.task + "\""});
+  if (r.task != "coref" && r.task != "heads")
+    return Status::Error("unknown training task {0} (the tasks: \"coref\", \"heads\")", {"\"" + r.task + "\""});
   AP_TRY(check_size(r.layers, "layers", kMaxLayers));
   AP_TRY(check_size(r.d_model, "d_model", kMaxDModel));
   AP_TRY(check_size(r.heads, "heads", kMaxHeads));

@@ -19,7 +19,7 @@ namespace ap {
 namespace train {
 
 struct Recipe {
-  std::string task = "coref";  // the only task so far: coreference (coref.h)
+  std::string task = "coref";  // "coref": which noun "it" is, read from the weights (coref.h); "heads": name it (heads.h)
   int layers = 2;              // attention layers: 2 solve the task, 1 cannot (the adjective comes after "it")
   int d_model = 16;
   int heads = 1;

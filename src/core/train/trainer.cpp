@@ -22,6 +22,10 @@ ModelConfig coref_model_config(const Recipe& r, const CorefDataset& data, int ev
   c.heads = r.heads;
   c.max_batch = std::max(r.batch, eval_batch);
   c.seed = r.seed;
+  if (r.task == kHeadsTask) {
+    c.readout = Readout::Classifier;
+    c.classes = kHeadsClasses;
+  }
   return c;
 }
 
@@ -79,7 +83,7 @@ int Trainer::advance(int n) {
   while (done < n && !finished() && !diverged()) {
     // 1) a minibatch of B training sentences, in the seeded order
     for (int b = 0; b < B; ++b) idx_[static_cast<size_t>(b)] = static_cast<int>(rng_.next_u64() % data_.train.size());
-    fill_coref_batch(data_, data_.train, idx_.data(), B, &batch_);
+    fill(data_.train, B, &batch_);
     // 2) one Adam step
     double loss = 0, norm = 0;
     const Status s = model_.train_step(batch_, adam_, &loss, &norm);
@@ -109,21 +113,39 @@ int Trainer::advance(int n) {
   return done;
 }
 
+void Trainer::fill(const std::vector<CorefSentence>& set, int B, Batch* batch) const {
+  if (classifier()) fill_referent_batch(data_, set, idx_.data(), B, batch);
+  else fill_coref_batch(data_, set, idx_.data(), B, batch);
+}
+
 void Trainer::evaluate(const std::vector<CorefSentence>& set, size_t count) {
-  const int T = data_.seq_len, H = recipe_.heads, L = recipe_.layers, head = 0;
+  const int T = data_.seq_len, H = recipe_.heads, L = recipe_.layers, K = kHeadsClasses;
   int right = 0, argmax_right = 0;
   for (size_t start = 0; start < count; start += kEvalBatch) {
     const int B = static_cast<int>(std::min<size_t>(kEvalBatch, count - start));
     for (int b = 0; b < B; ++b) idx_[static_cast<size_t>(b)] = static_cast<int>(start) + b;
-    fill_coref_batch(data_, set, idx_.data(), B, &eval_batch_);
+    fill(set, B, &eval_batch_);
     double loss;
     if (!model_.forward(eval_batch_, &loss).ok) return;
     const CMatMap att = model_.attention(L - 1);
     for (int b = 0; b < B; ++b) {
       const CorefSentence& s = set[static_cast<size_t>(idx_[static_cast<size_t>(b)])];
-      const auto row = att.row((b * H + head) * T + s.it_pos);
-      right += row(s.target_pos()) > row(s.distractor_pos());
       Eigen::Index best;
+      if (classifier()) {
+        // 1) the largest of the 40 logits (probabilities: same order) names the referent
+        model_.class_probs().row(b).head(K).maxCoeff(&best);
+        right += best == referent_class(s);
+        // 2) some head of the last layer has its row's largest weight on the referent
+        bool any = false;
+        for (int h = 0; h < H && !any; ++h) {
+          att.row((b * H + h) * T + s.it_pos).maxCoeff(&best);
+          any = best == s.target_pos();
+        }
+        argmax_right += any;
+        continue;
+      }
+      const auto row = att.row((b * H + 0) * T + s.it_pos);  // the pointer head: 0
+      right += row(s.target_pos()) > row(s.distractor_pos());
       row.maxCoeff(&best);
       argmax_right += best == s.target_pos();
     }
@@ -131,6 +153,26 @@ void Trainer::evaluate(const std::vector<CorefSentence>& set, size_t count) {
   acc_ = count ? static_cast<double>(right) / count : 0.0;
   argmax_ = count ? static_cast<double>(argmax_right) / count : 0.0;
   evaluated_all_ = count == data_.heldout.size() && &set == &data_.heldout;
+}
+
+Status Trainer::head_patterns(std::vector<HeadPattern>* out) {
+  const std::vector<CorefSentence>& set = data_.heldout;
+  std::vector<HeadPattern> p;
+  size_t animal = 0;
+  for (size_t start = 0; start < set.size(); start += kEvalBatch) {
+    const int B = static_cast<int>(std::min<size_t>(kEvalBatch, set.size() - start));
+    for (int b = 0; b < B; ++b) {
+      idx_[static_cast<size_t>(b)] = static_cast<int>(start) + b;
+      animal += set[start + static_cast<size_t>(b)].refers_to_animal;
+    }
+    fill(set, B, &eval_batch_);
+    double loss;
+    AP_TRY(model_.forward(eval_batch_, &loss));
+    add_head_patterns(model_, set, idx_.data(), B, &p);
+  }
+  finish_head_patterns(animal, set.size() - animal, &p);
+  *out = std::move(p);
+  return Status::Ok();
 }
 
 void Trainer::snapshot() {

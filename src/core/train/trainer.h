@@ -7,9 +7,11 @@
 //   init(recipe):  data (fixed split, kTaskSplitSeed) → model (seeded by recipe.seed) → Adam(lr, clip 1)
 //   advance(n):    for each step: batch of `batch` training sentences (seeded order) → train_step → loss
 //                  every kEvalEvery steps, and at the last: evaluate → curve point {step, loss, acc, argmax}
-//   evaluate:      pointer accuracy — on the "it" row of the last layer's pointer head, the weight on the
-//                  referent exceeds the weight on the other noun — and the argmax rate — the row's largest
-//                  weight (over every position) is on the referent. During the run on the first
+//   evaluate:      task "coref": pointer accuracy — on the "it" row of the last layer's pointer head, the weight
+//                  on the referent exceeds the weight on the other noun — and the argmax rate — the row's largest
+//                  weight (over every position) is on the referent. Task "heads" (heads.h): the classifier's
+//                  largest logit is the referent's noun, and the argmax rate — SOME head of the last layer puts
+//                  its row's largest weight on the referent. During the run on the first
 //                  kCurveSentences of a seeded shuffle of the held-out set, at the last step on all of it.
 //   divergence:    a loss or gradient norm that is not finite, or a loss above kExplodingLoss (the untrained
 //                  loss is about ln T ≈ 2.4): the run stops, the weights of the last evaluation come back.
@@ -21,6 +23,7 @@
 
 #include "core/embedding.h"
 #include "coref.h"
+#include "heads.h"
 #include "model.h"
 #include "param_store.h"
 #include "recipe.h"
@@ -52,7 +55,7 @@ struct SentenceAttention {
 
 // The model of a recipe on the coreference sentences: r.layers layers of r.heads heads over the task's
 // vocabulary and padded length, seeded by r.seed, planned for max(r.batch, eval_batch) sequences (the pointer
-// readout; a caller may change the readout before init).
+// readout for "coref", the classifier over the 40 nouns for "heads").
 ModelConfig coref_model_config(const Recipe& r, const CorefDataset& data, int eval_batch);
 
 // "training diverged at step 412 (loss NaN): stopped, the weights of step 400 are kept"
@@ -83,6 +86,10 @@ class Trainer {
   // The attention of `words` (every word in the task's vocabulary, one "it", at most seq_len words).
   Status attention_of(const std::vector<std::string>& words, SentenceAttention* out);
 
+  // Every head's "it" row of every layer, measured on the whole held-out set under the current weights
+  // (heads.h: apart for animal and place referents): [layer · H + head].
+  Status head_patterns(std::vector<HeadPattern>* out);
+
   const CorefDataset& data() const { return data_; }
   AttentionModel& model() { return model_; }
   const AttentionModel& model() const { return model_; }
@@ -93,6 +100,8 @@ class Trainer {
 
  private:
   void evaluate(const std::vector<CorefSentence>& set, size_t count);
+  void fill(const std::vector<CorefSentence>& set, int B, Batch* batch) const;  // the task's batch of idx_[0 … B)
+  bool classifier() const { return recipe_.task == kHeadsTask; }
   void snapshot();
   void restore();
 
