@@ -48,7 +48,7 @@ function handle(m) {
     until = 0;
     run = m.run | 0;
     var r = m.recipe;
-    if (!mod._tw_begin(r.layers, r.d_model, r.heads, r.seed, r.steps, r.learning_rate, r.batch)) { fail(error()); return; }
+    if (!mod._tw_begin(r.task === 'heads' ? 1 : 0, r.layers, r.d_model, r.heads, r.seed, r.steps, r.learning_rate, r.batch)) { fail(error()); return; }
     if (!show(m.sentence)) { fail(error()); return; }
     report();
   } else if (m.type === 'run') {

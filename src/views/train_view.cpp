@@ -61,13 +61,28 @@ void TrainView::controls(ViewContext& ctx) {
     scene_.timeline.set_stage(static_cast<int>(TrainStage::Learn), true);
   ImGui::SameLine();
   if (ImGui::Button((std::string(tr("Reset")) + "###train_reset").c_str())) (void)report_result(ctx.st, "training", scene_.reset());
-  // The recipe.
-  ImGui::TextUnformatted(tr("layers"));
-  for (int l : {1, 2}) {
+  // The recipe: the task, then its size (layers for coreference, heads for the heads experiment).
+  const bool heads_task = edit_.recipe.task == train::kHeadsTask;
+  ImGui::TextUnformatted(tr("task"));
+  if (ImGui::RadioButton((std::string(tr("Point at the referent (coreference)")) + "###train_task_coref").c_str(), !heads_task) && heads_task) {
+    edit_.recipe.task = "coref";
+    edit_.recipe.layers = 2;
+    edit_.recipe.heads = 1;
+    apply(ctx, "task");
+  }
+  if (ImGui::RadioButton((std::string(tr("Heads: name the referent (1 layer)")) + "###train_task_heads").c_str(), heads_task) && !heads_task) {
+    edit_.recipe.task = train::kHeadsTask;
+    edit_.recipe.layers = 1;
+    edit_.recipe.heads = 2;
+    apply(ctx, "task");
+  }
+  ImGui::TextUnformatted(tr(heads_task ? "heads" : "layers"));
+  for (int n : heads_task ? std::vector<int>{1, 2, 4} : std::vector<int>{1, 2}) {
     ImGui::SameLine();
-    if (ImGui::RadioButton((std::to_string(l) + "###train_layers" + std::to_string(l)).c_str(), edit_.recipe.layers == l)) {
-      edit_.recipe.layers = l;
-      apply(ctx, "layers");
+    int& value = heads_task ? edit_.recipe.heads : edit_.recipe.layers;
+    if (ImGui::RadioButton((std::to_string(n) + (heads_task ? "###train_heads" : "###train_layers") + std::to_string(n)).c_str(), value == n)) {
+      value = n;
+      apply(ctx, heads_task ? "heads" : "layers");
     }
   }
   const float field = fs * 7.f;
@@ -94,13 +109,43 @@ void TrainView::controls(ViewContext& ctx) {
     ImGui::TextWrapped("%s", format_template(tr("measured on {0} held-out sentences during the run, on all {1} at the end"),
                                              {std::to_string(scene_.report().curve_sentences), std::to_string(scene_.report().heldout_sentences)}).c_str());
   ImGui::PopStyleColor();
-  section_heading(tr("Why two layers?"));
-  ImGui::TextWrapped("%s", tr("In one layer the query at \"it\" is computed from \"it\" and its position only: it has not yet read the adjective that follows (\"tired\" or \"wide\"), so its weights over the two nouns cannot depend on it. In two layers, layer 1 lets \"it\" read the adjective; layer 2's query at \"it\" then carries it and points at the right noun."));
+  if (scene_.params().recipe.task == train::kHeadsTask) {
+    head_table();
+    section_heading(tr("Why several heads?"));
+    ImGui::TextWrapped("%s", tr("Here one layer must NAME the referent among all 40 nouns (a classifier reads the \"it\" row's output). The query at \"it\" has not read the adjective, so no head can point at the referent; the row must read two things: the nouns (the candidates) and the adjective (which kind is meant). Nothing tells a head which to read: the table shows what each one learned, measured on the held-out sentences."));
+  } else {
+    section_heading(tr("Why two layers?"));
+    ImGui::TextWrapped("%s", tr("In one layer the query at \"it\" is computed from \"it\" and its position only: it has not yet read the adjective that follows (\"tired\" or \"wide\"), so its weights over the two nouns cannot depend on it. In two layers, layer 1 lets \"it\" read the adjective; layer 2's query at \"it\" then carries it and points at the right noun."));
+  }
   if (ImGui::CollapsingHeader((std::string(tr("Words the model knows:")) + "###train_vocab").c_str())) {
     std::string all;
     const auto& v = train::coref_vocabulary();
     for (size_t i = 1; i < v.size(); ++i) all += (i > 1 ? ", " : "") + v[i];
     ImGui::TextWrapped("%s", all.c_str());
+  }
+}
+
+// What each head's "it" row reads (the trainer's measure at the end of the run, on every held-out sentence):
+// per head its relation and, apart for animal and place referents, the weight on each kind of word.
+void TrainView::head_table() {
+  const train::TrainReport& r = scene_.report();
+  section_heading(tr("What each head learned"));
+  ImGui::TextDisabled("%s", tr("the \"it\" row, measured on every held-out sentence"));
+  if (!scene_.has_report() || r.head_patterns.empty()) {
+    ImGui::TextDisabled("%s", tr("Measured when the run ends, on all held-out sentences."));
+    return;
+  }
+  for (const train::HeadPattern& p : r.head_patterns) {
+    const char *a = train::row_relation(p.when_animal), *b = train::row_relation(p.when_place);
+    const std::string reads = std::string(a) == b ? tr(a) : std::string(tr(a)) + " | " + tr(b);
+    ImGui::Text("%s %d: %s %s", tr("head"), p.head + 1, tr("reads"), reads.c_str());
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    for (auto [name, x] : {std::pair<const char*, const train::RowShares*>{N_("referent is the animal"), &p.when_animal},
+                           {N_("referent is the place"), &p.when_place}})
+      ImGui::TextWrapped("  %s: %s %s · %s %s · %s %s · %s %s", tr(name), tr("animal"), fmt(x->animal, 2).c_str(), tr("place"),
+                         fmt(x->place, 2).c_str(), tr("adjective"), fmt(x->adjective, 2).c_str(), tr("entropy"),
+                         fmt(x->entropy, 2).c_str());
+    ImGui::PopStyleColor();
   }
 }
 
@@ -141,7 +186,7 @@ void TrainView::curves(ViewContext&, float width, float height) {
   PlotSeries loss, acc, argmax;
   loss.name = tr("training loss");
   acc.name = tr("held-out accuracy");
-  argmax.name = tr("argmax on the referent");
+  argmax.name = tr(scene_.params().recipe.task == train::kHeadsTask ? "any head on the referent" : "argmax on the referent");
   argmax.dashed = true;
   if (scene_.has_report())
     for (const train::CurvePoint& p : r.curve) {

@@ -20,6 +20,7 @@ class TrainView final : public SceneView {
   void apply(ViewContext& ctx, const char* key);
   void curves(ViewContext& ctx, float width, float height);
   void maps(ViewContext& ctx, float width, float height);
+  void head_table();
   TrainScene& scene_;
   int generation_seen_ = -1;
   bool external_change_ = false;

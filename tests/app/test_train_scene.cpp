@@ -101,6 +101,52 @@ TEST(AppTrainScene, OneLayerStaysNearChance) {
   EXPECT_EQ(s.shown().layers, 1);
 }
 
+// The task "heads" (core/train/heads.h): one layer of two heads names the referent; at the end of the run the
+// document reports what each head's "it" row reads, measured on every held-out sentence; the link carries the task.
+TEST(AppTrainScene, TwoHeadsNameTheReferentAndEachHeadsPatternIsReported) {
+  NEEDS_THREAD_HOST();
+  std::string query;
+  {
+    WithHost h;
+    PlaygroundState st;
+    TrainScene& s = *st.get<TrainScene>();
+    ASSERT_TRUE(ok(set_state_json(st, R"({"scene":"train","preset":"heads-2","weights":"trained"})")));
+    EXPECT_EQ(s.params().recipe.task, "heads");
+    EXPECT_EQ(s.params().recipe.layers, 1);
+    EXPECT_EQ(s.params().recipe.heads, 2);
+    ASSERT_TRUE(wait_for(s, [&] { return s.state() == TrainRunState::Done; }, 60));
+    const json t = state(st, false)["training"];
+    std::printf("    heads-2 in the thread: held-out accuracy %.4f, heads: %s\n", s.report().heldout_accuracy,
+                t["head_patterns"].dump().substr(0, 400).c_str());
+    EXPECT_GE(s.report().heldout_accuracy, 0.95);
+    EXPECT_EQ(t["task"], "heads");
+    ASSERT_EQ(t["head_patterns"].size(), 2u);
+    EXPECT_EQ(t["head_patterns"][0]["reads"], "animal | adjective");
+    EXPECT_EQ(t["head_patterns"][1]["reads"], "adjective | place");
+    EXPECT_GT(t["head_patterns"][0]["when_animal"]["animal"].get<double>(), 0.9);
+    EXPECT_EQ(s.shown().heads, 2);
+    EXPECT_NE(s.weights_label().find("trained on naming the referent, 1500 steps"), std::string::npos) << s.weights_label();
+    const std::string doc = get_state_json(st, true);
+    ASSERT_TRUE(ok(set_state_json(st, doc)));
+    EXPECT_EQ(parse(get_state_json(st, true)), parse(doc));
+    query = state_to_query(st);
+  }
+  EXPECT_NE(query.find("task=heads"), std::string::npos) << query;
+  WithHost h;
+  PlaygroundState b;
+  apply_url_query(b, query);
+  EXPECT_TRUE(b.errors.empty()) << query;
+  TrainScene& s = *b.get<TrainScene>();
+  EXPECT_EQ(s.params().recipe.task, "heads");
+  EXPECT_EQ(s.params().recipe.heads, 2);
+  // Another task is refused with a message and nothing changes.
+  const json before = state(b, false);
+  const json reply = parse(set_state_json(b, R"({"task":"induction"})"));
+  EXPECT_FALSE(reply.value("ok", true));
+  EXPECT_NE(reply.dump().find("task must be"), std::string::npos) << reply.dump();
+  EXPECT_EQ(state(b, false)["training"]["task"], "heads");
+}
+
 TEST(AppTrainScene, PauseResetAndOneStep) {
   NEEDS_THREAD_HOST();
   WithHost h;

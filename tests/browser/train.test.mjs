@@ -139,6 +139,41 @@ test('one layer stays near chance (measured in the page)', async () => {
   }
 });
 
+// The task "heads" (core/train/heads.h): one layer of two heads names the referent; at the end of the run the page
+// reports (and shows, in the controls) what each head's "it" row reads, measured on every held-out sentence; the
+// link carries the task. Screenshots train-heads-{en,zh}.png at 1280×720.
+test('two heads name the referent and the page reports what each head learned', async () => {
+  const own = await launch();
+  try {
+    const { page, errors } = await openPage(own.context, url + '?scene=train&preset=heads-2&weights=trained&step=1');
+    const s = await waitFor(page, (x) => x.training.state === 'done', 60000);
+    assert.equal(s.training.state, 'done', JSON.stringify(s.training).slice(0, 300));
+    assert.equal(s.training.task, 'heads');
+    assert.equal(s.training.recipe.layers, 1);
+    assert.equal(s.training.recipe.heads, 2);
+    assert.ok(s.training.heldout_accuracy >= TARGET, `held-out accuracy ${s.training.heldout_accuracy}`);
+    const reads = s.training.head_patterns.map((p) => p.reads);
+    console.log(`heads-2 in the page: held-out accuracy ${s.training.heldout_accuracy}, heads read ${JSON.stringify(reads)}`);
+    assert.deepEqual(reads, ['animal | adjective', 'adjective | place'], 'the same heads as the native run (same recipe, same bits)');
+    assert.match(s.results.label, /^trained on naming the referent, 1500 steps, held-out accuracy \d+\.\d %$/);
+    await frames(page, 4);
+    await screenshot(page, 'train-heads-en.png');
+    await page.evaluate(() => window.playground.setState({ lang: 'zh' }));
+    await frames(page, 4);
+    await screenshot(page, 'train-heads-zh.png');
+    await page.evaluate(() => window.playground.setState({ lang: 'en' }));
+    const link = await page.evaluate(() => window.playground.link());
+    assert.match(link, /task=heads/);
+    const refused = await page.evaluate(() => window.playground.setState({ task: 'induction' }));
+    assert.equal(refused.ok, false);
+    assert.match(refused.error, /task must be "coref" or "heads"/);
+    assert.equal((await state(page)).training.task, 'heads');
+    assert.deepEqual(errors, []);
+  } finally {
+    await own.close();
+  }
+});
+
 // On a fresh page. (Open, issue 16: on the page of a finished one-layer run, after reset, layers: 2 and
 // start, the training once did not go on when the tab was visible again.)
 test('a hidden tab pauses the training, a visible one resumes it', async () => {

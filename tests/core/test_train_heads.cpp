@@ -31,7 +31,8 @@ HeadsRun run(const Recipe& r) {
   out.loss = t.curve().back().loss;
   out.accuracy = t.heldout_accuracy();
   out.argmax = t.referent_argmax();
-  EXPECT_TRUE(t.head_patterns(&out.heads).ok);
+  EXPECT_EQ(t.head_patterns().size(), static_cast<size_t>(r.layers * r.heads));  // the final evaluation measured them
+  out.heads = t.head_patterns();
   return out;
 }
 

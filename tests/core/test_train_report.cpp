@@ -36,15 +36,30 @@ TEST(CoreTrainReport, RoundTripAndRefusals) {
   EXPECT_EQ(back.attention.it_pos, 8);
   for (size_t k = 0; k < a.maps.size(); ++k) EXPECT_EQ((back.attention.maps[k] - a.maps[k]).cwiseAbs().maxCoeff(), 0.f);
   EXPECT_FALSE(back.diverged());
-  // Damaged: shorter, longer, another version, a count that does not fit, a weight out of [0, 1].
+  // The head patterns of the final evaluation (2 layers × 1 head), number for number.
+  ASSERT_EQ(back.head_patterns.size(), 2u);
+  ASSERT_EQ(t.head_patterns().size(), 2u);
+  for (size_t k = 0; k < 2; ++k) {
+    const HeadPattern &x = back.head_patterns[k], &y = t.head_patterns()[k];
+    EXPECT_EQ(x.layer, y.layer);
+    EXPECT_EQ(x.head, y.head);
+    EXPECT_EQ(x.referent, y.referent);
+    EXPECT_EQ(x.when_animal.adjective, y.when_animal.adjective);
+    EXPECT_EQ(x.when_place.entropy, y.when_place.entropy);
+  }
+  const size_t first_share = 13 + 4 * back.curve.size() + 1 + 2;  // Q, then pattern 0's layer and head
+  // Damaged: shorter, longer, another version, a count that does not fit, a weight out of [0, 1], a head's share
+  // out of [0, 1], a pattern count that does not fit.
   TrainReport untouched = back;
-  for (int k = 0; k < 5; ++k) {
+  for (int k = 0; k < 7; ++k) {
     std::vector<double> w = v;
     if (k == 0) w.pop_back();
     if (k == 1) w.push_back(0);
-    if (k == 2) w[0] = 2;
+    if (k == 2) w[0] = kReportVersion + 1;
     if (k == 3) w[12] = 1e9;
     if (k == 4) w.back() = 7;
+    if (k == 5) w[first_share] = 1.5;           // a head's share above 1
+    if (k == 6) w[first_share - 3] = 4097;      // more head patterns than fit
     EXPECT_FALSE(decode_report(w.data(), w.size(), &back).ok) << k;
     EXPECT_EQ(back.step, untouched.step);
   }

@@ -60,6 +60,41 @@ const TrPair kStrings[] = {
     {"diverged", "发散"},
     {"failed", "失败"},
     {"trained on coreference, {0} steps, held-out accuracy {1} %", "在指代消解上训练，{0} 步，留出集准确率 {1} %"},
+    {"trained on naming the referent, {0} steps, held-out accuracy {1} %", "在说出所指名词上训练，{0} 步，留出集准确率 {1} %"},
+    // the task "heads"
+    {"Choose two heads and press Train; when the run ends, read the table: what does each head's \"it\" row read? Then try one head and four.",
+     "选两个头并按“训练”；训练结束后看下表：每个头在 \"it\" 那一行读的是什么？再试一个头和四个头。"},
+    {"Every head count names the referent on about 100 % of held-out sentences. One head spreads its row over both nouns; two heads split the work: each reads one noun unless an adjective of the other kind outbids it in the softmax (measured with seed 1).",
+     "每种头数都能在约 100 % 的留出句子上说出所指。一个头把这一行分散在两个名词上；两个头分工：每个头读一个名词，除非另一类的形容词在 softmax 里把它压过去（种子 1 时测得）。"},
+    {"Heads: name the referent (1 layer)", "多头：说出所指名词（1 层）"},
+    {"Point at the referent (coreference)", "指向所指名词（指代消解）"},
+    {"task", "任务"},
+    {"One head", "一个头"},
+    {"Two heads", "两个头"},
+    {"Four heads", "四个头"},
+    {"One layer of one head names the referent among the 40 nouns: does a single head read the nouns and the adjective at once?",
+     "一层一个头，在 40 个名词中说出所指：一个头能同时读名词和形容词吗？"},
+    {"One layer of two heads names the referent among the 40 nouns: watch what each head learns to read.",
+     "一层两个头，在 40 个名词中说出所指：看每个头学会读什么。"},
+    {"One layer of four heads names the referent among the 40 nouns: some heads learn the same thing, or nothing.",
+     "一层四个头，在 40 个名词中说出所指：有的头学到相同的东西，有的什么也没学到。"},
+    {"Why several heads?", "为什么要多个头？"},
+    {"Here one layer must NAME the referent among all 40 nouns (a classifier reads the \"it\" row's output). The query at \"it\" has not read the adjective, so no head can point at the referent; the row must read two things: the nouns (the candidates) and the adjective (which kind is meant). Nothing tells a head which to read: the table shows what each one learned, measured on the held-out sentences.",
+     "这里一层要在全部 40 个名词中说出所指（分类器读取 \"it\" 那一行的输出）。\"it\" 处的 query 还没读到形容词，所以没有哪个头能直接指向所指名词；这一行必须读两样东西：名词（候选）和形容词（指哪一类）。没有什么告诉某个头该读什么：下表是每个头学到的东西，在留出句子上测量。"},
+    {"What each head learned", "每个头学到了什么"},
+    {"the \"it\" row, measured on every held-out sentence", "\"it\" 那一行，在全部留出句子上测量"},
+    {"referent is the animal", "所指是动物"},
+    {"referent is the place", "所指是地点"},
+    {"animal", "动物"},
+    {"place", "地点"},
+    {"adjective", "形容词"},
+    {"previous token", "前一个词"},
+    {"itself", "自身"},
+    {"nouns", "两个名词"},
+    {"spread", "分散"},
+    {"Measured when the run ends, on all held-out sentences.", "训练结束时在全部留出句子上测量。"},
+    {"any head on the referent", "某个头的最大权重在所指名词上"},
+    {"task must be \"coref\" or \"heads\", got {0}", "task 必须是 \"coref\" 或 \"heads\"，收到的是 {0}"},
     {"random, seed {0}", "随机权重，种子 {0}"},
     {"measured on {0} held-out sentences during the run, on all {1} at the end",
      "训练中在 {0} 个留出句子上测量，结束时在全部 {1} 个上测量"},
@@ -75,7 +110,6 @@ const TrPair kStrings[] = {
     // errors (the scene's and the training engine's)
     {"training must be \"start\", \"pause\" or \"reset\", got {0}", "training 必须是 \"start\"、\"pause\" 或 \"reset\"，收到的是 {0}"},
     {"weights must be \"trained\" or \"random\", got {0}", "weights 必须是 \"trained\" 或 \"random\"，收到的是 {0}"},
-    {"task must be \"coref\", got {0}", "task 必须是 \"coref\"，收到的是 {0}"},
     {"the run diverged: press Reset or change the recipe", "训练已发散：请按“重置”或修改训练配方"},
     {"the run is finished: press Reset to train again", "训练已完成：按“重置”可重新训练"},
     {"training is not available here: {0}", "此处无法训练：{0}"},
@@ -111,12 +145,23 @@ TrainParams with_layers(int layers) {
   p.recipe.layers = layers;
   return p;
 }
+TrainParams with_heads(int heads) {
+  TrainParams p;
+  p.recipe = train::heads_recipe(heads);
+  return p;
+}
 const std::vector<Preset>& preset_table() {
   static const std::vector<Preset> kPresets = {
       {{"two-layers", N_("Two layers (solves it)"),
         N_("Layer 1 reads the adjective into \"it\", layer 2 picks the noun: held-out accuracy near 100 %.")}, with_layers(2)},
       {{"one-layer", N_("One layer (cannot)"),
         N_("The query at \"it\" cannot depend on the adjective after it: held-out accuracy stays near 50 %.")}, with_layers(1)},
+      {{"heads-1", N_("One head"),
+        N_("One layer of one head names the referent among the 40 nouns: does a single head read the nouns and the adjective at once?")}, with_heads(1)},
+      {{"heads-2", N_("Two heads"),
+        N_("One layer of two heads names the referent among the 40 nouns: watch what each head learns to read.")}, with_heads(2)},
+      {{"heads-4", N_("Four heads"),
+        N_("One layer of four heads names the referent among the 40 nouns: some heads learn the same thing, or nothing.")}, with_heads(4)},
   };
   return kPresets;
 }
@@ -135,11 +180,13 @@ const FieldTable<TrainParams>& fields() {
   using P = TrainParams;
   static const FieldTable<P> kFields = {
       {"task",
-       [](const json& v, P*) {
-         if (!v.is_string() || v.get<std::string>() != "coref") return Status::Error("task must be \"coref\", got {0}", {quote_json(v)});
+       [](const json& v, P* p) {
+         if (!v.is_string() || (v.get<std::string>() != "coref" && v.get<std::string>() != train::kHeadsTask))
+           return Status::Error("task must be \"coref\" or \"heads\", got {0}", {quote_json(v)});
+         p->recipe.task = v.get<std::string>();
          return Status::Ok();
        },
-       [](const P& p, json& doc) { doc["task"] = p.recipe.task; }, UrlKind::String, nullptr, /*in_link=*/false},
+       [](const P& p, json& doc) { doc["task"] = p.recipe.task; }, UrlKind::String},
       {"text", at<&P::text>},
       {"layers", [](P& p) -> int& { return p.recipe.layers; }, 1, train::recipe_limits::kMaxLayers},
       {"d_model", [](P& p) -> int& { return p.recipe.d_model; }, 1, train::recipe_limits::kMaxDModel},
@@ -216,6 +263,10 @@ void TrainScene::build_first() {
 const char* TrainScene::title() const { return N_("Watch attention learn"); }
 
 LessonInfo TrainScene::lesson() const {
+  if (params_.recipe.task == train::kHeadsTask)
+    return {"logits = x¹[it]·W^C + b^C  (40 nouns),   x¹ = x⁰ + MultiHead_H(x⁰)",
+            N_("Choose two heads and press Train; when the run ends, read the table: what does each head's \"it\" row read? Then try one head and four."),
+            N_("Every head count names the referent on about 100 % of held-out sentences. One head spreads its row over both nouns; two heads split the work: each reads one noun unless an adjective of the other kind outbids it in the softmax (measured with seed 1).")};
   return {"loss = −log A^L[it, referent],   A^L = softmax(Q^L·K^Lᵀ/√dₖ)",
           N_("Press Train with 2 layers and watch the \"it\" row of layer 2; then Reset, choose 1 layer and train again. Change the adjective (tired → wide) in the sentence."),
           N_("With two layers the loss falls, the held-out accuracy climbs towards 100 % within seconds and \"it\" attends to the noun the adjective describes; one layer stays near 50 %: its query at \"it\" has not yet read the adjective that follows.")};
@@ -228,7 +279,14 @@ const std::vector<StageInfo>& TrainScene::stages() const {
       {"learn", N_("Train on the coreference task"), "loss = −(1/B)·Σ_b log A_b^L[it, referent]",
        N_("A pointer readout: the loss is −log of the weight that the \"it\" row of the last layer puts on the referent. Training moves W^Q, W^K, W^V until that weight is large, on sentences the model was trained on and on held-out ones alike.")},
   };
-  return kStages;
+  // The task "heads": the same sentences, one layer, a classifier that names the referent among the 40 nouns.
+  static const std::vector<StageInfo> kHeadsStages = {
+      {"task", N_("The task: which noun is \"it\"?"), "referent = argmaxₖ (x¹[it]·W^C + b^C)ₖ,  k ∈ 40 nouns",
+       N_("Here one layer must NAME the referent among all 40 nouns (a classifier reads the \"it\" row's output). The query at \"it\" has not read the adjective, so no head can point at the referent; the row must read two things: the nouns (the candidates) and the adjective (which kind is meant). Nothing tells a head which to read: the table shows what each one learned, measured on the held-out sentences.")},
+      {"learn", N_("Heads: name the referent (1 layer)"), "loss = −(1/B)·Σ_b log softmax(x¹[it]·W^C + b^C)[referent]",
+       N_("One layer of two heads names the referent among the 40 nouns: watch what each head learns to read.")},
+  };
+  return params_.recipe.task == train::kHeadsTask ? kHeadsStages : kStages;
 }
 
 const std::vector<PresetInfo>& TrainScene::presets() const { return preset_infos(preset_table()); }
@@ -260,6 +318,19 @@ json TrainScene::training_json() const {
   t["curve"] = curve;
   t["curve_columns"] = {"step", "loss", "heldout_accuracy", "referent_argmax"};
   t["steps_per_second"] = steps_per_second_;
+  // What each head's "it" row reads, measured on every held-out sentence at the end of the run (heads.h).
+  json heads = json::array();
+  if (has_report_)
+    for (const train::HeadPattern& p : report_.head_patterns) {
+      const auto shares = [](const train::RowShares& r) {
+        return json{{"animal", r.animal}, {"place", r.place}, {"adjective", r.adjective}, {"previous", r.previous},
+                    {"self", r.self}, {"entropy", r.entropy}};
+      };
+      heads.push_back({{"layer", p.layer + 1}, {"head", p.head + 1}, {"referent", p.referent}, {"other_noun", p.other_noun},
+                       {"when_animal", shares(p.when_animal)}, {"when_place", shares(p.when_place)},
+                       {"reads", train::head_relation(p)}});
+    }
+  t["head_patterns"] = heads;
   t["vocabulary"] = json(std::vector<std::string>(train::coref_vocabulary().begin() + 1, train::coref_vocabulary().end()));
   t["host"] = train_host() ? train_host()->name() : "none";
   if (state_ == TrainRunState::Diverged) t["message"] = report_.divergence().message;
@@ -313,7 +384,7 @@ Status TrainScene::prepare(const json& in, std::unique_ptr<SceneChange>* out) co
     } else if (!it->is_object()) {
       return Status::Error("training must be \"start\", \"pause\" or \"reset\", got {0}", {quote_json(*it)});
     } else if (same ? json::parse(it->dump()) != json::parse(training_json().dump())
-                    : (!it->contains("recipe") || (*it)["recipe"] != recipe_json(p.recipe) || it->value("task", json()) != "coref")) {
+                    : (!it->contains("recipe") || (*it)["recipe"] != recipe_json(p.recipe) || it->value("task", json()) != p.recipe.task)) {
       return Status::Error("training does not match the current run");
     }
   }
@@ -464,7 +535,7 @@ void TrainScene::poll() {
 std::string TrainScene::weights_label(bool localized) const {
   const int step = has_report_ ? report_.step : 0;
   if (step == 0) return random_weights_label(params_.recipe.seed, localized);
-  return trained_weights_label(step, report_.heldout_accuracy, localized);
+  return trained_weights_label(step, report_.heldout_accuracy, localized, params_.recipe.task == train::kHeadsTask);
 }
 
 std::string TrainScene::explain(int what, int i, int j) const {

@@ -19,6 +19,7 @@ TrainReport make_report(const Trainer& t, const SentenceAttention& shown) {
   r.diverged_loss = t.diverged_loss();
   r.kept_step = t.step();
   r.curve = t.curve();
+  r.head_patterns = t.head_patterns();
   r.attention = shown;
   return r;
 }
@@ -30,6 +31,12 @@ void encode_report(const TrainReport& r, std::vector<double>* out) {
                      r.evaluated_on_all ? 1.0 : 0.0, double(r.curve_sentences), double(r.diverged_step), r.diverged_loss,
                      double(r.kept_step), double(r.heldout_sentences), double(r.curve.size())});
   for (const CurvePoint& p : r.curve) v.insert(v.end(), {double(p.step), p.loss, p.heldout_accuracy, p.referent_argmax});
+  v.push_back(double(r.head_patterns.size()));
+  for (const HeadPattern& p : r.head_patterns) {
+    v.insert(v.end(), {double(p.layer), double(p.head), p.referent, p.other_noun});
+    for (const RowShares* x : {&p.when_animal, &p.when_place})
+      v.insert(v.end(), {x->animal, x->place, x->adjective, x->previous, x->self, x->entropy});
+  }
   const SentenceAttention& a = r.attention;
   const int n = static_cast<int>(a.maps.empty() ? 0 : a.maps[0].rows());
   v.insert(v.end(), {double(a.layers), double(a.heads), double(n), double(a.it_pos)});
@@ -67,7 +74,29 @@ Status decode_report(const double* v, size_t n, TrainReport* out) {
     if (!whole(p[0], 0, 1e6)) return bad;
     r.curve.push_back({int(p[0]), p[1], p[2], p[3]});
   }
-  const double* a = v + kHead + 4 * P;
+  // the head patterns: Q × 16 numbers, shares in [0, 1], entropies in [0, ln 4096]
+  const double* q = v + kHead + 4 * P;
+  if (!whole(q[0], 0, 4096)) return bad;
+  const size_t Q = size_t(q[0]);
+  constexpr size_t kPattern = 16;
+  if (n < kHead + 4 * P + 1 + kPattern * Q + 4) return bad;
+  for (size_t i = 0; i < Q; ++i) {
+    const double* x = q + 1 + kPattern * i;
+    if (!whole(x[0], 0, 63) || !whole(x[1], 0, 63)) return bad;
+    for (size_t k = 2; k < kPattern; ++k) {
+      const bool entropy = k == 9 || k == 15;
+      if (!std::isfinite(x[k]) || x[k] < 0 || x[k] > (entropy ? 8.32 : 1.0 + 1e-6)) return bad;
+    }
+    HeadPattern p;
+    p.layer = int(x[0]), p.head = int(x[1]), p.referent = x[2], p.other_noun = x[3];
+    RowShares* s2[2] = {&p.when_animal, &p.when_place};
+    for (int j = 0; j < 2; ++j) {
+      const double* y = x + 4 + 6 * j;
+      *s2[j] = RowShares{y[0], y[1], y[2], y[3], y[4], y[5]};
+    }
+    r.head_patterns.push_back(p);
+  }
+  const double* a = q + 1 + kPattern * Q;
   if (!whole(a[0], 1, 64) || !whole(a[1], 1, 64) || !whole(a[2], 0, 4096) || !whole(a[3], -1, a[2])) return bad;
   SentenceAttention& s = r.attention;
   s.layers = int(a[0]);
@@ -75,7 +104,7 @@ Status decode_report(const double* v, size_t n, TrainReport* out) {
   const int w = int(a[2]);
   s.it_pos = int(a[3]);
   const size_t maps = size_t(s.layers) * size_t(s.heads);
-  if (n != kHead + 4 * P + 4 + maps * size_t(w) * size_t(w)) return bad;
+  if (n != size_t(a - v) + 4 + maps * size_t(w) * size_t(w)) return bad;
   const double* m = a + 4;
   for (size_t k = 0; k < maps && w > 0; ++k) {
     Mat x(w, w);

@@ -5,6 +5,8 @@
 //
 // Layout: [kReportVersion, step, steps, loss, accuracy, argmax, evaluated_on_all, curve_sentences,
 //          diverged_step, diverged_loss, kept_step, held-out sentences, curve points P, P × (step, loss, accuracy, argmax),
+//          head patterns Q (0 until the whole held-out set was measured), Q × (layer, head, referent, other noun,
+//          the 6 shares when the referent is the animal, the 6 when it is the place: heads.h's RowShares order),
 //          layers L, heads H, words n, it_pos, L·H·n·n weights (map by map, row-major)]
 #pragma once
 #include <vector>
@@ -14,7 +16,7 @@
 namespace ap {
 namespace train {
 
-constexpr double kReportVersion = 1;
+constexpr double kReportVersion = 2;  // 2: the head patterns
 
 struct TrainReport {
   int step = 0, steps = 0;
@@ -25,6 +27,7 @@ struct TrainReport {
   int diverged_step = -1, kept_step = 0;  // diverged_step −1: the run has not diverged
   double diverged_loss = 0;
   std::vector<CurvePoint> curve;
+  std::vector<HeadPattern> head_patterns;  // Trainer::head_patterns(): measured at the end of the run
   SentenceAttention attention;  // words are not packed: the page knows which sentence it asked for
   bool finished() const { return step >= steps; }
   bool diverged() const { return diverged_step >= 0; }

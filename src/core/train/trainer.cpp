@@ -120,16 +120,22 @@ void Trainer::fill(const std::vector<CorefSentence>& set, int B, Batch* batch) c
 
 void Trainer::evaluate(const std::vector<CorefSentence>& set, size_t count) {
   const int T = data_.seq_len, H = recipe_.heads, L = recipe_.layers, K = kHeadsClasses;
+  const bool all = count == data_.heldout.size() && &set == &data_.heldout;
   int right = 0, argmax_right = 0;
+  size_t animal = 0;
+  std::vector<HeadPattern> patterns;
+  patterns_.clear();
   for (size_t start = 0; start < count; start += kEvalBatch) {
     const int B = static_cast<int>(std::min<size_t>(kEvalBatch, count - start));
     for (int b = 0; b < B; ++b) idx_[static_cast<size_t>(b)] = static_cast<int>(start) + b;
     fill(set, B, &eval_batch_);
     double loss;
     if (!model_.forward(eval_batch_, &loss).ok) return;
+    if (all) add_head_patterns(model_, set, idx_.data(), B, &patterns);  // the same forward pass
     const CMatMap att = model_.attention(L - 1);
     for (int b = 0; b < B; ++b) {
       const CorefSentence& s = set[static_cast<size_t>(idx_[static_cast<size_t>(b)])];
+      animal += s.refers_to_animal;
       Eigen::Index best;
       if (classifier()) {
         // 1) the largest of the 40 logits (probabilities: same order) names the referent
@@ -152,27 +158,11 @@ void Trainer::evaluate(const std::vector<CorefSentence>& set, size_t count) {
   }
   acc_ = count ? static_cast<double>(right) / count : 0.0;
   argmax_ = count ? static_cast<double>(argmax_right) / count : 0.0;
-  evaluated_all_ = count == data_.heldout.size() && &set == &data_.heldout;
-}
-
-Status Trainer::head_patterns(std::vector<HeadPattern>* out) {
-  const std::vector<CorefSentence>& set = data_.heldout;
-  std::vector<HeadPattern> p;
-  size_t animal = 0;
-  for (size_t start = 0; start < set.size(); start += kEvalBatch) {
-    const int B = static_cast<int>(std::min<size_t>(kEvalBatch, set.size() - start));
-    for (int b = 0; b < B; ++b) {
-      idx_[static_cast<size_t>(b)] = static_cast<int>(start) + b;
-      animal += set[start + static_cast<size_t>(b)].refers_to_animal;
-    }
-    fill(set, B, &eval_batch_);
-    double loss;
-    AP_TRY(model_.forward(eval_batch_, &loss));
-    add_head_patterns(model_, set, idx_.data(), B, &p);
+  evaluated_all_ = all;
+  if (all) {
+    finish_head_patterns(animal, count - animal, &patterns);
+    patterns_ = std::move(patterns);
   }
-  finish_head_patterns(animal, set.size() - animal, &p);
-  *out = std::move(p);
-  return Status::Ok();
 }
 
 void Trainer::snapshot() {

@@ -86,9 +86,9 @@ class Trainer {
   // The attention of `words` (every word in the task's vocabulary, one "it", at most seq_len words).
   Status attention_of(const std::vector<std::string>& words, SentenceAttention* out);
 
-  // Every head's "it" row of every layer, measured on the whole held-out set under the current weights
-  // (heads.h: apart for animal and place referents): [layer · H + head].
-  Status head_patterns(std::vector<HeadPattern>* out);
+  // Every head's "it" row of every layer (heads.h: apart for animal and place referents), [layer · H + head],
+  // measured by the last evaluation on the whole held-out set (in the same forward passes); empty before one.
+  const std::vector<HeadPattern>& head_patterns() const { return patterns_; }
 
   const CorefDataset& data() const { return data_; }
   AttentionModel& model() { return model_; }
@@ -120,6 +120,7 @@ class Trainer {
   int loss_count_ = 0;
   std::vector<CurvePoint> curve_;
   double acc_ = 0, argmax_ = 0;
+  std::vector<HeadPattern> patterns_;
   bool evaluated_all_ = false;
   Status divergence_;
   int diverged_step_ = -1;
