@@ -136,8 +136,7 @@ void TrainView::head_table() {
     return;
   }
   for (const train::HeadPattern& p : r.head_patterns) {
-    const char *a = train::row_relation(p.when_animal), *b = train::row_relation(p.when_place);
-    const std::string reads = std::string(a) == b ? tr(a) : std::string(tr(a)) + " | " + tr(b);
+    const std::string reads = train::head_relation(p, tr);
     ImGui::Text("%s %d: %s %s", tr("head"), p.head + 1, tr("reads"), reads.c_str());
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     for (auto [name, x] : {std::pair<const char*, const train::RowShares*>{N_("referent is the animal"), &p.when_animal},

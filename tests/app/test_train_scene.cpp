@@ -35,6 +35,13 @@ struct WithHost {
   ~WithHost() { set_train_host(nullptr); }
 };
 
+// Opens `query` in `b` as a link does: no problem with any parameter.
+TrainScene& open_link(PlaygroundState& b, const std::string& query) {
+  apply_url_query(b, query);
+  EXPECT_TRUE(b.errors.empty()) << query;
+  return *b.get<TrainScene>();
+}
+
 // Polls (as the frame loop does) until `done` or about `seconds`.
 template <class F>
 bool wait_for(TrainScene& s, F done, double seconds = 30) {
@@ -134,13 +141,10 @@ TEST(AppTrainScene, TwoHeadsNameTheReferentAndEachHeadsPatternIsReported) {
   EXPECT_NE(query.find("task=heads"), std::string::npos) << query;
   WithHost h;
   PlaygroundState b;
-  apply_url_query(b, query);
-  EXPECT_TRUE(b.errors.empty()) << query;
-  TrainScene& s = *b.get<TrainScene>();
+  TrainScene& s = open_link(b, query);
   EXPECT_EQ(s.params().recipe.task, "heads");
   EXPECT_EQ(s.params().recipe.heads, 2);
   // Another task is refused with a message and nothing changes.
-  const json before = state(b, false);
   const json reply = parse(set_state_json(b, R"({"task":"induction"})"));
   EXPECT_FALSE(reply.value("ok", true));
   EXPECT_NE(reply.dump().find("task must be"), std::string::npos) << reply.dump();
@@ -242,9 +246,7 @@ TEST(AppTrainScene, LinkRestoresTheTrainedView) {
   EXPECT_NE(query.find("lr=0.02"), std::string::npos) << query;
   WithHost h;
   PlaygroundState b;
-  apply_url_query(b, query);
-  EXPECT_TRUE(b.errors.empty()) << query;
-  TrainScene& s = *b.get<TrainScene>();
+  TrainScene& s = open_link(b, query);
   EXPECT_EQ(s.params().recipe.seed, 4u);
   ASSERT_TRUE(wait_for(s, [&] { return s.state() == TrainRunState::Done; }));
   EXPECT_EQ(s.report().step, 200);

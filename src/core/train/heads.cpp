@@ -1,6 +1,7 @@
 #include "heads.h"
 
 #include <cmath>
+#include <cstring>
 
 namespace ap {
 namespace train {
@@ -15,9 +16,10 @@ const char* row_relation(const RowShares& s) {
   return "spread";
 }
 
-std::string head_relation(const HeadPattern& p) {
-  const std::string a = row_relation(p.when_animal), b = row_relation(p.when_place);
-  return a == b ? a : a + " | " + b;
+std::string head_relation(const HeadPattern& p, const char* (*name)(const char*)) {
+  const char *a = row_relation(p.when_animal), *b = row_relation(p.when_place);
+  if (std::strcmp(a, b) == 0) return name ? name(a) : a;
+  return std::string(name ? name(a) : a) + " | " + (name ? name(b) : b);
 }
 
 Recipe heads_recipe(int heads, uint64_t seed) {

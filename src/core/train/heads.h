@@ -51,7 +51,8 @@ struct HeadPattern {
 // "previous token", "itself", then "nouns" (animal + place > 0.5), otherwise "spread".
 const char* row_relation(const RowShares& s);
 // "adjective" when both kinds of sentence say the same, else "animal | adjective" (referent animal | place).
-std::string head_relation(const HeadPattern& p);
+// name: how each relation is written (a view passes its translation; null: the English names above).
+std::string head_relation(const HeadPattern& p, const char* (*name)(const char*) = nullptr);
 
 // The experiment's recipe: task "heads", one layer of `heads` heads, d_model 16, 1500 steps, learning rate 0.01,
 // batch 32 (the coreference defaults otherwise).
