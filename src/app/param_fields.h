@@ -109,6 +109,19 @@ struct Field {
   }
 };
 
+// The field "weights": "trained" or "random" (P::trained), as every scene with a trained view writes it.
+template <class P>
+Field<P> weights_field() {
+  return {"weights",
+          [](const nlohmann::json& v, P* p) {
+            if (!v.is_string() || (v.get<std::string>() != "trained" && v.get<std::string>() != "random"))
+              return Status::Error("weights must be \"trained\" or \"random\", got {0}", {quote_json(v)});
+            p->trained = v.get<std::string>() == "trained";
+            return Status::Ok();
+          },
+          [](const P& p, nlohmann::json& doc) { doc["weights"] = p.trained ? "trained" : "random"; }, UrlKind::String};
+}
+
 template <class P>
 using FieldTable = std::vector<Field<P>>;
 

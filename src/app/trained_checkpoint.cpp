@@ -4,6 +4,14 @@
 
 namespace ap {
 
+const char* checkpoint_asset(BuildCheckpoint which) {
+  return which == BuildCheckpoint::Heads ? "checkpoints/heads.aptc" : "checkpoints/coref.aptc";
+}
+
+train::Recipe checkpoint_recipe(BuildCheckpoint which) {
+  return which == BuildCheckpoint::Heads ? train::heads_recipe(2) : train::Recipe{};
+}
+
 const char* CheckpointSlot::state_name() const {
   switch (state_) {
     case State::None: return "none";
@@ -17,10 +25,11 @@ const char* CheckpointSlot::state_name() const {
 Status CheckpointSlot::receive(const std::vector<unsigned char>& bytes) {
   auto t = std::make_unique<train::Trainer>();
   Status s = train::read_checkpoint(bytes.data(), bytes.size(), t.get());
-  // The views explain the pointer model of the coreference task; a checkpoint of another task is refused.
-  if (s.ok && t->recipe().task != "coref")
-    s = Status::Error("the checkpoint holds a model of the task {0}, this view shows the coreference model (\"coref\")",
-                      {"\"" + t->recipe().task + "\""});
+  // A view explains its own task's model (the pointer model, or the heads'); a checkpoint of another is refused.
+  const std::string want = recipe().task;
+  if (s.ok && t->recipe().task != want)
+    s = Status::Error("the checkpoint holds a model of the task {0}, this view shows the model of the task {1}",
+                      {"\"" + t->recipe().task + "\"", "\"" + want + "\""});
   if (!s.ok) {
     fail(s);
     return s;

@@ -1,7 +1,8 @@
-// The build's trained model, as a scene holds it: the checkpoint of the coreference recipe
-// (dist/checkpoints/coref.aptc, made by tools/make_checkpoint.cpp), fetched the first time a trained view is
-// asked for — never on a first visit — and read once. The SDPA and self-attention scenes each hold one; the
-// platform keeps the fetched bytes, so the second scene's read costs no second download.
+// The build's trained models, as a scene holds one: the checkpoint of a default recipe (made by
+// tools/make_checkpoint.cpp into dist/checkpoints/), fetched the first time a trained view is asked for — never
+// on a first visit — and read once. The SDPA and self-attention scenes each hold the coreference model's
+// (coref.aptc), the multi-head scene the heads experiment's (heads.aptc, two heads); the platform keeps the
+// fetched bytes, so the second scene's read costs no second download.
 //
 //   None ──want()──> Wanted ──receive(bytes)──> Ready    (trainer(): the checkpoint's model)
 //                          └──receive(bad) / fail(e)──> Failed  (error() stays: a page reads it once)
@@ -17,10 +18,18 @@ namespace ap {
 // The trained presets' sentence: the lecture notes' own, in the task's vocabulary.
 constexpr const char* kTrainedSentence = "the animal didn't cross the street because it was too tired";
 
+// The build's checkpoints: the asset's name and the recipe it holds (what the desktop trains when the file is
+// missing, and the task a checkpoint read into the slot must have).
+enum class BuildCheckpoint { Coref, Heads };
+const char* checkpoint_asset(BuildCheckpoint which);   // "checkpoints/coref.aptc", "checkpoints/heads.aptc"
+train::Recipe checkpoint_recipe(BuildCheckpoint which);  // Recipe{}, heads_recipe(2)
+
 class CheckpointSlot {
  public:
   enum class State { None, Wanted, Ready, Failed };  // not asked for, to be fetched, read, unreadable
-  static constexpr const char* kAsset = "checkpoints/coref.aptc";
+  explicit CheckpointSlot(BuildCheckpoint which = BuildCheckpoint::Coref) : which_(which) {}
+  const char* asset() const { return checkpoint_asset(which_); }
+  train::Recipe recipe() const { return checkpoint_recipe(which_); }
 
   State state() const { return state_; }
   // "none", "loading", "loaded", "failed": the state document's field "checkpoint".
@@ -38,10 +47,58 @@ class CheckpointSlot {
   train::Trainer* trainer() const { return trainer_.get(); }
 
  private:
+  BuildCheckpoint which_;
   State state_ = State::None;
   Status error_;
   int failures_ = 0;
   std::unique_ptr<train::Trainer> trainer_;
+};
+
+// A ParamScene's trained view and its checkpoint (the self-attention and multi-head scenes derive from it beside
+// ParamScene): the slot, its state as the views and tests read it, and the parameters that wait for it. The
+// scene's ParamScene hooks forward to wants_checkpoint, hold_for_checkpoint, release_hold; the view hands the
+// fetched bytes to the scene's receive_checkpoint, which calls take_checkpoint with the scene's apply (a failure
+// to show the waiting view counts as the checkpoint's); the document names the waiting view (shown) so that a
+// link asks for the same.
+template <class Params>
+class TrainedView {
+ public:
+  using Checkpoint = CheckpointSlot::State;
+  explicit TrainedView(BuildCheckpoint which) : slot_(which) {}
+  const CheckpointSlot& checkpoint_slot() const { return slot_; }
+  Checkpoint checkpoint() const { return slot_.state(); }
+  const Status& checkpoint_error() const { return slot_.error(); }
+  int checkpoint_failures() const { return slot_.failures(); }  // one more per failure (the view reports each once)
+  bool trained_pending() const { return waiting_; }              // a trained view waits for the checkpoint
+  void checkpoint_failed(const Status& error) {
+    slot_.fail(error);
+    waiting_ = false;
+  }
+
+ protected:
+  train::Trainer* checkpoint_trainer() const { return slot_.trainer(); }
+  bool wants_checkpoint(bool trained) const { return trained && !slot_.trainer() && slot_.state() != Checkpoint::Failed; }
+  void hold_for_checkpoint(const Params& p) {
+    waiting_ = true;
+    held_params_ = p;
+    slot_.want();
+  }
+  void release_hold() { waiting_ = false; }
+  // apply(params) → Status: the scene's apply.
+  template <class Apply>
+  void take_checkpoint(const std::vector<unsigned char>& bytes, Apply apply) {
+    const bool was_waiting = waiting_;
+    waiting_ = false;
+    if (!slot_.receive(bytes).ok || !was_waiting) return;
+    const Status shown = apply(held_params_);
+    if (!shown.ok) checkpoint_failed(shown);
+  }
+  const Params& shown(const Params& installed) const { return waiting_ ? held_params_ : installed; }
+
+ private:
+  CheckpointSlot slot_;
+  bool waiting_ = false;
+  Params held_params_;
 };
 
 }  // namespace ap

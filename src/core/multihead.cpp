@@ -34,6 +34,16 @@ Status multi_head_attention(const Mat& Xq, const Mat& Xkv, const MultiHeadWeight
     if (w.Wq[h].cols() != w.d_head || w.Wk[h].cols() != w.d_head || w.Wv[h].cols() != w.d_head)
       return Status::Error("multi-head weights: head {0} is not {1} columns wide", {arg(h + 1), arg(w.d_head)});
   AP_TRY(check_matrix(w.Wo, "W^O", w.heads * w.d_head, w.d_model, limits::kMaxModelDim, limits::kMaxModelDim));
+  if (w.has_biases()) {  // one row per head for each projection, and b^O of d_model
+    if (static_cast<int>(w.bk.size()) != w.heads || static_cast<int>(w.bv.size()) != w.heads || static_cast<int>(w.bq.size()) != w.heads)
+      return Status::Error("multi-head weights are incomplete");
+    for (int h = 0; h < w.heads; ++h) {
+      AP_TRY(check_matrix(w.bq[h], "b^Q", 1, w.d_head, 1, limits::kMaxModelDim));
+      AP_TRY(check_matrix(w.bk[h], "b^K", 1, w.d_head, 1, limits::kMaxModelDim));
+      AP_TRY(check_matrix(w.bv[h], "b^V", 1, w.d_head, 1, limits::kMaxModelDim));
+    }
+    AP_TRY(check_matrix(w.bo, "b^O", 1, w.d_model, 1, limits::kMaxModelDim));
+  }
   AP_TRY(check_matrix(Xq, "X (queries)", -1, w.d_model, limits::kMaxTokens, limits::kMaxModelDim));
   AP_TRY(check_matrix(Xkv, "X (keys/values)", -1, w.d_model, limits::kMaxTokens, limits::kMaxModelDim));
   MultiHeadTrace t;
@@ -45,6 +55,11 @@ Status multi_head_attention(const Mat& Xq, const Mat& Xkv, const MultiHeadWeight
     AP_TRY(project(Xq, w.Wq[h], &Q));
     AP_TRY(project(Xkv, w.Wk[h], &K));
     AP_TRY(project(Xkv, w.Wv[h], &V));
+    if (w.has_biases()) {  // a trained layer's: the same bias added to every row
+      Q.rowwise() += w.bq[h].row(0);
+      K.rowwise() += w.bk[h].row(0);
+      V.rowwise() += w.bv[h].row(0);
+    }
     // 2) attend within the head
     AttentionTrace a;
     AP_TRY(scaled_dot_product_attention(Q, K, V, mask, &a));
@@ -55,8 +70,9 @@ Status multi_head_attention(const Mat& Xq, const Mat& Xkv, const MultiHeadWeight
     t.V.push_back(std::move(V));
     t.heads.push_back(std::move(a));
   }
-  // 4) mix the heads back to d_model: output = concat · W^O
+  // 4) mix the heads back to d_model: output = concat · W^O (+ b^O)
   t.output.noalias() = t.concat * w.Wo;
+  if (w.has_biases()) t.output.rowwise() += w.bo.row(0);
   *out = std::move(t);
   return Status::Ok();
 }
@@ -74,6 +90,9 @@ MultiHeadParamCount count_multihead_params(const MultiHeadWeights& w) {
   c.wk = entries(w.Wk);
   c.wv = entries(w.Wv);
   c.wo = static_cast<long long>(w.Wo.rows()) * w.Wo.cols();
+  for (const std::vector<Mat>* b : {&w.bq, &w.bk, &w.bv})
+    for (const Mat& m : *b) c.biases += static_cast<long long>(m.size());
+  c.biases += static_cast<long long>(w.bo.size());
   return c;
 }
 

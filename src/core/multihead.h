@@ -14,6 +14,11 @@ struct MultiHeadWeights {
   int d_model = 0, heads = 0, d_head = 0;
   std::vector<Mat> Wq, Wk, Wv;  // each d_model × d_head, one per head
   Mat Wo;                       // (heads·d_head) × d_model
+  // Biases, a trained layer's (core/train/trained_qkv.h): empty for seeded weights, else one 1 × d_head row
+  // per head for each of b^Q, b^K, b^V, and b^O: 1 × d_model. Q_i = X·W_i^Q + b_i^Q (every row), and so on.
+  std::vector<Mat> bq, bk, bv;
+  Mat bo;
+  bool has_biases() const { return !bq.empty(); }
 };
 
 // Seeded weights. Fails unless 1 <= heads <= kMaxHeads and heads divides d_model.
@@ -37,7 +42,8 @@ Status multi_head_attention(const Mat& Xq, const Mat& Xkv, const MultiHeadWeight
 struct MultiHeadParamCount {
   int heads = 0, d_head = 0;
   long long wq = 0, wk = 0, wv = 0, wo = 0;  // Σ_i rows·cols of W_i^Q (…), and rows·cols of W^O
-  long long total() const { return wq + wk + wv + wo; }
+  long long biases = 0;                      // entries of b^Q, b^K, b^V, b^O (0 without biases: 4·d_model with)
+  long long total() const { return wq + wk + wv + wo + biases; }
 };
 MultiHeadParamCount count_multihead_params(const MultiHeadWeights& w);
 

@@ -1,8 +1,8 @@
-// The trained views' checkpoint (app/trained_checkpoint.h), as the views of the SDPA and self-attention scenes
-// fetch it: when the scene first wants it (never on a first visit), the bytes are handed to the scene; each
-// failure is reported once under `key` and the report goes when a trained view is on screen. The desktop reads
-// the file beside its fonts (build/native/gen/checkpoints/) and, when it is missing, trains the same recipe
-// here once (deterministic: the same weights; seconds).
+// The trained views' checkpoints (app/trained_checkpoint.h), as the views of the SDPA, self-attention and
+// multi-head scenes fetch their scene's: when the scene first wants it (never on a first visit), the bytes are
+// handed to the scene; each failure is reported once under `key` and the report goes when a trained view is on
+// screen. The desktop reads the file beside its fonts (build/native/gen/checkpoints/) and, when it is missing,
+// trains the same recipe here once (deterministic: the same weights; seconds).
 #pragma once
 #include <string>
 #include <vector>
@@ -14,21 +14,22 @@
 
 namespace ap {
 
-// S: a scene with checkpoint(), checkpoint_failures(), checkpoint_error(), receive_checkpoint(bytes),
+// S: a scene with checkpoint_slot(), checkpoint(), checkpoint_failures(), checkpoint_error(), receive_checkpoint(bytes),
 // checkpoint_failed(status); `showing_trained`: a trained view is installed (the report is cleared).
 template <class S>
 void fetch_checkpoint(S& scene, PlaygroundState& st, int* failures_seen, bool showing_trained, const char* key = "checkpoint") {
   if (scene.checkpoint() == CheckpointSlot::State::Wanted) {
-    platform_fetch_asset(CheckpointSlot::kAsset);
+    const CheckpointSlot& slot = scene.checkpoint_slot();
+    platform_fetch_asset(slot.asset());
     std::vector<unsigned char> bytes;
     std::string error;
-    const AssetState a = platform_asset(CheckpointSlot::kAsset, &bytes, &error);
+    const AssetState a = platform_asset(slot.asset(), &bytes, &error);
     if (a == AssetState::Ready) {
       scene.receive_checkpoint(bytes);
     } else if (a == AssetState::Failed) {
 #ifndef __EMSCRIPTEN__
       std::vector<uint8_t> trained;
-      if (train::train_checkpoint(train::Recipe{}, &trained).ok) {
+      if (train::train_checkpoint(slot.recipe(), &trained).ok) {
         scene.receive_checkpoint(std::vector<unsigned char>(trained.begin(), trained.end()));
         return;
       }

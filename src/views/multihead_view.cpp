@@ -1,4 +1,5 @@
-// View of the scene "Multi-head attention": the controls (sentence, d_model, h, mask, seed) and, stage by stage,
+// View of the scene "Multi-head attention": the controls (random or trained weights, sentence, d_model, h, mask,
+// seed; with trained weights what each head learned, as measured) and, stage by stage,
 // X split into every head's Q_i, K_i, V_i; a grid of the h heads' weights with token labels; the concatenation,
 // W^O and the output; the parameter count over every h and each head's measured focus. It draws what the scene
 // holds (core/multihead.h); it computes nothing.
@@ -16,9 +17,12 @@
 #include "core/number_text.h"
 #include "platform/platform.h"
 #include "platform/text_field.h"
+#include "views/checkpoint_fetch.h"
+#include "views/head_patterns_list.h"
 #include "widgets/colormap.h"
 #include "widgets/math_text.h"
 #include "widgets/matrix_view.h"
+#include "widgets/section.h"
 #include "widgets/seed_input.h"
 
 namespace ap {
@@ -52,9 +56,33 @@ void MultiheadView::apply(ViewContext& ctx, const char* key) {
   generation_seen_ = scene_.generation();  // what the controls changed is already in the fields
 }
 
+// Which weights: seeded ("random, seed s") or the layer of the build's heads experiment (the checkpoint is
+// fetched the first time); the label says which, measured, never typed.
+void MultiheadView::weights_controls(ViewContext& ctx) {
+  int which = scene_.trained_pending() || scene_.params().trained ? 1 : 0;
+  section_heading(tr("weights"));
+  bool changed = ImGui::RadioButton((std::string(tr("random (seeded)")) + "###w_random").c_str(), &which, 0);
+  // One per line: the trained one's name is long for the controls' width.
+  changed |= ImGui::RadioButton((std::string(tr("trained (naming the referent)")) + "###w_trained").c_str(), &which, 1);
+  if (changed) {
+    MultiheadParams p = scene_.params();
+    p.trained = which == 1;
+    if (p.trained) p.text = kTrainedSentence;  // the task's words (the scene fixes the shapes)
+    (void)report_result(ctx.st, "weights", scene_.apply(p));
+    generation_seen_ = -1;
+  }
+  ImGui::PushTextWrapPos(0.f);
+  if (scene_.trained_pending()) ImGui::TextDisabled("%s", tr("loading the trained model…"));
+  else ImGui::TextDisabled("%s", scene_.weights_label().c_str());
+  ImGui::PopTextWrapPos();
+}
+
 void MultiheadView::controls(ViewContext& ctx) {
   sync();
+  fetch_checkpoint(scene_, ctx.st, &failures_seen_, scene_.model().trained);
   const float fs = ImGui::GetFontSize();
+  const bool trained = scene_.model().trained;
+  weights_controls(ctx);
   if (external_change_ && ImGui::GetActiveID() == ImGui::GetID("##text")) ImGui::ClearActiveID();
   external_change_ = false;
   ImGui::Spacing();
@@ -65,6 +93,7 @@ void MultiheadView::controls(ViewContext& ctx) {
   o.accessible_name = tr("Sentence");
   if (text_field("##text", &edit_.text, o)) apply(ctx, "text");
   const float field = fs * 7.f;
+  ImGui::BeginDisabled(trained);  // the trained layer fixes these (the scene refuses other values)
   ImGui::SetNextItemWidth(field);
   if (ImGui::InputInt("d_model###d_model", &edit_.d_model, 8, 64)) apply(ctx, "d_model");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("Width of each token's embedding x_i; h must divide it"));
@@ -90,14 +119,25 @@ void MultiheadView::controls(ViewContext& ctx) {
       apply(ctx, "mask");
     }
   }
-  if (seed_input(tr("seed"), "seed", &edit_.seed, field)) {
+  if (seed_input(tr("seed"), "seed", &edit_.seed, field)) {  // the seeded weights' (the trained layer has none)
     apply(ctx, "seed");
   }
+  ImGui::EndDisabled();
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped("%s", tr("Weights are seeded, not trained: heads do not specialise without training. The scene shows the mechanism."));
+  if (trained) {
+    ImGui::TextWrapped("%s", tr("X and every W (biases included) are the trained layer's: nothing told the heads what to read; the list below is what each reads, measured on every held-out sentence."));
+    ImGui::TextWrapped("%s", tr("Try \"tired\" → \"wide\": the heads' rows at \"it\" follow the adjective."));
+  } else {
+    ImGui::TextWrapped("%s", tr("Weights are seeded, not trained: heads do not specialise without training. The scene shows the mechanism."));
+  }
   if (scene_.params().mask == MaskKind::Padding && scene_.model().pad_count == 0)
     ImGui::TextWrapped("%s", tr("No [PAD] tokens: the padding mask hides nothing. Type [PAD] in the sentence."));
   ImGui::PopStyleColor();
+  if (trained) {
+    section_heading(tr("What each head learned"));
+    ImGui::TextDisabled("%s", tr("the \"it\" row, measured on every held-out sentence"));
+    head_patterns_list(scene_.head_patterns());
+  }
 }
 
 std::string MultiheadView::step_text(const ViewContext&) const {
@@ -123,9 +163,14 @@ std::string MultiheadView::step_text(const ViewContext&) const {
       return buf;
     case MultiheadStage::Params:
     default:
-      std::snprintf(buf, sizeof buf, "%s: 3 · %d · (%d × %d) + %d × %d = %lld   ·   4 · %d² = %lld", tr("parameter count"), h, p.d_model, dk,
-                    static_cast<int>(m.weights.Wo.rows()), static_cast<int>(m.weights.Wo.cols()), m.count.total(), p.d_model,
-                    4LL * p.d_model * p.d_model);
+      if (m.count.biases > 0)  // a trained layer: its biases counted too
+        std::snprintf(buf, sizeof buf, "%s: 3 · %d · (%d × %d) + %d × %d + %lld %s = %lld   ·   4 · %d² + 4 · %d = %lld", tr("parameter count"), h,
+                      p.d_model, dk, static_cast<int>(m.weights.Wo.rows()), static_cast<int>(m.weights.Wo.cols()), m.count.biases, tr("biases"),
+                      m.count.total(), p.d_model, p.d_model, 4LL * p.d_model * p.d_model + 4LL * p.d_model);
+      else
+        std::snprintf(buf, sizeof buf, "%s: 3 · %d · (%d × %d) + %d × %d = %lld   ·   4 · %d² = %lld", tr("parameter count"), h, p.d_model, dk,
+                      static_cast<int>(m.weights.Wo.rows()), static_cast<int>(m.weights.Wo.cols()), m.count.total(), p.d_model,
+                      4LL * p.d_model * p.d_model);
       return buf;
   }
 }
@@ -268,7 +313,12 @@ void MultiheadView::heads_stage(ViewContext& ctx) {
       const HeadFocus& f = m.focus[static_cast<size_t>(k)];
       ImGui::TextDisabled("%s %s · %s %s", tr("entropy"), fmt(f.mean_entropy, 2).c_str(), tr("max weight"), fmt(f.mean_max_weight, 2).c_str());
       const int top = q >= 0 ? f.top_key[static_cast<size_t>(q)] : -1;
-      ImGui::TextDisabled("“%s” → “%s”", m.tokens[static_cast<size_t>(q)].c_str(), top >= 0 ? m.tokens[static_cast<size_t>(top)].c_str() : "—");
+      const std::vector<train::HeadPattern>& learned = scene_.head_patterns();
+      const std::string reads = m.trained && k < static_cast<int>(learned.size())  // measured on held-out sentences
+                                    ? std::string("   ·   ") + tr("reads") + " " + train::head_relation(learned[static_cast<size_t>(k)], tr)
+                                    : std::string();
+      ImGui::TextDisabled("“%s” → “%s”%s", m.tokens[static_cast<size_t>(q)].c_str(), top >= 0 ? m.tokens[static_cast<size_t>(top)].c_str() : "—",
+                          reads.c_str());
     } else {
       ImGui::TextDisabled("%s", tr("not computed yet"));
       ImGui::TextDisabled(" ");
@@ -401,6 +451,8 @@ void MultiheadView::params_stage(ViewContext& ctx) {
   bool all_equal = !m.table.empty();
   for (const MultiHeadParamCount& c : m.table) all_equal = all_equal && c.total() == want;
   ImGui::Text("4 · d_model² = 4 · %d² = %lld   %s", d, want, all_equal ? (std::string("= ") + tr("the same for every h")).c_str() : "!=");
+  if (m.count.biases > 0)  // the trained layer adds its biases (the table counts seeded layers, which have none)
+    ImGui::Text("%s: %lld + %lld %s = %lld", tr("this layer"), m.count.total() - m.count.biases, m.count.biases, tr("biases"), m.count.total());
   ImGui::Spacing();
   // Each head's focus: what is measured differs between heads (by chance: the weights are untrained).
   const int q = scene_.focus_query();

@@ -18,12 +18,14 @@ class MultiheadView final : public SceneView {
  private:
   void sync();
   void apply(ViewContext& ctx, const char* key);
+  void weights_controls(ViewContext& ctx);
   void split_stage(ViewContext& ctx);
   void heads_stage(ViewContext& ctx);
   void concat_stage(ViewContext& ctx);
   void params_stage(ViewContext& ctx);
   MultiheadScene& scene_;
   int generation_seen_ = -1;
+  int failures_seen_ = 0;          // checkpoint failures already reported
   bool external_change_ = false;  // the model changed outside the controls since they last drew
   MultiheadParams edit_;
 };

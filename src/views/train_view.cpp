@@ -16,6 +16,7 @@
 #include "core/number_text.h"
 #include "core/train/coref.h"
 #include "platform/text_field.h"
+#include "views/head_patterns_list.h"
 #include "widgets/matrix_view.h"
 #include "widgets/plot.h"
 #include "widgets/section.h"
@@ -135,17 +136,7 @@ void TrainView::head_table() {
     ImGui::TextDisabled("%s", tr("Measured when the run ends, on all held-out sentences."));
     return;
   }
-  for (const train::HeadPattern& p : r.head_patterns) {
-    const std::string reads = train::head_relation(p, tr);
-    ImGui::Text("%s %d: %s %s", tr("head"), p.head + 1, tr("reads"), reads.c_str());
-    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    for (auto [name, x] : {std::pair<const char*, const train::RowShares*>{N_("referent is the animal"), &p.when_animal},
-                           {N_("referent is the place"), &p.when_place}})
-      ImGui::TextWrapped("  %s: %s %s · %s %s · %s %s · %s %s", tr(name), tr("animal"), fmt(x->animal, 2).c_str(), tr("place"),
-                         fmt(x->place, 2).c_str(), tr("adjective"), fmt(x->adjective, 2).c_str(), tr("entropy"),
-                         fmt(x->entropy, 2).c_str());
-    ImGui::PopStyleColor();
-  }
+  head_patterns_list(r.head_patterns);
 }
 
 std::string TrainView::step_text(const ViewContext&) const {

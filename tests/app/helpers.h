@@ -52,6 +52,15 @@ inline std::vector<unsigned char> checkpoint_vector() {
   return std::vector<unsigned char>(b.begin(), b.end());
 }
 
+// A scene's document as getState writes it: its parameters and results (the matrices when asked).
+template <class S>
+nlohmann::json scene_doc(const S& s, bool with_matrices = false) {
+  nlohmann::json doc;
+  s.write_params(doc);
+  s.write_results(doc, with_matrices);
+  return doc;
+}
+
 // The message on screen under `key`, in the current language ("" if none).
 inline std::string message(const PlaygroundState& st, const std::string& key) {
   for (const auto& m : st.errors)

@@ -13,6 +13,7 @@
 #include "app/scenes/self_scene.h"
 #include "app/url.h"
 #include "core/checkpoint_bytes.h"
+#include "core/row_argmax.h"
 #include "helpers.h"
 #include "core/train/trained_qkv.h"
 
@@ -24,19 +25,7 @@ using nlohmann::json;
 Status set(SelfScene& s, const json& doc) { return test::prepare_commit(s, doc); }
 std::vector<unsigned char> bytes() { return test::checkpoint_vector(); }
 
-json state(const SelfScene& s, bool with_matrices = false) {
-  json doc;
-  s.write_params(doc);
-  s.write_results(doc, with_matrices);
-  return doc;
-}
-
-int row_argmax(const Mat& A, int i) {
-  int best = 0;
-  for (int j = 1; j < A.cols(); ++j)
-    if (A(i, j) > A(i, best)) best = j;
-  return best;
-}
+json state(const SelfScene& s, bool with_matrices = false) { return test::scene_doc(s, with_matrices); }
 
 // The preset, arrived: the scene on the notes' sentence at the last layer.
 void open_trained(SelfScene& s) {

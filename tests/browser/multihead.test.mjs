@@ -89,7 +89,7 @@ test('multihead scene: bad input refused with a message on screen, last good sta
   // Typed into the sentence field: a new sentence computes; erased, the field's empty text is refused on screen
   // and the last sentence stays.
   await page.evaluate(() => window.playground.setState({ lang: 'en', h: 2 }));
-  await page.mouse.click(160, 289);  // the sentence field (1280×720, controls with a scrollbar)
+  await page.mouse.click(160, 448);  // the sentence field (1280×720, controls with a scrollbar; below the weights choice)
   await frames(page, 2);
   await page.keyboard.press('Control+A');
   await page.keyboard.type('the cat sat on it');

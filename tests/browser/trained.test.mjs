@@ -144,3 +144,79 @@ test('a broken, truncated or foreign checkpoint: a message, and the scene keeps 
     } finally { await page.close(); }
   }
 });
+
+// The multi-head scene's trained heads (preset "trained"): the build's heads checkpoint (dist/checkpoints/heads.aptc,
+// fetched when first asked for), its two heads' maps with what each reads, measured on the held-out set; a link
+// restores the view; the coreference checkpoint served in its place is refused by name.
+test('multi-head scene: the trained heads and what each reads, a link restores them, another task is refused', async () => {
+  const page = await browser.context.newPage();
+  const seen = checkpointRequests(page);
+  try {
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(url + '?scene=multihead');
+    await page.evaluate(() => window.playground.ready.then(() => true));
+    await frames(page, 5);
+    const get = (o) => page.evaluate((x) => window.playground.getState(x), o);
+    let s = await get();
+    assert.equal(s.weights, 'random');
+    assert.equal(s.results.label, 'random, seed 42');
+    assert.deepEqual(seen, [], 'no checkpoint before a trained view is asked for');
+    assert.deepEqual(await set(page, { preset: 'trained', step: 1 }), { ok: true });
+    await waitForState(page, (x) => x.results && x.results.checkpoint === 'loaded', 15000, 50);
+    s = await get();
+    assert.equal(s.weights, 'trained');
+    assert.equal(seen.length, 1, seen.join(', '));
+    assert.match(seen[0], /checkpoints\/heads\.aptc/);
+    assert.match(s.results.label, /^trained on naming the referent, 1500 steps, held-out accuracy \d+\.\d %$/);
+    assert.equal(s.h, 2);
+    assert.equal(s.results.weights.length, 2);
+    assert.equal(s.results.trained.task, 'heads');
+    assert.ok(s.results.trained.heldout_accuracy >= 0.95, String(s.results.trained.heldout_accuracy));
+    const reads = s.results.trained.head_patterns.map((p) => p.reads);
+    assert.equal(reads.length, 2);
+    assert.notEqual(reads[0], reads[1], 'the two heads read different words');
+    const it = s.results.tokens.indexOf('it');
+    const tired = s.results.weights.map((A) => A[it]);
+    await screenshot(page, 'multihead-trained-en.png');
+    // The adjective flips what the heads' "it" rows read.
+    assert.deepEqual(await set(page, { text: "the animal didn't cross the street because it was too wide" }), { ok: true });
+    s = await get();
+    const moved = Math.max(...s.results.weights.map((A, h) => Math.max(...A[it].map((v, j) => Math.abs(v - tired[h][j])))));
+    assert.ok(moved > 0.1, String(moved));
+    assert.deepEqual(await set(page, { lang: 'zh' }), { ok: true });
+    await screenshot(page, 'multihead-trained-zh.png');
+    assert.deepEqual(await set(page, { lang: 'en' }), { ok: true });
+    // A size the layer fixes: refused with a message, nothing changes.
+    const r = await set(page, { h: 4 });
+    assert.equal(r.ok, false);
+    assert.deepEqual((await get()).results.weights, s.results.weights);
+    // The link: the same trained heads in a new page.
+    const link = await page.evaluate(() => window.playground.link());
+    assert.match(link, /weights=trained/);
+    const { page: other } = await openPage(browser.context, link);
+    try {
+      await waitForState(other, (x) => x.results && x.results.checkpoint === 'loaded', 15000, 50);
+      const o = await other.evaluate(() => window.playground.getState());
+      assert.equal(o.weights, 'trained');
+      assert.deepEqual(o.results.weights, s.results.weights);
+    } finally { await other.close(); }
+    assert.deepEqual(errors, []);
+  } finally { await page.close(); }
+  // The coreference checkpoint where the heads' should be: refused by name, the weights stay.
+  const wrong = await browser.context.newPage();
+  try {
+    const coref = fs.readFileSync(path.join(dist, 'checkpoints', 'coref.aptc'));
+    await wrong.route('**/checkpoints/heads.aptc*', (route) => route.fulfill({ status: 200, body: coref, contentType: 'application/octet-stream' }));
+    await wrong.goto(url + '?scene=multihead');
+    await wrong.evaluate(() => window.playground.ready.then(() => true));
+    const before = await wrong.evaluate(() => window.playground.getState());
+    assert.deepEqual(await set(wrong, { preset: 'trained' }), { ok: true });
+    await waitForState(wrong, (x) => x.results && x.results.checkpoint === 'failed', 15000, 50);
+    const s = await wrong.evaluate(() => window.playground.getState());
+    assert.match(s.results.checkpoint_error, /"coref"/);
+    assert.equal(s.weights, 'random');
+    assert.deepEqual(s.results.weights, before.results.weights);
+    assert.ok(s.errors.some((e) => /coref/.test(e)), JSON.stringify(s.errors));
+  } finally { await wrong.close(); }
+});

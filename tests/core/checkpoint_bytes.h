@@ -1,29 +1,41 @@
-// The default coreference checkpoint for the tests: the file tools/make_checkpoint.cpp wrote into the build
-// (native, AP_CHECKPOINT_FILE), or — where there is none (the wasm tests) — the same recipe trained here
-// (deterministic: the same bytes). Made once per test run.
+// The build's checkpoints for the tests: the files tools/make_checkpoint.cpp wrote into the build (native,
+// AP_CHECKPOINT_DIR), or — where there are none (the wasm tests) — the same recipes trained here
+// (deterministic: the same bytes). Each made once per test run.
+//   default_checkpoint_bytes(): the coreference model (coref.aptc, Recipe{})
+//   heads_checkpoint_bytes():   the heads experiment's two heads (heads.aptc, heads_recipe(2))
 #pragma once
 #include <cstdio>
+#include <string>
 #include <vector>
 
 #include "core/train/checkpoint.h"
+#include "core/train/heads.h"
 
 namespace ap {
 
-inline const std::vector<uint8_t>& default_checkpoint_bytes() {
-  static const std::vector<uint8_t> bytes = [] {
-    std::vector<uint8_t> b;
-#ifdef AP_CHECKPOINT_FILE
-    if (FILE* f = std::fopen(AP_CHECKPOINT_FILE, "rb")) {
-      unsigned char buf[65536];
-      size_t got;
-      while ((got = std::fread(buf, 1, sizeof buf, f)) > 0) b.insert(b.end(), buf, buf + got);
-      std::fclose(f);
-      return b;
-    }
-#endif
-    (void)train::train_checkpoint(train::Recipe{}, &b);
+inline std::vector<uint8_t> build_checkpoint_bytes(const char* file, const train::Recipe& r) {
+  std::vector<uint8_t> b;
+#ifdef AP_CHECKPOINT_DIR
+  if (FILE* f = std::fopen((std::string(AP_CHECKPOINT_DIR) + "/" + file).c_str(), "rb")) {
+    unsigned char buf[65536];
+    size_t got;
+    while ((got = std::fread(buf, 1, sizeof buf, f)) > 0) b.insert(b.end(), buf, buf + got);
+    std::fclose(f);
     return b;
-  }();
+  }
+#endif
+  (void)file;
+  (void)train::train_checkpoint(r, &b);
+  return b;
+}
+
+inline const std::vector<uint8_t>& default_checkpoint_bytes() {
+  static const std::vector<uint8_t> bytes = build_checkpoint_bytes("coref.aptc", train::Recipe{});
+  return bytes;
+}
+
+inline const std::vector<uint8_t>& heads_checkpoint_bytes() {
+  static const std::vector<uint8_t> bytes = build_checkpoint_bytes("heads.aptc", train::heads_recipe(2));
   return bytes;
 }
 

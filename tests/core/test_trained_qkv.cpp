@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "checkpoint_bytes.h"
+#include "row_argmax.h"
 #include "core/attention.h"
 #include "core/train/coref.h"
 #include "core/train/trained_qkv.h"
@@ -38,13 +39,6 @@ Trainer& loaded() {
   }();
   (void)ok;
   return t;
-}
-
-int argmax_row(const Mat& A, int row) {
-  int best = 0;
-  for (int j = 1; j < A.cols(); ++j)
-    if (A(row, j) > A(row, best)) best = j;
-  return best;
 }
 
 TEST(TrainedCheckpoint, TheToolsFileReadsBackAsTheDefaultRecipeTrainedToItsEnd) {
@@ -93,7 +87,7 @@ TEST(TrainedQkv, TheDecidingRowPointsAtTheReferentAndFollowsTheAdjective) {
     EXPECT_TRUE(trained_qkv(t, w, &q).ok);
     AttentionTrace tr;
     EXPECT_TRUE(scaled_dot_product_attention(q.Q.back(), q.K.back(), q.V.back(), MaskSpec{}, &tr).ok);
-    return argmax_row(tr.weights(), q.it_pos);
+    return row_argmax(tr.weights(), q.it_pos);
   };
   EXPECT_EQ(last_row_argmax(words), 1);  // "animal"
   ASSERT_TRUE(flip_coref_adjective(&words));

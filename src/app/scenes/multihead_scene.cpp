@@ -7,6 +7,8 @@
 #include "app/json_fields.h"
 #include "app/param_fields.h"
 #include "app/scene_presets.h"
+#include "app/scenes/train_scene.h"
+#include "app/weights_label.h"
 #include "core/embedding.h"
 #include "core/number_text.h"
 #include "core/tokenizer.h"
@@ -77,6 +79,17 @@ const TrPair kStrings[] = {
      "没有 [PAD]：填充掩码什么也没遮住。请在句子里输入 [PAD]。"},
     {"Width of each token's embedding x_i; h must divide it", "每个 token 嵌入向量 x_i 的维度；必须能被 h 整除"},
     {"Number of heads; d_k = d_model / h", "头的数量；d_k = d_model / h"},
+    {"Trained heads: naming the referent", "训练过的头：说出指代对象"},
+    {"The layer of 2 heads the build trains to name what \"it\" refers to: each head's weights, learned, and what each reads, measured on held-out sentences.",
+     "构建时训练的 2 个头的层，任务是说出 \"it\" 指的是谁：每个头学到的权重，以及在留出句子上实测的每个头读什么。"},
+    {"trained (naming the referent)", "训练过的（说出指代对象）"},
+    {"X and every W (biases included) are the trained layer's: nothing told the heads what to read; the list below is what each reads, measured on every held-out sentence.",
+     "X 和所有 W（含偏置）都来自训练好的层：没有人告诉各头该读什么；下面列出的是在所有留出句子上实测的每个头读什么。"},
+    {"Try \"tired\" → \"wide\": the heads' rows at \"it\" follow the adjective.", "试试把 \"tired\" 改成 \"wide\"：各头在 \"it\" 这一行的权重会随形容词变化。"},
+    {"Each head runs scaled dot-product attention on its own. Trained weights: nothing told a head what to read, yet the two read different words at \"it\" (measured under each map on every held-out sentence).",
+     "每个头各自做缩放点积注意力。权重是训练出来的：没有人告诉各头该读什么，但两个头在 \"it\" 处读的是不同的词（每张图下方是在所有留出句子上的实测）。"},
+    {"biases", "偏置"},
+    {"a model with layer norm has no layer input that W^Q multiplies directly", "带层归一化的模型没有一个直接被 W^Q 相乘的层输入"},
     // errors
     {"h must divide d_model: {0} is not a multiple of {1} (d_k = d_model / h must be a whole number)",
      "h 必须能整除 d_model：{0} 不是 {1} 的倍数（d_k = d_model / h 必须是整数）"},
@@ -94,6 +107,14 @@ MultiheadParams with(int d_model, int h, MaskKind mask = MaskKind::None, const c
   return p;
 }
 
+// The trained view's parameters: the notes' sentence, the checkpoint's sizes (complete() checks them).
+MultiheadParams trained_params() {
+  const train::Recipe r = checkpoint_recipe(BuildCheckpoint::Heads);
+  MultiheadParams p = with(r.d_model, r.heads, MaskKind::None, kTrainedSentence);
+  p.trained = true;
+  return p;
+}
+
 const std::vector<Preset>& multihead_presets() {
   static const std::vector<Preset> kPresets = {
       {{"h1", N_("h = 1: one head, d_k = d_model"), N_("One full-width head: the baseline the notes compare against.")}, with(16, 1)},
@@ -106,6 +127,9 @@ const std::vector<Preset>& multihead_presets() {
        with(16, 4, MaskKind::Causal)},
       {{"padding", N_("Padding mask, 4 heads"), N_("Two [PAD] tokens: every head gives them weight exactly 0.")},
        with(16, 4, MaskKind::Padding, "The cat sat on the mat because it was tired [PAD] [PAD]")},
+      {{"trained", N_("Trained heads: naming the referent"),
+        N_("The layer of 2 heads the build trains to name what \"it\" refers to: each head's weights, learned, and what each reads, measured on held-out sentences.")},
+       trained_params()},
   };
   return kPresets;
 }
@@ -125,12 +149,13 @@ const FieldTable<MultiheadParams>& multihead_fields() {
        },
        [](const P& p, json& doc) { doc["mask"] = mask_name(p.mask); }, UrlKind::String},
       {"seed", at<&P::seed>},
+      weights_field<P>(),
   };
   return kFields;
 }
 
 json count_json(const MultiHeadParamCount& c) {
-  return {{"h", c.heads}, {"d_k", c.d_head}, {"W_Q", c.wq}, {"W_K", c.wk}, {"W_V", c.wv}, {"W_O", c.wo}, {"total", c.total()}};
+  return {{"h", c.heads}, {"d_k", c.d_head}, {"W_Q", c.wq}, {"W_K", c.wk}, {"W_V", c.wv}, {"W_O", c.wo}, {"biases", c.biases}, {"total", c.total()}};
 }
 
 // The results of a model as getState reports them (and as setState checks them when they come back).
@@ -150,6 +175,7 @@ json results_json(const MultiheadParams& p, const MultiheadModel& m, bool with_m
   for (const HeadFocus& f : m.focus)
     heads.push_back({{"mean_entropy", f.mean_entropy}, {"mean_max_weight", f.mean_max_weight}, {"top_key", f.top_key}});
   r["heads"] = heads;
+  r["weights_trained"] = m.trained;
   if (with_matrices) {
     json w = json::array();
     for (const AttentionTrace& a : m.trace.heads) w.push_back(matrix_json(a.weights()));
@@ -190,16 +216,99 @@ Status compute_multihead(const MultiheadParams& p, const std::vector<MultiHeadPa
   return Status::Ok();
 }
 
-MultiheadScene::MultiheadScene(bool defer) { start(defer); }
+// The trained layer's: its words and X, its weights with biases, no mask; the rest as for seeded weights.
+Status compute_multihead_trained(const train::TrainedLayer& layer, uint64_t seed, const std::vector<MultiHeadParamCount>* table,
+                                 MultiheadModel* out) {
+  MultiheadModel m;
+  m.tokens = layer.words;
+  m.X = layer.X;
+  m.weights = layer.weights;
+  AP_TRY(multi_head_attention(m.X, m.X, m.weights, MaskSpec{}, &m.trace));
+  m.focus = head_focus(m.trace);
+  m.count = count_multihead_params(m.weights);
+  if (table) m.table = *table;
+  else AP_TRY(multihead_param_table(m.weights.d_model, seed, &m.table));
+  m.trained = true;
+  *out = std::move(m);
+  return Status::Ok();
+}
+
+MultiheadScene::MultiheadScene(bool defer) : TrainedView(BuildCheckpoint::Heads) { start(defer); }
 
 const FieldTable<MultiheadParams>& MultiheadScene::fields() const { return multihead_fields(); }
 const std::vector<ScenePreset<MultiheadParams>>& MultiheadScene::preset_table() const { return multihead_presets(); }
 // The parameter table depends only on d_model and the seed: reused while they stay.
 Status MultiheadScene::compute(const MultiheadParams& p, MultiheadModel* out) const {
   const bool same_table = p.d_model == params_.d_model && p.seed == params_.seed && !model_.table.empty();
-  return compute_multihead(p, same_table ? &model_.table : nullptr, out);
+  const std::vector<MultiHeadParamCount>* table = same_table ? &model_.table : nullptr;
+  if (!p.trained) return compute_multihead(p, table, out);
+  // The trained view: the sentence through the checkpoint's model, then its layer's heads.
+  if (checkpoint() == Checkpoint::Failed) return checkpoint_error();  // read once per page: what it said stays true
+  train::Trainer* t = checkpoint_trainer();
+  if (!t) return Status::Error("the trained model has not arrived yet");
+  std::vector<std::string> words;
+  AP_TRY(train_sentence_words(p.text, &words));
+  train::TrainedLayer layer;
+  AP_TRY(train::trained_layer(*t, words, 0, &layer));
+  return compute_multihead_trained(layer, p.seed, table, out);
 }
-json MultiheadScene::results(const MultiheadParams& p, const MultiheadModel& m, bool with_matrices) const { return results_json(p, m, with_matrices); }
+
+json MultiheadScene::results(const MultiheadParams& p, const MultiheadModel& m, bool with_matrices) const {
+  json r = results_json(p, m, with_matrices);
+  r["label"] = weights_label(false);
+  if (m.trained && checkpoint_trainer()) {
+    const train::Trainer& t = *checkpoint_trainer();
+    r["trained"] = {{"task", t.recipe().task}, {"step", t.step()}, {"heldout_accuracy", t.heldout_accuracy()},
+                    {"referent_argmax", t.referent_argmax()}, {"recipe", recipe_json(t.recipe())},
+                    {"head_patterns", head_patterns_json(t.head_patterns())}};
+  }
+  r["checkpoint"] = checkpoint_slot().state_name();
+  if (checkpoint() == Checkpoint::Failed) r["checkpoint_error"] = checkpoint_error().message;
+  return r;
+}
+
+// The trained view fixes the shapes (the checkpoint's d_model and heads) and has no mask; a field that
+// disagrees is refused. The sentence is written as the model's words.
+Status MultiheadScene::complete(const json& in, MultiheadParams* p) const {
+  if (!p->trained) return Status::Ok();
+  const train::Recipe r = trained_recipe();
+  MultiheadParams fixed = *p;
+  fixed.d_model = r.d_model;
+  fixed.h = r.heads;
+  fixed.mask = MaskKind::None;
+  json mine;
+  write_fields(fields(), fixed, mine);
+  for (const char* k : {"d_model", "h", "mask"})
+    if (const auto it = in.find(k); it != in.end() && json::parse(it->dump()) != mine[k])
+      return Status::Error("{0} applies to seeded or hand-set weights; this view shows the trained model (send weights: \"random\")", {k});
+  std::vector<std::string> words;
+  AP_TRY(train_sentence_words(fixed.text, &words));
+  fixed.text.clear();
+  for (const auto& w : words) fixed.text += (fixed.text.empty() ? "" : " ") + w;
+  *p = std::move(fixed);
+  return Status::Ok();
+}
+
+void MultiheadScene::receive_checkpoint(const std::vector<unsigned char>& bytes) {
+  take_checkpoint(bytes, [this](const MultiheadParams& p) { return apply(p); });
+}
+
+void MultiheadScene::write_params(json& doc) const {
+  // Waiting for the checkpoint: the document already names the trained view (a link asks for the same).
+  write_fields(fields(), shown(params_), doc);
+}
+
+const std::vector<train::HeadPattern>& MultiheadScene::head_patterns() const {
+  static const std::vector<train::HeadPattern> kNone;
+  return checkpoint_trainer() ? checkpoint_trainer()->head_patterns() : kNone;
+}
+
+std::string MultiheadScene::weights_label(bool localized) const {
+  if (!model_.trained || !checkpoint_trainer()) return random_weights_label(params_.seed, localized);
+  return trained_weights_label(checkpoint_trainer()->step(), checkpoint_trainer()->heldout_accuracy(), localized, /*heads_task=*/true);
+}
+
+train::Recipe MultiheadScene::trained_recipe() const { return checkpoint_trainer() ? checkpoint_trainer()->recipe() : checkpoint_slot().recipe(); }
 
 const char* MultiheadScene::title() const { return N_("Multi-head attention"); }
 
@@ -210,19 +319,31 @@ LessonInfo MultiheadScene::lesson() const {
 }
 
 const std::vector<StageInfo>& MultiheadScene::stages() const {
-  static const std::vector<StageInfo> kStages = {
-      {"split", N_("Split into h heads"), "Qᵢ = X·Wᵢ^Q,   Kᵢ = X·Wᵢ^K,   Vᵢ = X·Wᵢ^V,   dₖ = d_model / h",
-       N_("The same X is projected h times, each head with its own W_i^Q, W_i^K, W_i^V of d_model × d_k: h low-dimensional subspaces instead of one wide one.")},
-      {"heads", N_("Each head's weights"), "headᵢ = softmax(QᵢKᵢᵀ / √dₖ + M)·Vᵢ",
-       N_("Each head runs scaled dot-product attention on its own: h matrices of attention weights from one sentence. Seeded, untrained weights: the heads differ by chance; only training makes them specialise.")},
-      {"concat", N_("Concat and W^O"), "MultiHead(X) = Concat(head₁, …, headₕ)·W^O",
-       N_("The heads' outputs (n × d_k each) are laid side by side: n × h·d_k = n × d_model. W^O (d_model × d_model) mixes them back into one output of X's shape.")},
-      {"params", N_("The parameter count"), "3·h·(d_model·dₖ) + (h·dₖ)·d_model = 4·d_model²",
-       N_("W^Q, W^K, W^V are h matrices of d_model × d_k = d_model / h columns each, W^O is d_model × d_model: counted from the actual matrices, 4·d_model² for every h.")},
-  };
-  return kStages;
+  static const std::vector<StageInfo> kStages = [] {
+    std::vector<StageInfo> v = {
+        {"split", N_("Split into h heads"), "Qᵢ = X·Wᵢ^Q,   Kᵢ = X·Wᵢ^K,   Vᵢ = X·Wᵢ^V,   dₖ = d_model / h",
+         N_("The same X is projected h times, each head with its own W_i^Q, W_i^K, W_i^V of d_model × d_k: h low-dimensional subspaces instead of one wide one.")},
+        {"heads", N_("Each head's weights"), "headᵢ = softmax(QᵢKᵢᵀ / √dₖ + M)·Vᵢ",
+         N_("Each head runs scaled dot-product attention on its own: h matrices of attention weights from one sentence. Seeded, untrained weights: the heads differ by chance; only training makes them specialise.")},
+        {"concat", N_("Concat and W^O"), "MultiHead(X) = Concat(head₁, …, headₕ)·W^O",
+         N_("The heads' outputs (n × d_k each) are laid side by side: n × h·d_k = n × d_model. W^O (d_model × d_model) mixes them back into one output of X's shape.")},
+        {"params", N_("The parameter count"), "3·h·(d_model·dₖ) + (h·dₖ)·d_model = 4·d_model²",
+         N_("W^Q, W^K, W^V are h matrices of d_model × d_k = d_model / h columns each, W^O is d_model × d_model: counted from the actual matrices, 4·d_model² for every h.")},
+    };
+    return v;
+  }();
+  // The trained layer: its projections carry biases, and its heads learned what they read.
+  static const std::vector<StageInfo> kTrained = [] {
+    std::vector<StageInfo> v = kStages;
+    v[0].formula = "Qᵢ = X·Wᵢ^Q + bᵢ^Q,   Kᵢ = X·Wᵢ^K + bᵢ^K,   Vᵢ = X·Wᵢ^V + bᵢ^V,   dₖ = d_model / h";
+    v[1].formula = "headᵢ = softmax(QᵢKᵢᵀ / √dₖ)·Vᵢ";
+    v[1].idea = N_("Each head runs scaled dot-product attention on its own. Trained weights: nothing told a head what to read, yet the two read different words at \"it\" (measured under each map on every held-out sentence).");
+    v[2].formula = "MultiHead(X) = Concat(head₁, …, headₕ)·W^O + b^O";
+    v[3].formula = "3·h·(d_model·dₖ) + (h·dₖ)·d_model + 4·d_model = 4·d_model² + 4·d_model";
+    return v;
+  }();
+  return model_.trained ? kTrained : kStages;
 }
-
 
 const TrPair* MultiheadScene::translations(size_t* count) const { return translation_table(kStrings, count); }
 

@@ -75,7 +75,7 @@ class SdpaScene final : public Scene {
 
   // ---- the trained view ----
   using Checkpoint = CheckpointSlot::State;
-  static constexpr const char* kCheckpointAsset = CheckpointSlot::kAsset;
+  const CheckpointSlot& checkpoint_slot() const { return ck_; }
   bool trained() const { return trained_; }            // the model shows a trained layer
   bool trained_pending() const { return pending_; }    // a trained view waits for the checkpoint
   const train::TrainedQkv& trained_qkv() const { return qkv_; }

@@ -135,14 +135,6 @@ const std::vector<Preset>& self_presets() {
 }
 
 // Every parameter, once: the document, the link and setState's reading (app/param_fields.h).
-Status read_weights(const json& v, SelfSceneParams* p) {
-  if (!v.is_string() || (v.get<std::string>() != "trained" && v.get<std::string>() != "random"))
-    return Status::Error("weights must be \"trained\" or \"random\", got {0}", {quote_json(v)});
-  p->trained = v.get<std::string>() == "trained";
-  return Status::Ok();
-}
-void write_weights(const SelfSceneParams& p, json& doc) { doc["weights"] = p.trained ? "trained" : "random"; }
-
 const FieldTable<SelfSceneParams>& self_fields() {
   using P = SelfSceneParams;
   static const FieldTable<P> kFields = {
@@ -154,7 +146,7 @@ const FieldTable<SelfSceneParams>& self_fields() {
       {"d_k", at<&P::d_k>, 1, self_limits::kMaxDModel},
       {"seed", at<&P::seed>},
       {"positional", at<&P::positional>},
-      {"weights", read_weights, write_weights, UrlKind::String},
+      weights_field<P>(),
       {"layer", at<&P::layer>, 1, train::recipe_limits::kMaxLayers},
   };
   return kFields;
@@ -218,7 +210,7 @@ const char* SelfScene::setting_title(QkSetting s) {
   return "";
 }
 
-SelfScene::SelfScene(bool defer) { start(defer); }
+SelfScene::SelfScene(bool defer) : TrainedView(BuildCheckpoint::Coref) { start(defer); }
 
 const FieldTable<SelfSceneParams>& SelfScene::fields() const { return self_fields(); }
 const std::vector<ScenePreset<SelfSceneParams>>& SelfScene::preset_table() const { return self_presets(); }
@@ -227,8 +219,8 @@ Status SelfScene::compute(const SelfSceneParams& p, SelfAttnModel* out) const {
   if (!p.trained) return compute_self(p, out);
   // The trained view: the sentence through the checkpoint's model, then its layer's X, Q, K, V beside seeded
   // matrices on the same X (core/self_attention.h).
-  if (ck_.state() == Checkpoint::Failed) return ck_.error();  // read once per page: what it said stays true
-  train::Trainer* t = ck_.trainer();
+  if (checkpoint() == Checkpoint::Failed) return checkpoint_error();  // read once per page: what it said stays true
+  train::Trainer* t = checkpoint_trainer();
   if (!t) return Status::Error("the trained model has not arrived yet");
   std::vector<std::string> words;
   AP_TRY(train_sentence_words(p.text, &words));
@@ -244,36 +236,23 @@ Status SelfScene::compute(const SelfSceneParams& p, SelfAttnModel* out) const {
 json SelfScene::results(const SelfSceneParams& p, const SelfAttnModel& m, bool with_matrices) const {
   json r = results_json(p, m, with_matrices);
   r["label"] = m.trained ? weights_label(false) : random_label(false);
-  if (m.trained && ck_.trainer()) {
-    const train::Trainer& t = *ck_.trainer();
+  if (m.trained && checkpoint_trainer()) {
+    const train::Trainer& t = *checkpoint_trainer();
     r["trained"] = {{"task", t.recipe().task}, {"step", t.step()}, {"heldout_accuracy", t.heldout_accuracy()},
                     {"layers", t.recipe().layers}, {"recipe", recipe_json(t.recipe())}};
   }
-  r["checkpoint"] = ck_.state_name();
-  if (ck_.state() == Checkpoint::Failed) r["checkpoint_error"] = ck_.error().message;
+  r["checkpoint"] = checkpoint_slot().state_name();
+  if (checkpoint() == Checkpoint::Failed) r["checkpoint_error"] = checkpoint_error().message;
   return r;
 }
 
-// Results that came back: as ParamScene's rule, but the checkpoint's state may have moved on since (loading →
-// loaded), so it is not compared.
-Status SelfScene::check_results(const json& theirs, const SelfSceneParams& p, const SelfAttnModel& m) const {
-  json mine = results(p, m, theirs.is_object() && theirs.contains(matrices_key()));
-  json their = json::parse(theirs.dump());
-  for (const char* k : {"checkpoint", "checkpoint_error"}) {
-    mine.erase(k);
-    if (their.is_object()) their.erase(k);
-  }
-  if (their != json::parse(mine.dump())) return Status::Error("results do not match what the other fields give");
-  return Status::Ok();
-}
-
-int SelfScene::trained_layers() const { return ck_.trainer() ? ck_.trainer()->recipe().layers : train::Recipe{}.layers; }
+int SelfScene::trained_layers() const { return checkpoint_trainer() ? checkpoint_trainer()->recipe().layers : train::Recipe{}.layers; }
 
 // The trained view fixes the shapes: X has the model's d_model columns and Q, K its d = d_model / heads. A
 // field of seeded weights that disagrees is refused (cross-attention and Q = K = V = X have no trained layer).
 Status SelfScene::complete(const json& in, SelfSceneParams* p) const {
   if (!p->trained) return Status::Ok();
-  const train::Recipe r = ck_.trainer() ? ck_.trainer()->recipe() : train::Recipe{};
+  const train::Recipe r = checkpoint_trainer() ? checkpoint_trainer()->recipe() : train::Recipe{};
   SelfSceneParams fixed = *p;
   fixed.cross = false;
   fixed.identity = false;
@@ -295,39 +274,21 @@ Status SelfScene::complete(const json& in, SelfSceneParams* p) const {
   return Status::Ok();
 }
 
-bool SelfScene::must_wait(const SelfSceneParams& p) const { return p.trained && !ck_.trainer() && ck_.state() != Checkpoint::Failed; }
-
-void SelfScene::wait_for(const SelfSceneParams& p) {
-  waiting_ = true;
-  waiting_params_ = p;
-  ck_.want();
-}
-
-void SelfScene::installed() { waiting_ = false; }
-
+bool SelfScene::must_wait(const SelfSceneParams& p) const { return wants_checkpoint(p.trained); }
+void SelfScene::wait_for(const SelfSceneParams& p) { hold_for_checkpoint(p); }
+void SelfScene::installed() { release_hold(); }
 void SelfScene::receive_checkpoint(const std::vector<unsigned char>& bytes) {
-  if (!ck_.receive(bytes).ok || !waiting_) {
-    waiting_ = false;
-    return;
-  }
-  waiting_ = false;
-  const Status shown = apply(waiting_params_);
-  if (!shown.ok) checkpoint_failed(shown);
-}
-
-void SelfScene::checkpoint_failed(const Status& error) {
-  ck_.fail(error);
-  waiting_ = false;
+  take_checkpoint(bytes, [this](const SelfSceneParams& p) { return apply(p); });
 }
 
 void SelfScene::write_params(json& doc) const {
   // Waiting for the checkpoint: the document already names the trained view (a link asks for the same).
-  write_fields(fields(), waiting_ ? waiting_params_ : params_, doc);
+  write_fields(fields(), shown(params_), doc);
 }
 
 std::string SelfScene::weights_label(bool localized) const {
-  if (!model_.trained || !ck_.trainer()) return random_label(localized);
-  return trained_weights_label(ck_.trainer()->step(), ck_.trainer()->heldout_accuracy(), localized);
+  if (!model_.trained || !checkpoint_trainer()) return random_label(localized);
+  return trained_weights_label(checkpoint_trainer()->step(), checkpoint_trainer()->heldout_accuracy(), localized);
 }
 
 std::string SelfScene::random_label(bool localized) const { return random_weights_label(params_.seed, localized); }

@@ -34,7 +34,7 @@ struct SelfSceneParams : SelfAttnParams {
   int layer = 2;         // 1-based, trained only: the layer shown (the last decides "it" → its noun)
 };
 
-class SelfScene final : public ParamScene<SelfSceneParams, SelfAttnModel> {
+class SelfScene final : public ParamScene<SelfSceneParams, SelfAttnModel>, public TrainedView<SelfSceneParams> {
  public:
   // defer: build the first model when first used (make_scenes), not now (Scene::ensure_built).
   explicit SelfScene(bool defer = false);
@@ -50,14 +50,8 @@ class SelfScene final : public ParamScene<SelfSceneParams, SelfAttnModel> {
   static const char* setting_title(QkSetting s);  // N_() English: "Q = K = V = X" …
 
   // ---- the trained view ----
-  using Checkpoint = CheckpointSlot::State;
-  Checkpoint checkpoint() const { return ck_.state(); }
-  const Status& checkpoint_error() const { return ck_.error(); }
-  int checkpoint_failures() const { return ck_.failures(); }
-  bool trained_pending() const { return waiting_; }  // a trained view waits for the checkpoint
-  // The view hands over the fetched bytes (or the fetch's failure); a waiting trained view is then applied.
+  // The view hands over the fetched bytes (or checkpoint_failed); a waiting trained view is then applied.
   void receive_checkpoint(const std::vector<unsigned char>& bytes);
-  void checkpoint_failed(const Status& error);
   // "trained on coreference, N steps, held-out accuracy x %" or "random, seed s" (the seeded side's seed).
   std::string weights_label(bool localized = true) const;
   std::string random_label(bool localized = true) const;
@@ -75,12 +69,8 @@ class SelfScene final : public ParamScene<SelfSceneParams, SelfAttnModel> {
   bool must_wait(const SelfSceneParams& p) const override;
   void wait_for(const SelfSceneParams& p) override;
   void installed() override;
-  Status check_results(const nlohmann::json& theirs, const SelfSceneParams& p, const SelfAttnModel& m) const override;
+  std::vector<const char*> unchecked_results() const override { return {"checkpoint", "checkpoint_error"}; }
 
- private:
-  CheckpointSlot ck_;
-  bool waiting_ = false;
-  SelfSceneParams waiting_params_;
 };
 
 

@@ -133,8 +133,8 @@ const TrPair kStrings[] = {
     {"the checkpoint is truncated: {0} bytes, its header says {1}", "检查点被截断：只有 {0} 字节，文件头说应有 {1} 字节"},
     {"the checkpoint has {0} bytes after its end", "检查点末尾之后还有 {0} 个字节"},
     {"the checkpoint is damaged: its checksum does not match", "检查点已损坏：校验和不一致"},
-    {"the checkpoint holds a model of the task {0}, this view shows the coreference model (\"coref\")",
-     "检查点里是任务 {0} 的模型，这个视图展示的是指代消解模型（\"coref\"）"},
+    {"the checkpoint holds a model of the task {0}, this view shows the model of the task {1}",
+     "检查点里是任务 {0} 的模型，这个视图展示的是任务 {1} 的模型"},
     {"the checkpoint's payload ends in the middle of a field", "检查点的数据在某个字段中间就结束了"},
     {"the training worker sent a report this page cannot read", "训练 worker 发来的报告无法读取"},
 };
@@ -203,14 +203,7 @@ const FieldTable<TrainParams>& fields() {
        },
        [](const P& p, json& doc) { doc["learning_rate"] = p.recipe.learning_rate; }, UrlKind::Number, "lr"},
       {"batch", [](P& p) -> int& { return p.recipe.batch; }, 1, train::recipe_limits::kMaxBatch},
-      {"weights",
-       [](const json& v, P* p) {
-         if (!v.is_string() || (v.get<std::string>() != "trained" && v.get<std::string>() != "random"))
-           return Status::Error("weights must be \"trained\" or \"random\", got {0}", {quote_json(v)});
-         p->trained = v.get<std::string>() == "trained";
-         return Status::Ok();
-       },
-       [](const P& p, json& doc) { doc["weights"] = p.trained ? "trained" : "random"; }, UrlKind::String},
+      weights_field<P>(),
   };
   return kFields;
 }
@@ -220,6 +213,18 @@ const FieldTable<TrainParams>& fields() {
 json recipe_json(const train::Recipe& r) {
   return {{"task", r.task}, {"layers", r.layers}, {"d_model", r.d_model}, {"heads", r.heads}, {"seed", r.seed},
           {"steps", r.steps}, {"learning_rate", r.learning_rate}, {"batch", r.batch}};
+}
+
+json head_patterns_json(const std::vector<train::HeadPattern>& patterns) {
+  const auto shares = [](const train::RowShares& r) {
+    return json{{"animal", r.animal}, {"place", r.place}, {"adjective", r.adjective}, {"previous", r.previous},
+                {"self", r.self}, {"entropy", r.entropy}};
+  };
+  json heads = json::array();
+  for (const train::HeadPattern& p : patterns)
+    heads.push_back({{"layer", p.layer + 1}, {"head", p.head + 1}, {"referent", p.referent}, {"other_noun", p.other_noun},
+                     {"when_animal", shares(p.when_animal)}, {"when_place", shares(p.when_place)}, {"reads", train::head_relation(p)}});
+  return heads;
 }
 
 const char* train_state_name(TrainRunState s) {
@@ -319,18 +324,7 @@ json TrainScene::training_json() const {
   t["curve_columns"] = {"step", "loss", "heldout_accuracy", "referent_argmax"};
   t["steps_per_second"] = steps_per_second_;
   // What each head's "it" row reads, measured on every held-out sentence at the end of the run (heads.h).
-  json heads = json::array();
-  if (has_report_)
-    for (const train::HeadPattern& p : report_.head_patterns) {
-      const auto shares = [](const train::RowShares& r) {
-        return json{{"animal", r.animal}, {"place", r.place}, {"adjective", r.adjective}, {"previous", r.previous},
-                    {"self", r.self}, {"entropy", r.entropy}};
-      };
-      heads.push_back({{"layer", p.layer + 1}, {"head", p.head + 1}, {"referent", p.referent}, {"other_noun", p.other_noun},
-                       {"when_animal", shares(p.when_animal)}, {"when_place", shares(p.when_place)},
-                       {"reads", train::head_relation(p)}});
-    }
-  t["head_patterns"] = heads;
+  t["head_patterns"] = has_report_ ? head_patterns_json(report_.head_patterns) : json::array();
   t["vocabulary"] = json(std::vector<std::string>(train::coref_vocabulary().begin() + 1, train::coref_vocabulary().end()));
   t["host"] = train_host() ? train_host()->name() : "none";
   if (state_ == TrainRunState::Diverged) t["message"] = report_.divergence().message;

@@ -95,6 +95,9 @@ class TrainScene final : public Scene {
 
 // A recipe as the document writes it: {task, layers, d_model, heads, seed, steps, learning_rate, batch}.
 nlohmann::json recipe_json(const train::Recipe& r);
+// Each head's measured "it" row: [{layer, head, referent, other_noun, when_animal, when_place, reads}] (1-based),
+// the shares {animal, place, adjective, previous, self, entropy}; reads: head_relation in English.
+nlohmann::json head_patterns_json(const std::vector<train::HeadPattern>& patterns);
 
 // The sentence as the model's words: split at spaces, ASCII lowercased; checked against the task's vocabulary.
 Status train_sentence_words(const std::string& text, std::vector<std::string>* words);

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "core/multihead.h"
 #include "trainer.h"
 
 namespace ap {
@@ -36,6 +37,29 @@ struct TrainedQkv {
 
 // Q, K, V of every layer for `words` under the trainer's current weights (check_coref_sentence's rules).
 Status trained_qkv(Trainer& t, const std::vector<std::string>& words, TrainedQkv* out);
+
+// One layer of a trained model, every head, as the multi-head scene shows seeded weights: the layer's input X
+// and its learned W_i^Q, W_i^K, W_i^V (head i: columns i·d … (i+1)·d of the layer's C × C matrices), W^O and
+// the biases, so that core/multihead.h's multi_head_attention(X, X, weights, no mask) computes that layer's
+// heads — the weights the model's own forward pass gave (tests: within 1e-6), and X + output = its residual.
+//
+//   X      = h_l, rows 0 … n−1                   [n, C]   (no layer norm: the recipes here have none)
+//   W_i^Q  = W^Q_l[:, i·d : (i+1)·d]             [C, d]   b_i^Q = b^Q_l[i·d : (i+1)·d]   [1, d]   (K, V alike)
+//   W^O    = W^O_l, b^O = b^O_l                  [C, C], [1, C]
+struct TrainedLayer {
+  std::vector<std::string> words;  // n
+  int layer = 0;                   // 0-based
+  int it_pos = -1;
+  Mat X;                           // n × C
+  MultiHeadWeights weights;        // with biases
+  Recipe recipe;
+  int step = 0;
+  double heldout_accuracy = 0;
+};
+
+// `layer` in [0, layers): fails on words outside the task's vocabulary (check_coref_sentence's rules) or on a
+// model with layer norm (its X would not be what W^Q multiplies).
+Status trained_layer(Trainer& t, const std::vector<std::string>& words, int layer, TrainedLayer* out);
 
 }  // namespace train
 }  // namespace ap

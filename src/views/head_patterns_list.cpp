@@ -1,0 +1,26 @@
+#include "views/head_patterns_list.h"
+
+#include <imgui.h>
+
+#include <utility>
+
+#include "app/i18n.h"
+#include "core/number_text.h"
+
+namespace ap {
+
+void head_patterns_list(const std::vector<train::HeadPattern>& patterns) {
+  for (const train::HeadPattern& p : patterns) {
+    const std::string reads = train::head_relation(p, tr);
+    ImGui::Text("%s %d: %s %s", tr("head"), p.head + 1, tr("reads"), reads.c_str());
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    for (auto [name, x] : {std::pair<const char*, const train::RowShares*>{N_("referent is the animal"), &p.when_animal},
+                           {N_("referent is the place"), &p.when_place}})
+      ImGui::TextWrapped("  %s: %s %s · %s %s · %s %s · %s %s", tr(name), tr("animal"), fmt(x->animal, 2).c_str(), tr("place"),
+                         fmt(x->place, 2).c_str(), tr("adjective"), fmt(x->adjective, 2).c_str(), tr("entropy"),
+                         fmt(x->entropy, 2).c_str());
+    ImGui::PopStyleColor();
+  }
+}
+
+}  // namespace ap
