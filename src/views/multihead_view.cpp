@@ -43,8 +43,10 @@ void hover_from(ViewContext& ctx, const MatrixViewResult& r, int what) {
 
 MultiheadView::~MultiheadView() { heatmap_release(this); }
 
-// A new model from outside the controls (page API, preset, link): the fields show it.
-void MultiheadView::sync() {
+// A new model from outside the controls (page API, preset, link): the fields show it. The checkpoint a trained
+// view waits for is fetched from here, which the stage calls too (on a phone the controls may be hidden).
+void MultiheadView::sync(ViewContext& ctx) {
+  fetch_checkpoint(scene_, ctx.st, &failures_seen_, scene_.model().trained);
   if (generation_seen_ == scene_.generation()) return;
   generation_seen_ = scene_.generation();
   edit_ = scene_.params();
@@ -78,8 +80,7 @@ void MultiheadView::weights_controls(ViewContext& ctx) {
 }
 
 void MultiheadView::controls(ViewContext& ctx) {
-  sync();
-  fetch_checkpoint(scene_, ctx.st, &failures_seen_, scene_.model().trained);
+  sync(ctx);
   const float fs = ImGui::GetFontSize();
   const bool trained = scene_.model().trained;
   weights_controls(ctx);
@@ -176,7 +177,7 @@ std::string MultiheadView::step_text(const ViewContext&) const {
 }
 
 void MultiheadView::stage(ViewContext& ctx) {
-  sync();
+  sync(ctx);
   switch (static_cast<MultiheadStage>(scene_.timeline.stage())) {
     case MultiheadStage::Split: split_stage(ctx); break;
     case MultiheadStage::Heads: heads_stage(ctx); break;

@@ -16,7 +16,7 @@ class MultiheadView final : public SceneView {
   std::string step_text(const ViewContext& ctx) const override;
 
  private:
-  void sync();
+  void sync(ViewContext& ctx);
   void apply(ViewContext& ctx, const char* key);
   void weights_controls(ViewContext& ctx);
   void split_stage(ViewContext& ctx);

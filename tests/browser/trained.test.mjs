@@ -201,6 +201,15 @@ test('multi-head scene: the trained heads and what each reads, a link restores t
       assert.equal(o.weights, 'trained');
       assert.deepEqual(o.results.weights, s.results.weights);
     } finally { await other.close(); }
+    // On a phone, where the controls start hidden, the link loads the trained heads too (the stage fetches).
+    const { page: phone } = await openPage(browser.context, link, { viewport: { width: 390, height: 844 } });
+    try {
+      await waitForState(phone, (x) => x.results && x.results.checkpoint === 'loaded', 15000, 50);
+      const o = await phone.evaluate(() => window.playground.getState());
+      assert.equal(o.results.checkpoint, 'loaded');
+      assert.deepEqual(o.results.weights, s.results.weights);
+      await screenshot(phone, 'multihead-trained-phone.png');
+    } finally { await phone.close(); }
     assert.deepEqual(errors, []);
   } finally { await page.close(); }
   // The coreference checkpoint where the heads' should be: refused by name, the weights stay.
