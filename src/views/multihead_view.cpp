@@ -455,7 +455,7 @@ void MultiheadView::params_stage(ViewContext& ctx) {
   if (m.count.biases > 0)  // the trained layer adds its biases (the table counts seeded layers, which have none)
     ImGui::Text("%s: %lld + %lld %s = %lld", tr("this layer"), m.count.total() - m.count.biases, m.count.biases, tr("biases"), m.count.total());
   ImGui::Spacing();
-  // Each head's focus: what is measured differs between heads (by chance: the weights are untrained).
+  // Each head's focus: what is measured differs between heads (by chance with seeded weights; learned when trained).
   const int q = scene_.focus_query();
   ImGui::TextUnformatted(tr("each head's focus (measured)"));
   if (ImGui::BeginTable("focus", 4, flags)) {
@@ -481,7 +481,7 @@ void MultiheadView::params_stage(ViewContext& ctx) {
     ImGui::EndTable();
   }
   ImGui::PushTextWrapPos(0.f);
-  ImGui::TextDisabled("%s", tr("Weights are seeded, not trained: heads do not specialise without training. The scene shows the mechanism."));
+  if (!m.trained) ImGui::TextDisabled("%s", tr("Weights are seeded, not trained: heads do not specialise without training. The scene shows the mechanism."));
   ImGui::PopTextWrapPos();
 }
 

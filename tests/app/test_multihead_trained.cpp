@@ -122,6 +122,26 @@ TEST(MultiheadTrained, TheDocumentAndTheLinkRestoreTheTrainedView) {
   for (const char* k : {"scene", "text", "d_model", "h", "weights", "results"}) EXPECT_EQ(ja[k], jb[k]) << k;
 }
 
+// A document saved from another view (its results included) restores that view: its label is of its own
+// parameters, not of the view installed when it comes back.
+TEST(MultiheadTrained, ADocumentOfAnotherViewRestoresWithItsResults) {
+  MultiheadScene s;
+  ASSERT_TRUE(set(s, {{"seed", 9}}).ok);
+  const json seed9 = state(s, true);
+  ASSERT_TRUE(set(s, {{"seed", 42}}).ok);
+  const Status back = set(s, seed9);
+  ASSERT_TRUE(back.ok) << back.message;
+  EXPECT_EQ(state(s)["results"]["label"], "random, seed 9");
+  open_trained(s);
+  const json trained = state(s, true);
+  ASSERT_TRUE(set(s, {{"preset", "h1"}}).ok);
+  EXPECT_FALSE(s.model().trained);
+  const Status again = set(s, trained);
+  ASSERT_TRUE(again.ok) << again.message;
+  EXPECT_TRUE(s.model().trained);
+  EXPECT_EQ(state(s, true), trained);
+}
+
 TEST(MultiheadTrained, SizesTheLayerFixesAreRefusedAndChangeNothing) {
   MultiheadScene s;
   open_trained(s);

@@ -150,6 +150,20 @@ TEST(SelfTrained, TheDocumentAndTheLinkRestoreTheTrainedView) {
   EXPECT_TRUE(has_layer);
 }
 
+// A document of the trained view, saved, comes back after the scene moved to seeded weights (its results
+// included: their label is of the document's parameters, not of the view installed when it arrives).
+TEST(SelfTrained, ASavedTrainedDocumentRestoresAfterARandomView) {
+  SelfScene s;
+  open_trained(s);
+  const json trained = state(s, true);
+  ASSERT_TRUE(set(s, {{"preset", "notes"}}).ok);
+  EXPECT_FALSE(s.model().trained);
+  const Status back = set(s, trained);
+  ASSERT_TRUE(back.ok) << back.message;
+  EXPECT_TRUE(s.model().trained);
+  EXPECT_EQ(state(s, true), trained);
+}
+
 TEST(SelfTrained, FieldsOfSeededWeightsAreRefusedAndChangeNothing) {
   SelfScene s;
   open_trained(s);

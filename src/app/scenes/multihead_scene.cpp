@@ -89,6 +89,8 @@ const TrPair kStrings[] = {
     {"Each head runs scaled dot-product attention on its own. Trained weights: nothing told a head what to read, yet the two read different words at \"it\" (measured under each map on every held-out sentence).",
      "每个头各自做缩放点积注意力。权重是训练出来的：没有人告诉各头该读什么，但两个头在 \"it\" 处读的是不同的词（每张图下方是在所有留出句子上的实测）。"},
     {"biases", "偏置"},
+    {"The trained layer's W^Q, W^K, W^V, W^O hold 4·d_model² weights, as for every h, and its biases b^Q, b^K, b^V, b^O another 4·d_model: counted from the actual matrices.",
+     "训练好的层的 W^Q、W^K、W^V、W^O 共有 4·d_model² 个权重（每个 h 都一样），偏置 b^Q、b^K、b^V、b^O 另有 4·d_model 个：都从实际矩阵逐个计数。"},
     {"a model with layer norm has no layer input that W^Q multiplies directly", "带层归一化的模型没有一个直接被 W^Q 相乘的层输入"},
     // errors
     {"h must divide d_model: {0} is not a multiple of {1} (d_k = d_model / h must be a whole number)",
@@ -255,7 +257,7 @@ Status MultiheadScene::compute(const MultiheadParams& p, MultiheadModel* out) co
 
 json MultiheadScene::results(const MultiheadParams& p, const MultiheadModel& m, bool with_matrices) const {
   json r = results_json(p, m, with_matrices);
-  r["label"] = weights_label(false);
+  r["label"] = label_of(p, m, false);  // of (p, m): a document being checked is not yet installed
   if (m.trained && checkpoint_trainer()) {
     const train::Trainer& t = *checkpoint_trainer();
     r["trained"] = {{"task", t.recipe().task}, {"step", t.step()}, {"heldout_accuracy", t.heldout_accuracy()},
@@ -303,8 +305,10 @@ const std::vector<train::HeadPattern>& MultiheadScene::head_patterns() const {
   return checkpoint_trainer() ? checkpoint_trainer()->head_patterns() : kNone;
 }
 
-std::string MultiheadScene::weights_label(bool localized) const {
-  if (!model_.trained || !checkpoint_trainer()) return random_weights_label(params_.seed, localized);
+std::string MultiheadScene::weights_label(bool localized) const { return label_of(params_, model_, localized); }
+
+std::string MultiheadScene::label_of(const MultiheadParams& p, const MultiheadModel& m, bool localized) const {
+  if (!m.trained || !checkpoint_trainer()) return random_weights_label(p.seed, localized);
   return trained_weights_label(checkpoint_trainer()->step(), checkpoint_trainer()->heldout_accuracy(), localized, /*heads_task=*/true);
 }
 
@@ -340,6 +344,7 @@ const std::vector<StageInfo>& MultiheadScene::stages() const {
     v[1].idea = N_("Each head runs scaled dot-product attention on its own. Trained weights: nothing told a head what to read, yet the two read different words at \"it\" (measured under each map on every held-out sentence).");
     v[2].formula = "MultiHead(X) = Concat(head₁, …, headₕ)·W^O + b^O";
     v[3].formula = "3·h·(d_model·dₖ) + (h·dₖ)·d_model + 4·d_model = 4·d_model² + 4·d_model";
+    v[3].idea = N_("The trained layer's W^Q, W^K, W^V, W^O hold 4·d_model² weights, as for every h, and its biases b^Q, b^K, b^V, b^O another 4·d_model: counted from the actual matrices.");
     return v;
   }();
   return model_.trained ? kTrained : kStages;

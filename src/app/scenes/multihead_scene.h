@@ -14,7 +14,7 @@
 // experiment (dist/checkpoints/heads.aptc: one layer of 2 heads that learned to name the referent of "it",
 // core/train/heads.h), its X and learned W_i^Q, W_i^K, W_i^V, W^O with their biases, through the same
 // multi_head_attention; each head's pattern as the trainer measured it on every held-out sentence. The
-// checkpoint is fetched the first time a trained view is asked for (app/trained_checkpoint.h: TrainedWait).
+// checkpoint is fetched the first time a trained view is asked for (app/trained_checkpoint.h: TrainedView).
 #pragma once
 #include <memory>
 #include <string>
@@ -98,6 +98,7 @@ class MultiheadScene final : public ParamScene<MultiheadParams, MultiheadModel>,
   Status compute(const MultiheadParams& p, MultiheadModel* out) const override;
   nlohmann::json results(const MultiheadParams& p, const MultiheadModel& m, bool with_matrices) const override;
   const char* matrices_key() const override { return "weights"; }
+  std::string label_of(const MultiheadParams& p, const MultiheadModel& m, bool localized) const;
   Status complete(const nlohmann::json& in, MultiheadParams* p) const override;
   bool must_wait(const MultiheadParams& p) const override { return wants_checkpoint(p.trained); }
   void wait_for(const MultiheadParams& p) override { hold_for_checkpoint(p); }

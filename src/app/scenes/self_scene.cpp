@@ -235,7 +235,7 @@ Status SelfScene::compute(const SelfSceneParams& p, SelfAttnModel* out) const {
 
 json SelfScene::results(const SelfSceneParams& p, const SelfAttnModel& m, bool with_matrices) const {
   json r = results_json(p, m, with_matrices);
-  r["label"] = m.trained ? weights_label(false) : random_label(false);
+  r["label"] = label_of(p, m, false);  // of (p, m): a document being checked is not yet installed
   if (m.trained && checkpoint_trainer()) {
     const train::Trainer& t = *checkpoint_trainer();
     r["trained"] = {{"task", t.recipe().task}, {"step", t.step()}, {"heldout_accuracy", t.heldout_accuracy()},
@@ -286,8 +286,10 @@ void SelfScene::write_params(json& doc) const {
   write_fields(fields(), shown(params_), doc);
 }
 
-std::string SelfScene::weights_label(bool localized) const {
-  if (!model_.trained || !checkpoint_trainer()) return random_label(localized);
+std::string SelfScene::weights_label(bool localized) const { return label_of(params_, model_, localized); }
+
+std::string SelfScene::label_of(const SelfSceneParams& p, const SelfAttnModel& m, bool localized) const {
+  if (!m.trained || !checkpoint_trainer()) return random_weights_label(p.seed, localized);
   return trained_weights_label(checkpoint_trainer()->step(), checkpoint_trainer()->heldout_accuracy(), localized);
 }
 

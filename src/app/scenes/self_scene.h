@@ -65,6 +65,7 @@ class SelfScene final : public ParamScene<SelfSceneParams, SelfAttnModel>, publi
   Status compute(const SelfSceneParams& p, SelfAttnModel* out) const override;
   nlohmann::json results(const SelfSceneParams& p, const SelfAttnModel& m, bool with_matrices) const override;
   const char* matrices_key() const override { return "Q"; }
+  std::string label_of(const SelfSceneParams& p, const SelfAttnModel& m, bool localized) const;
   Status complete(const nlohmann::json& in, SelfSceneParams* p) const override;
   bool must_wait(const SelfSceneParams& p) const override;
   void wait_for(const SelfSceneParams& p) override;
