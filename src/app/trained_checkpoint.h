@@ -7,6 +7,8 @@
 //   None ──want()──> Wanted ──receive(bytes)──> Ready    (trainer(): the checkpoint's model)
 //                          └──receive(bad) / fail(e)──> Failed  (error() stays: a page reads it once)
 #pragma once
+#include <nlohmann/json.hpp>
+
 #include <memory>
 #include <vector>
 
@@ -77,6 +79,18 @@ class TrainedView {
 
  protected:
   train::Trainer* checkpoint_trainer() const { return slot_.trainer(); }
+  // The checkpoint's model for a trained view's compute, or why there is none (a failed read stays true).
+  Status trained_model(train::Trainer** t) const {
+    if (slot_.state() == Checkpoint::Failed) return slot_.error();
+    *t = slot_.trainer();
+    if (!*t) return Status::Error("the trained model has not arrived yet");
+    return Status::Ok();
+  }
+  // The results' "checkpoint" (none, loading, loaded, failed) and "checkpoint_error".
+  void write_checkpoint_state(nlohmann::json& r) const {
+    r["checkpoint"] = slot_.state_name();
+    if (slot_.state() == Checkpoint::Failed) r["checkpoint_error"] = slot_.error().message;
+  }
   bool wants_checkpoint(bool trained) const { return trained && !slot_.trainer() && slot_.state() != Checkpoint::Failed; }
   void hold_for_checkpoint(const Params& p) {
     waiting_ = true;

@@ -245,9 +245,8 @@ Status MultiheadScene::compute(const MultiheadParams& p, MultiheadModel* out) co
   const std::vector<MultiHeadParamCount>* table = same_table ? &model_.table : nullptr;
   if (!p.trained) return compute_multihead(p, table, out);
   // The trained view: the sentence through the checkpoint's model, then its layer's heads.
-  if (checkpoint() == Checkpoint::Failed) return checkpoint_error();  // read once per page: what it said stays true
-  train::Trainer* t = checkpoint_trainer();
-  if (!t) return Status::Error("the trained model has not arrived yet");
+  train::Trainer* t = nullptr;
+  AP_TRY(trained_model(&t));
   std::vector<std::string> words;
   AP_TRY(train_sentence_words(p.text, &words));
   train::TrainedLayer layer;
@@ -264,8 +263,7 @@ json MultiheadScene::results(const MultiheadParams& p, const MultiheadModel& m, 
                     {"referent_argmax", t.referent_argmax()}, {"recipe", recipe_json(t.recipe())},
                     {"head_patterns", head_patterns_json(t.head_patterns())}};
   }
-  r["checkpoint"] = checkpoint_slot().state_name();
-  if (checkpoint() == Checkpoint::Failed) r["checkpoint_error"] = checkpoint_error().message;
+  write_checkpoint_state(r);
   return r;
 }
 

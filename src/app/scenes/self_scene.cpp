@@ -219,9 +219,8 @@ Status SelfScene::compute(const SelfSceneParams& p, SelfAttnModel* out) const {
   if (!p.trained) return compute_self(p, out);
   // The trained view: the sentence through the checkpoint's model, then its layer's X, Q, K, V beside seeded
   // matrices on the same X (core/self_attention.h).
-  if (checkpoint() == Checkpoint::Failed) return checkpoint_error();  // read once per page: what it said stays true
-  train::Trainer* t = checkpoint_trainer();
-  if (!t) return Status::Error("the trained model has not arrived yet");
+  train::Trainer* t = nullptr;
+  AP_TRY(trained_model(&t));
   std::vector<std::string> words;
   AP_TRY(train_sentence_words(p.text, &words));
   train::TrainedQkv q;
@@ -241,8 +240,7 @@ json SelfScene::results(const SelfSceneParams& p, const SelfAttnModel& m, bool w
     r["trained"] = {{"task", t.recipe().task}, {"step", t.step()}, {"heldout_accuracy", t.heldout_accuracy()},
                     {"layers", t.recipe().layers}, {"recipe", recipe_json(t.recipe())}};
   }
-  r["checkpoint"] = checkpoint_slot().state_name();
-  if (checkpoint() == Checkpoint::Failed) r["checkpoint_error"] = checkpoint_error().message;
+  write_checkpoint_state(r);
   return r;
 }
 
