@@ -1,18 +1,21 @@
-// Training speed: the default recipe of "Watch attention learn" (core/train/trainer.h), 100 Adam steps of 32
-// sentences each with the curve's evaluations every 25 steps, as the page's worker runs them. Reported per call
+// Training speed: each default recipe of the core's trainer (core/train/trainer.h) — "Watch attention learn"'s
+// coreference model, the multi-head checkpoint's "heads" layer and the induction model — 100 Adam steps of 32
+// sequences each with the curve's evaluations every 25 steps, as the page's worker runs them. Reported per call
 // (100 steps); tools/bench.mjs turns it into steps per second beside the wasm figure measured in the page.
 #include <benchmark/benchmark.h>
 
+#include "core/train/heads.h"
+#include "core/train/induction.h"
 #include "core/train/trainer.h"
 
 namespace {
 
-void BM_TrainDefault100Steps(benchmark::State& state) {
-  ap::train::Recipe r;
-  r.steps = 10000;  // long enough that a measurement rarely starts a new run
+void train_100_steps(benchmark::State& state, ap::train::Recipe r) {
+  r.steps = 5000;  // long enough that a measurement rarely starts a new run (and within every task's work budget)
   ap::train::Trainer t;
-  if (!t.init(r).ok) {
-    state.SkipWithError("recipe refused");
+  const ap::Status s = t.init(r);
+  if (!s.ok) {
+    state.SkipWithError(s.message.c_str());
     return;
   }
   t.advance(100);  // past the first allocations
@@ -25,6 +28,12 @@ void BM_TrainDefault100Steps(benchmark::State& state) {
     benchmark::DoNotOptimize(t.advance(100));
   }
 }
+
+void BM_TrainDefault100Steps(benchmark::State& state) { train_100_steps(state, ap::train::Recipe{}); }
+void BM_TrainHeads100Steps(benchmark::State& state) { train_100_steps(state, ap::train::heads_recipe(2)); }
+void BM_TrainInduction100Steps(benchmark::State& state) { train_100_steps(state, ap::train::induction_recipe()); }
 BENCHMARK(BM_TrainDefault100Steps)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_TrainHeads100Steps)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_TrainInduction100Steps)->Unit(benchmark::kMillisecond);
 
 }  // namespace

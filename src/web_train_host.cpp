@@ -28,11 +28,11 @@ class WebTrainHost final : public ap::TrainHost {
     fresh_ = false;
     const int ok = EM_ASM_INT({
       if (!window.apTrain) return 0;
-      window.apTrain.begin({task: $9 ? 'heads' : 'coref', layers: $0, d_model: $1, heads: $2, seed: $3, steps: $4,
+      window.apTrain.begin({task: UTF8ToString($9), layers: $0, d_model: $1, heads: $2, seed: $3, steps: $4,
                             learning_rate: $5, batch: $6}, UTF8ToString($7), $8);
       return 1;
     }, r.layers, r.d_model, r.heads, static_cast<double>(r.seed), r.steps, r.learning_rate, r.batch, s.c_str(), run_,
-       r.task == ap::train::kHeadsTask ? 1 : 0);
+       r.task.c_str());
     if (!ok) error_ = "this page has no training worker";
   }
   void run(int until) override { EM_ASM({ if (window.apTrain) window.apTrain.run($0); }, until); }

@@ -129,27 +129,42 @@ try {
   const sentence = await tp.evaluate(() => window.playground.getState({ matrices: false }).text);
   await tp.close();
   // The same worker on a page that draws nothing (a plain file of the site as its document): the wasm step
-  // alone, without the main thread's software WebGL on the other core. 100 … 900 steps of the default recipe,
-  // timed by the worker's reports (index 1 of the packed report, core/train/report.h: the step).
+  // alone, without the main thread's software WebGL on the other core. Steps 100 … 900 of each default recipe
+  // (the induction recipe run to 5000 steps, as in bench/bench_train.cpp, so that its last step's evaluation on
+  // every held-out sequence falls outside), timed by the worker's reports (index 1 of the packed report,
+  // core/train/report.h: the step).
   const bp = await browser.context.newPage();
   await bp.goto(url + 'style.css');
-  const bare = await bp.evaluate((sentence) => new Promise((resolve) => {
+  const bareRun = (recipe, sentence, until) => bp.evaluate(({ recipe, sentence, until }) => new Promise((resolve) => {
     const w = new Worker('train_worker.js');
     let t100 = 0, s100 = 0;
     w.onmessage = (e) => {
       const m = e.data;
       if (m.type === 'loaded') {
-        w.postMessage({ type: 'begin', recipe: { layers: 2, d_model: 16, heads: 1, seed: 1, steps: 1500, learning_rate: 0.01, batch: 32 }, sentence });
-        w.postMessage({ type: 'run', until: 900 });
+        w.postMessage({ type: 'begin', recipe, sentence });
+        w.postMessage({ type: 'run', until });
       } else if (m.type === 'report') {
         const step = m.data[1];
         if (!t100 && step >= 100) { t100 = performance.now(); s100 = step; }
-        if (step >= 900) { w.terminate(); resolve({ steps_per_second: (step - s100) / ((performance.now() - t100) / 1000) }); }
+        if (step >= until) { w.terminate(); resolve({ steps_per_second: (step - s100) / ((performance.now() - t100) / 1000) }); }
       } else if (m.type === 'error') { w.terminate(); resolve({ error: m.error }); }
     };
-  }), sentence);
+  }), { recipe, sentence, until });
+  const bareRecipes = [
+    { name: 'coref', bm: 'BM_TrainDefault100Steps', until: 900, sentence,
+      recipe: { task: 'coref', layers: 2, d_model: 16, heads: 1, seed: 1, steps: 1500, learning_rate: 0.01, batch: 32 } },
+    { name: 'heads', bm: 'BM_TrainHeads100Steps', until: 900, sentence,
+      recipe: { task: 'heads', layers: 1, d_model: 16, heads: 2, seed: 1, steps: 1500, learning_rate: 0.01, batch: 32 } },
+    { name: 'induction', bm: 'BM_TrainInduction100Steps', until: 900, sentence: 'A B C D E F A B C D E',
+      recipe: { task: 'induction', layers: 2, d_model: 16, heads: 1, seed: 1, steps: 5000, learning_rate: 0.01, batch: 32 } },
+  ];
+  for (const r of bareRecipes) r.bare = await bareRun(r.recipe, r.sentence, r.until);
+  const bare = bareRecipes[0].bare;
   trainRun.wasm_bare_worker_steps_per_second = bare.steps_per_second ? +bare.steps_per_second.toFixed(1) : null;
   if (bare.error) trainRun.bare_worker_error = bare.error;
+  trainRun.recipes = bareRecipes.map((r) => ({ task: r.name, bm: r.bm, recipe: r.recipe,
+    wasm_bare_worker_steps_per_second: r.bare.steps_per_second ? +r.bare.steps_per_second.toFixed(1) : null,
+    ...(r.bare.error ? { error: r.bare.error } : {}) }));
   await bp.close();
 } finally {
   await browser.close();
@@ -211,6 +226,12 @@ train.native_over_wasm = train.native_steps_per_second && train.wasm_steps_per_s
   +(train.native_steps_per_second / train.wasm_steps_per_second).toFixed(2) : null;
 train.native_over_wasm_bare_worker = train.native_steps_per_second && train.wasm_bare_worker_steps_per_second ?
   +(train.native_steps_per_second / train.wasm_bare_worker_steps_per_second).toFixed(2) : null;
+// Every default recipe: native steps/s (its benchmark) over the bare worker's wasm steps/s.
+for (const r of train.recipes || []) {
+  r.native_steps_per_second = core[r.bm] ? +(100000 / core[r.bm].ms).toFixed(1) : null;
+  r.native_over_wasm = r.native_steps_per_second && r.wasm_bare_worker_steps_per_second ?
+    +(r.native_steps_per_second / r.wasm_bare_worker_steps_per_second).toFixed(2) : null;
+}
 page.core_wasm_ms = Object.fromEntries(Object.entries(wasmCore).map(([k, v]) => [k, +v.toFixed(3)]));
 const a1024 = attention.find((r) => r.kernel === 'naive' && r.n === 1024) || {};
 const result = { date: new Date().toISOString(), page, core, attention, rnn, sweep: sweepFrames, workers, train,
@@ -245,6 +266,9 @@ const rows = [
   ...Object.entries(page.wasm_breakdown.parts).map(([k, v]) => [`wasm: ${k}`, v.gzip != null ? `${(v.gzip / 1024).toFixed(0)} KB gz` : '', `${(v.bytes / 1024).toFixed(0)} KB raw`]),
   ['train: steps/s native / wasm (worker)', `${train.native_steps_per_second} / ${train.wasm_steps_per_second}`, `native/wasm ${train.native_over_wasm}× <= 1.5 ${ok(train.native_over_wasm ?? 99, 1.5)}`],
   ['train: steps/s wasm in a worker of a page that draws nothing', `${train.wasm_bare_worker_steps_per_second}`, `native/wasm ${train.native_over_wasm_bare_worker}× <= 1.5 ${ok(train.native_over_wasm_bare_worker ?? 99, 1.5)}`],
+  ...(train.recipes || []).map((r) => [`train: ${r.task} recipe, steps/s native / wasm (bare worker)`,
+    `${r.native_steps_per_second} / ${r.wasm_bare_worker_steps_per_second}${r.error ? ' (' + r.error + ')' : ''}`,
+    `native/wasm ${r.native_over_wasm}× <= 1.5 ${ok(r.native_over_wasm ?? 99, 1.5)}`]),
   ['train: seconds from Train to 95 % held-out', `${train.seconds_to_target} s`, `<= 30 s ${ok(train.seconds_to_target ?? 1e9, 30)}`],
   ['train: longest frame while training', `${train.longest_frame_ms} ms`, `<= 50 ms ${ok(train.longest_frame_ms ?? 1e9, 50)}`],
   ['train: the worker (not in the first visit)', `${(train.worker_gzip_bytes / 1024).toFixed(0)} KB gz`, ''],

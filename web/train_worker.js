@@ -25,13 +25,13 @@ function report() {
   var data = mod.HEAPF64.slice(at, at + n);
   postMessage({ type: 'report', run: run, data: data }, [data.buffer]);
 }
-function show(sentence) {
-  var len = mod.lengthBytesUTF8(sentence) + 1, p = mod._malloc(len);
-  mod.stringToUTF8(sentence, p, len);
-  var ok = mod._tw_show(p);
-  mod._free(p);
-  return ok;
+// Calls f with a string copied into the module's heap (freed after).
+function withString(s, f) {
+  var len = mod.lengthBytesUTF8(s) + 1, p = mod._malloc(len);
+  mod.stringToUTF8(s, p, len);
+  try { return f(p); } finally { mod._free(p); }
 }
+function show(sentence) { return withString(sentence, mod._tw_show); }
 function chunk() {
   timer = 0;
   if (mod._tw_stopped() || mod._tw_step() >= until) return;
@@ -48,7 +48,10 @@ function handle(m) {
     until = 0;
     run = m.run | 0;
     var r = m.recipe;
-    if (!mod._tw_begin(r.task === 'heads' ? 1 : 0, r.layers, r.d_model, r.heads, r.seed, r.steps, r.learning_rate, r.batch)) { fail(error()); return; }
+    var begun = withString(String(r.task || 'coref'), function (task) {
+      return mod._tw_begin(task, r.layers, r.d_model, r.heads, r.seed, r.steps, r.learning_rate, r.batch);
+    });
+    if (!begun) { fail(error()); return; }
     if (!show(m.sentence)) { fail(error()); return; }
     report();
   } else if (m.type === 'run') {

@@ -8,7 +8,7 @@
 //   run(until)            train up to step `until` (at most the recipe's steps), a report after every chunk
 //   pause()               stop after the current chunk
 //   show(words)           the attention of another sentence under the current weights
-// The recipe and the words are validated by the caller (validate_recipe, check_coref_sentence).
+// The recipe and the words are validated by the caller (validate_recipe, check_task_words).
 #pragma once
 #include <memory>
 #include <string>

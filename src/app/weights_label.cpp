@@ -5,9 +5,10 @@
 
 namespace ap {
 
-std::string trained_weights_label(int step, double acc, bool localized, bool heads_task) {
-  const char* t = heads_task ? N_("trained on naming the referent, {0} steps, held-out accuracy {1} %")
-                             : N_("trained on coreference, {0} steps, held-out accuracy {1} %");
+std::string trained_weights_label(int step, double acc, bool localized, const std::string& task) {
+  const char* t = task == "heads"       ? N_("trained on naming the referent, {0} steps, held-out accuracy {1} %")
+                  : task == "induction" ? N_("trained on copying a repeated sequence, {0} steps, held-out accuracy {1} %")
+                                        : N_("trained on coreference, {0} steps, held-out accuracy {1} %");
   return format_template(localized ? tr(t) : t, {std::to_string(step), fmt(100.0 * acc, 1)});
 }
 

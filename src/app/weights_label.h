@@ -9,8 +9,9 @@
 namespace ap {
 
 // localized: in the current language (the screen), else English (the document, the same in every language).
-// task "heads" (core/train/heads.h): "trained on naming the referent, 1500 steps, held-out accuracy 100.0 %".
-std::string trained_weights_label(int step, double heldout_accuracy, bool localized, bool heads_task = false);
+// task: the recipe's ("heads", core/train/heads.h: "trained on naming the referent, 1500 steps, held-out accuracy
+// 100.0 %"; "induction": "trained on copying a repeated sequence, …").
+std::string trained_weights_label(int step, double heldout_accuracy, bool localized, const std::string& task = "coref");
 std::string random_weights_label(uint64_t seed, bool localized);
 
 }  // namespace ap

@@ -43,12 +43,13 @@ void TrainView::controls(ViewContext& ctx) {
   const float fs = ImGui::GetFontSize();
   if (external_change_ && ImGui::GetActiveID() == ImGui::GetID("##train_text")) ImGui::ClearActiveID();
   external_change_ = false;
+  const bool letters = edit_.recipe.task == train::kInductionTask;
   ImGui::Spacing();
-  ImGui::TextUnformatted(tr("Sentence"));
+  ImGui::TextUnformatted(tr(letters ? "Sequence" : "Sentence"));
   ImGui::SetNextItemWidth(-1);
   TextFieldOptions o;
   o.max_bytes = 512;
-  o.accessible_name = tr("Sentence");
+  o.accessible_name = tr(letters ? "Sequence" : "Sentence");
   if (text_field("##train_text", &edit_.text, o)) apply(ctx, "text");
   // The commands.
   const TrainRunState s = scene_.state();
@@ -62,20 +63,28 @@ void TrainView::controls(ViewContext& ctx) {
     scene_.timeline.set_stage(static_cast<int>(TrainStage::Learn), true);
   ImGui::SameLine();
   if (ImGui::Button((std::string(tr("Reset")) + "###train_reset").c_str())) (void)report_result(ctx.st, "training", scene_.reset());
-  // The recipe: the task, then its size (layers for coreference, heads for the heads experiment).
+  // The recipe: the task (with its default recipe and text), then its size (layers for coreference and
+  // induction, heads for the heads experiment).
   const bool heads_task = edit_.recipe.task == train::kHeadsTask;
   ImGui::TextUnformatted(tr("task"));
-  if (ImGui::RadioButton((std::string(tr("Point at the referent (coreference)")) + "###train_task_coref").c_str(), !heads_task) && heads_task) {
-    edit_.recipe.task = "coref";
-    edit_.recipe.layers = 2;
-    edit_.recipe.heads = 1;
-    apply(ctx, "task");
-  }
-  if (ImGui::RadioButton((std::string(tr("Heads: name the referent (1 layer)")) + "###train_task_heads").c_str(), heads_task) && !heads_task) {
-    edit_.recipe.task = train::kHeadsTask;
-    edit_.recipe.layers = 1;
-    edit_.recipe.heads = 2;
-    apply(ctx, "task");
+  struct TaskChoice {
+    const char* task;
+    const char* name;
+    train::Recipe recipe;
+  };
+  const TaskChoice tasks[] = {{"coref", N_("Point at the referent (coreference)"), train::Recipe{}},
+                              {train::kHeadsTask, N_("Heads: name the referent (1 layer)"), train::heads_recipe(2)},
+                              {train::kInductionTask, N_("Induction heads: copy what followed (2 layers)"), train::induction_recipe()}};
+  for (const TaskChoice& c : tasks) {
+    const bool on = edit_.recipe.task == c.task;
+    if (ImGui::RadioButton((std::string(tr(c.name)) + "###train_task_" + c.task).c_str(), on) && !on) {
+      const bool was_letters = letters;
+      const uint64_t seed = edit_.recipe.seed;  // the task's own recipe (sizes, steps), the learner's seed
+      edit_.recipe = c.recipe;
+      edit_.recipe.seed = seed;
+      if (was_letters != (edit_.recipe.task == train::kInductionTask)) edit_.text = train_default_text(edit_.recipe.task);
+      apply(ctx, "task");
+    }
   }
   ImGui::TextUnformatted(tr(heads_task ? "heads" : "layers"));
   for (int n : heads_task ? std::vector<int>{1, 2, 4} : std::vector<int>{1, 2}) {
@@ -107,10 +116,15 @@ void TrainView::controls(ViewContext& ctx) {
   }
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   if (scene_.has_report())
-    ImGui::TextWrapped("%s", format_template(tr("measured on {0} held-out sentences during the run, on all {1} at the end"),
+    ImGui::TextWrapped("%s", format_template(tr(letters ? "measured on {0} held-out sequences during the run, on all {1} at the end"
+                                                        : "measured on {0} held-out sentences during the run, on all {1} at the end"),
                                              {std::to_string(scene_.report().curve_sentences), std::to_string(scene_.report().heldout_sentences)}).c_str());
   ImGui::PopStyleColor();
-  if (scene_.params().recipe.task == train::kHeadsTask) {
+  if (scene_.params().recipe.task == train::kInductionTask) {
+    induction_table();
+    section_heading(tr("Why two layers?"));
+    ImGui::TextWrapped("%s", tr("One layer cannot: the key at the position after the earlier copy holds that position's own letter, not \"the letter before me was X\", so no query can find it by content. Layer 1's previous-token head writes the letter before into each position; layer 2's query (the current letter) then matches it and copies what is there (K-composition: the induction head)."));
+  } else if (scene_.params().recipe.task == train::kHeadsTask) {
     head_table();
     section_heading(tr("Why several heads?"));
     ImGui::TextWrapped("%s", tr("Here one layer must NAME the referent among all 40 nouns (a classifier reads the \"it\" row's output). The query at \"it\" has not read the adjective, so no head can point at the referent; the row must read two things: the nouns (the candidates) and the adjective (which kind is meant). Nothing tells a head which to read: the table shows what each one learned, measured on the held-out sentences."));
@@ -118,11 +132,28 @@ void TrainView::controls(ViewContext& ctx) {
     section_heading(tr("Why two layers?"));
     ImGui::TextWrapped("%s", tr("In one layer the query at \"it\" is computed from \"it\" and its position only: it has not yet read the adjective that follows (\"tired\" or \"wide\"), so its weights over the two nouns cannot depend on it. In two layers, layer 1 lets \"it\" read the adjective; layer 2's query at \"it\" then carries it and points at the right noun."));
   }
-  if (ImGui::CollapsingHeader((std::string(tr("Words the model knows:")) + "###train_vocab").c_str())) {
+  if (ImGui::CollapsingHeader((std::string(tr(letters ? "Tokens the model knows:" : "Words the model knows:")) + "###train_vocab").c_str())) {
     std::string all;
-    const auto& v = train::coref_vocabulary();
-    for (size_t i = 1; i < v.size(); ++i) all += (i > 1 ? ", " : "") + v[i];
+    const auto& v = letters ? train::induction_vocabulary() : train::coref_vocabulary();
+    for (size_t i = letters ? 0 : 1; i < v.size(); ++i) all += (all.empty() ? "" : ", ") + v[i];  // coref: not "<pad>"
     ImGui::TextWrapped("%s", all.c_str());
+  }
+}
+
+// The task "induction": what each head does (the trainer's scores at its last evaluation, so they change while it
+// trains): its relation, then the weight on the previous token, on the token after the earlier copy (induction),
+// on the earlier copy itself, and on itself.
+void TrainView::induction_table() {
+  const train::TrainReport& r = scene_.report();
+  section_heading(tr("What each head learned"));
+  ImGui::TextDisabled("%s", tr("the weights measured on the held-out sequences at the last evaluation"));
+  if (!scene_.has_report() || r.induction_heads.empty()) return;
+  for (const train::InductionHeadScore& h : r.induction_heads) {
+    ImGui::Text("%s %d, %s %d: %s %s", tr("layer"), h.layer + 1, tr("head"), h.head + 1, tr("reads"), tr(train::induction_relation(h)));
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("  %s %s · %s %s · %s %s · %s %s", tr("previous token"), fmt(h.previous, 2).c_str(), tr("induction"),
+                       fmt(h.induction, 2).c_str(), tr("same token"), fmt(h.same_token, 2).c_str(), tr("itself"), fmt(h.self, 2).c_str());
+    ImGui::PopStyleColor();
   }
 }
 
@@ -176,7 +207,10 @@ void TrainView::curves(ViewContext&, float width, float height) {
   PlotSeries loss, acc, argmax;
   loss.name = tr("training loss");
   acc.name = tr("held-out accuracy");
-  argmax.name = tr(scene_.params().recipe.task == train::kHeadsTask ? "any head on the referent" : "argmax on the referent");
+  const std::string& task = scene_.params().recipe.task;
+  argmax.name = tr(task == train::kHeadsTask       ? "any head on the referent"
+                   : task == train::kInductionTask ? "some head on the token to copy"
+                                                   : "argmax on the referent");
   argmax.dashed = true;
   if (scene_.has_report())
     for (const train::CurvePoint& p : r.curve) {
@@ -220,7 +254,8 @@ void TrainView::maps(ViewContext& ctx, float width, float height) {
   const train::SentenceAttention& a = scene_.shown();
   const std::vector<std::string>& words = scene_.words();
   const float fs = ImGui::GetFontSize();
-  ImGui::TextUnformatted(tr("the \"it\" row of each layer"));
+  ImGui::TextUnformatted(tr(scene_.params().recipe.task == train::kInductionTask ? "the weights of each layer (causal)"
+                                                                               : "the \"it\" row of each layer"));
   if (a.maps.empty() || a.maps[0].rows() != static_cast<Eigen::Index>(words.size())) {
     ImGui::TextDisabled("%s", tr("Press Train to start."));
     return;

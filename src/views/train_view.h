@@ -21,6 +21,7 @@ class TrainView final : public SceneView {
   void curves(ViewContext& ctx, float width, float height);
   void maps(ViewContext& ctx, float width, float height);
   void head_table();
+  void induction_table();
   TrainScene& scene_;
   int generation_seen_ = -1;
   bool external_change_ = false;

@@ -2,10 +2,12 @@
 // core's Trainer (core/train/trainer.h) behind a few C functions. The page's own module does not contain the
 // training engine; it arrives with this worker, when the scene is first opened.
 //
-//   tw_begin(heads_task, layers, d_model, heads, seed, steps, lr, batch)
-//                                                               a fresh run of the task "coref" (0) or "heads" (1)
-//                                                               (returns 0 when refused: tw_error says why)
-//   tw_show("the cat … tired")                                  the sentence whose attention the reports carry
+//   tw_begin("coref", layers, d_model, heads, seed, steps, lr, batch)
+//                                                               a fresh run of the task "coref", "heads" or
+//                                                               "induction" (returns 0 when refused: tw_error
+//                                                               says why, validate_recipe's message)
+//   tw_show("the cat … tired")                                  the sentence (induction: "A B C …") whose
+//                                                               attention the reports carry
 //   tw_advance(n)                                               up to n steps; returns the steps taken
 //   tw_report()                                                 packs the progress (core/train/report.h) and
 //                                                               returns its address; tw_report_length() doubles
@@ -33,10 +35,10 @@ int result(const ap::Status& s) {
 extern "C" {
 EMSCRIPTEN_KEEPALIVE const char* tw_error() { return g_error.c_str(); }
 
-EMSCRIPTEN_KEEPALIVE int tw_begin(int heads_task, int layers, int d_model, int heads, double seed, int steps, double lr,
-                                  int batch) {
+EMSCRIPTEN_KEEPALIVE int tw_begin(const char* task, int layers, int d_model, int heads, double seed, int steps,
+                                  double lr, int batch) {
   ap::train::Recipe r;
-  r.task = heads_task ? ap::train::kHeadsTask : "coref";
+  r.task = task ? task : "";
   r.layers = layers;
   r.d_model = d_model;
   r.heads = heads;
@@ -53,7 +55,7 @@ EMSCRIPTEN_KEEPALIVE int tw_show(const char* sentence) {
   std::vector<std::string> words;
   std::istringstream in(sentence ? sentence : "");
   for (std::string w; in >> w;) words.push_back(w);
-  const ap::Status s = ap::train::check_coref_sentence(words, nullptr);
+  const ap::Status s = ap::train::check_task_words(g_trainer.recipe().task, words);
   if (s.ok) g_words = words;
   return result(s);
 }

@@ -145,10 +145,87 @@ TEST(AppTrainScene, TwoHeadsNameTheReferentAndEachHeadsPatternIsReported) {
   EXPECT_EQ(s.params().recipe.task, "heads");
   EXPECT_EQ(s.params().recipe.heads, 2);
   // Another task is refused with a message and nothing changes.
-  const json reply = parse(set_state_json(b, R"({"task":"induction"})"));
+  const json reply = parse(set_state_json(b, R"({"task":"sorting"})"));
   EXPECT_FALSE(reply.value("ok", true));
   EXPECT_NE(reply.dump().find("task must be"), std::string::npos) << reply.dump();
   EXPECT_EQ(state(b, false)["training"]["task"], "heads");
+}
+
+// The task "induction" in the page's scene: the preset trains (in the thread) to its target, the report carries
+// each head's scores (a previous-token head in layer 1, an induction head in layer 2), the sequence on screen is
+// letters (typed in either case), the link round-trips, and words of another task are refused with a message.
+TEST(AppTrainScene, InductionHeadsFormAndAreReported) {
+  NEEDS_THREAD_HOST();
+  std::string query;
+  {
+    WithHost h;
+    PlaygroundState st;
+    TrainScene& s = *st.get<TrainScene>();
+    ASSERT_TRUE(ok(set_state_json(st, R"({"scene":"train","preset":"induction","weights":"trained"})")));
+    EXPECT_EQ(s.params().recipe.task, "induction");
+    EXPECT_EQ(s.params().recipe.layers, 2);
+    EXPECT_EQ(s.params().recipe.steps, 600);
+    EXPECT_EQ(s.params().text, train_default_text("induction"));
+    ASSERT_EQ(s.words().size(), 20u);
+    ASSERT_TRUE(wait_for(s, [&] { return s.state() == TrainRunState::Done; }, 60));
+    const json t = state(st, false)["training"];
+    std::printf("    induction in the thread: held-out accuracy %.4f (all %d), heads: %s\n", s.report().heldout_accuracy,
+                s.report().heldout_sentences, t["induction_heads"].dump().c_str());
+    EXPECT_GE(s.report().heldout_accuracy, 0.95);
+    EXPECT_TRUE(s.report().evaluated_on_all);
+    EXPECT_EQ(t["task"], "induction");
+    EXPECT_EQ(t["vocabulary"].size(), 24u);
+    ASSERT_EQ(t["induction_heads"].size(), 2u);
+    EXPECT_EQ(t["induction_heads"][0]["reads"], "previous token");
+    EXPECT_EQ(t["induction_heads"][1]["reads"], "induction");
+    EXPECT_TRUE(t["head_patterns"].empty());
+    EXPECT_NE(s.weights_label().find("trained on copying a repeated sequence, 600 steps"), std::string::npos) << s.weights_label();
+    // The sequence's own attention: on the second "DRAGON" (positions 14 … 18 read out), layer 2's row at each
+    // letter has its largest weight on the letter after that letter's first occurrence (positions 4 … 8): the
+    // induction stripe, one diagonal below the earlier copy.
+    ASSERT_EQ(s.shown().maps.size(), 2u);
+    for (int row = 14; row <= 18; ++row) {
+      Eigen::Index best;
+      s.shown().maps[1].row(row).maxCoeff(&best);
+      EXPECT_EQ(best, row - 11 + 1) << row << ": " << s.shown().maps[1].row(row);
+    }
+    const std::string doc = get_state_json(st, true);
+    ASSERT_TRUE(ok(set_state_json(st, doc)));
+    EXPECT_EQ(parse(get_state_json(st, true)), parse(doc));
+    query = state_to_query(st);
+    // Lowercase letters are read as the tokens; a word of the coreference task is refused and nothing changes.
+    ASSERT_TRUE(ok(set_state_json(st, R"({"text":"q u i d r a g o n s k u l e d r a g o n"})")));
+    EXPECT_EQ(s.words(), std::vector<std::string>({"Q", "U", "I", "D", "R", "A", "G", "O", "N", "S", "K", "U", "L", "E", "D",
+                                                   "R", "A", "G", "O", "N"}));
+    const json refused = parse(set_state_json(st, R"({"text":"the cat"})"));
+    EXPECT_FALSE(refused.value("ok", true));
+    EXPECT_NE(refused.dump().find("is not a token of this model"), std::string::npos) << refused.dump();
+    EXPECT_EQ(s.words().size(), 20u);
+    // Back to the coreference task: the notes' sentence comes back with it.
+    ASSERT_TRUE(ok(set_state_json(st, R"({"task":"coref","layers":2,"heads":1,"steps":1500})")));
+    EXPECT_EQ(s.params().text, train_default_text("coref"));
+  }
+  EXPECT_NE(query.find("task=induction"), std::string::npos) << query;
+  WithHost h;
+  PlaygroundState b;
+  TrainScene& s = open_link(b, query);
+  EXPECT_EQ(s.params().recipe.task, "induction");
+  ASSERT_TRUE(wait_for(s, [&] { return s.state() == TrainRunState::Done; }, 60));
+  EXPECT_GE(s.report().heldout_accuracy, 0.95);
+}
+
+TEST(AppTrainScene, OneLayerCannotInduce) {
+  NEEDS_THREAD_HOST();
+  WithHost h;
+  PlaygroundState st;
+  TrainScene& s = *st.get<TrainScene>();
+  ASSERT_TRUE(ok(set_state_json(st, R"({"scene":"train","preset":"induction-one-layer","weights":"trained"})")));
+  EXPECT_EQ(s.params().recipe.layers, 1);
+  EXPECT_EQ(s.params().recipe.heads, 2);
+  ASSERT_TRUE(wait_for(s, [&] { return s.state() == TrainRunState::Done; }, 60));
+  std::printf("    one layer, two heads: held-out accuracy %.4f\n", s.report().heldout_accuracy);
+  EXPECT_LE(s.report().heldout_accuracy, 0.6);
+  for (const json& head : state(st, false)["training"]["induction_heads"]) EXPECT_NE(head["reads"], "induction");
 }
 
 TEST(AppTrainScene, PauseResetAndOneStep) {
@@ -212,7 +289,8 @@ TEST(AppTrainScene, BadInputIsRefusedWithAMessageAndNothingChanges) {
       R"({"learning_rate":null})", R"({"steps":0})",           R"({"steps":1000000})",    R"({"layers":0})",
       R"({"layers":9})",          R"({"heads":3})",            R"({"d_model":64,"layers":4,"steps":20000,"batch":128})",
       R"({"weights":"pretty"})",  R"({"training":"fly"})",     R"({"training":7})",       R"({"training":{"state":"done"}})",
-      R"({"task":"induction"})",  R"({"text":"the unicorn didn't cross the road because it was too tired"})",
+      R"({"task":"sorting"})",    R"({"task":"induction","text":"the cat"})", R"({"task":"induction","steps":20000})",
+      R"({"text":"the unicorn didn't cross the road because it was too tired"})",
       R"({"text":"the cat slept"})", R"({"text":""})",         R"({"zzz":1})",            R"({"results":{"it":3}})",
   };
   for (const std::string& doc : bad) {

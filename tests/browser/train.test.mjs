@@ -164,10 +164,61 @@ test('two heads name the referent and the page reports what each head learned', 
     await page.evaluate(() => window.playground.setState({ lang: 'en' }));
     const link = await page.evaluate(() => window.playground.link());
     assert.match(link, /task=heads/);
-    const refused = await page.evaluate(() => window.playground.setState({ task: 'induction' }));
+    const refused = await page.evaluate(() => window.playground.setState({ task: 'sorting' }));
     assert.equal(refused.ok, false);
-    assert.match(refused.error, /task must be "coref" or "heads"/);
+    assert.match(refused.error, /task must be "coref", "heads" or "induction"/);
     assert.equal((await state(page)).training.task, 'heads');
+    assert.deepEqual(errors, []);
+  } finally {
+    await own.close();
+  }
+});
+
+// The task "induction" (core/train/induction.h, Olsson et al. 2022): two attention-only layers trained in the
+// worker reach the target on held-out sequences within the time target, after a plateau and a sudden drop of the
+// loss; the page reports a previous-token head in layer 1 and an induction head in layer 2; the sequence is
+// letters; the link carries the task. Screenshots train-induction-{en,zh}.png at 1280×720.
+test('induction heads form in the page: a plateau, a sudden drop, a previous-token and an induction head', async () => {
+  const own = await launch();
+  try {
+    const { page, errors } = await openPage(own.context, url + '?scene=train&preset=induction');
+    let s = await waitFor(page, (x) => x.training.task === 'induction' && x.training.state === 'idle' && x.results.words.length === 20, 20000);
+    assert.equal(s.training.vocabulary.length, 24);
+    assert.equal(s.results.label, 'random, seed 1');
+    const t0 = Date.now();
+    await page.evaluate(() => window.playground.setState({ training: 'start', step: 1 }));
+    let toTarget = null;
+    while (Date.now() - t0 < 60000) {
+      s = await state(page);
+      if (toTarget === null && s.training.curve.some((p) => p[2] >= TARGET)) toTarget = (Date.now() - t0) / 1000;
+      if (s.training.state !== 'running') break;
+      await page.waitForTimeout(100);
+    }
+    assert.equal(s.training.state, 'done', JSON.stringify(s.training).slice(0, 300));
+    const curve = s.training.curve;
+    const loss = (step) => curve.find((p) => p[0] === step)[1];
+    const lastHigh = Math.max(...curve.filter((p) => p[1] > 2.5).map((p) => p[0]));
+    const firstLow = Math.min(...curve.filter((p) => p[1] !== null && p[1] < 0.5).map((p) => p[0]));
+    console.log(`induction in the page: ${toTarget} s to ${TARGET}, held-out accuracy ${s.training.heldout_accuracy}, ` +
+                `loss at 100 ${loss(100).toFixed(3)}, above 2.5 until ${lastHigh}, below 0.5 from ${firstLow}, ` +
+                `${s.training.steps_per_second.toFixed(0)} steps/s, heads ${JSON.stringify(s.training.induction_heads.map((h) => h.reads))}`);
+    assert.ok(toTarget !== null && toTarget <= 30, `seconds to target: ${toTarget}`);
+    assert.ok(s.training.heldout_accuracy >= TARGET, `held-out accuracy ${s.training.heldout_accuracy}`);
+    assert.ok(loss(100) >= 0.8 * Math.log(24), 'a plateau first');
+    assert.ok(firstLow > lastHigh && firstLow - lastHigh <= 150, `the drop: ${lastHigh} → ${firstLow}`);
+    assert.deepEqual(s.training.induction_heads.map((h) => h.reads), ['previous token', 'induction'], 'the same heads as the native run');
+    assert.match(s.results.label, /^trained on copying a repeated sequence, 600 steps, held-out accuracy \d+\.\d %$/);
+    await frames(page, 4);
+    await screenshot(page, 'train-induction-en.png');
+    await page.evaluate(() => window.playground.setState({ lang: 'zh' }));
+    await frames(page, 4);
+    await screenshot(page, 'train-induction-zh.png');
+    await page.evaluate(() => window.playground.setState({ lang: 'en' }));
+    assert.match(await page.evaluate(() => window.playground.link()), /task=induction/);
+    const refused = await page.evaluate(() => window.playground.setState({ text: 'the cat' }));
+    assert.equal(refused.ok, false);
+    assert.match(refused.error, /"THE" is not a token of this model/);
+    assert.equal((await state(page)).results.words.length, 20);
     assert.deepEqual(errors, []);
   } finally {
     await own.close();

@@ -33,7 +33,7 @@ Batch small_batch(Readout readout) {
 }
 
 // Every parameter of the model, entry by entry, against central differences of the model's loss.
-void check_model_gradients(const ModelConfig& c, const char* tag) {
+void check_model_gradients(const ModelConfig& c, const char* tag, const Batch* given = nullptr) {
   AttentionModel m;
   ASSERT_TRUE(m.init(c).ok);
   // Move off the symmetric start (zero biases, γ = 1) so that every parameter has a generic gradient.
@@ -41,7 +41,7 @@ void check_model_gradients(const ModelConfig& c, const char* tag) {
     Param& p = m.params()[i];
     p.value += ref::random_mat(static_cast<int>(p.value.rows()), static_cast<int>(p.value.cols()), 100 + i, -0.2, 0.2);
   }
-  const Batch batch = small_batch(c.readout);
+  const Batch batch = given ? *given : small_batch(c.readout);
   double loss = 0;
   ASSERT_TRUE(m.forward(batch, &loss).ok);
   ASSERT_TRUE(std::isfinite(loss));
@@ -109,6 +109,30 @@ TEST(CoreTrainModel, GradientCheckClassifierModel) {
   c.classes = 3;
   c.seed = 6;
   check_model_gradients(c, "classifier model (2 layers, LN, FFN)");
+}
+
+// A next-token loss on R = 3 rows of each sequence (the induction task's readout): causal, attention only.
+TEST(CoreTrainModel, GradientCheckClassifierOnManyRowsPerSequence) {
+  ModelConfig c = small_two_layer_config();
+  c.causal = true;
+  c.readout = Readout::Classifier;
+  c.classes = 9;
+  c.readout_rows = 3;
+  c.seed = 7;
+  Batch b = small_batch(Readout::Classifier);
+  b.row = {3, 4, 5, /**/ 1, 2, 5, /**/ 1, 2, 3};
+  b.target = {8, 3, 5, /**/ 6, 2, 1, /**/ 8, 5, 0};
+  check_model_gradients(c, "classifier on 3 rows per sequence (2 layers, causal)", &b);
+  // The batch must hold B·R rows and targets.
+  AttentionModel m;
+  ASSERT_TRUE(m.init(c).ok);
+  double loss = 0;
+  Batch short_rows = b;
+  short_rows.row.resize(8);
+  EXPECT_FALSE(m.forward(short_rows, &loss).ok);
+  ModelConfig pointer = c;
+  pointer.readout = Readout::Pointer;
+  EXPECT_FALSE(m.init(pointer).ok);  // the pointer reads one row
 }
 
 TEST(CoreTrainModel, RefusesBadBatchesAndConfigs) {

@@ -252,5 +252,23 @@ TEST(CoreTrainOps, GatherRowsGradient) {
   EXPECT_LE(report_rel("gather rows: d x", max_rel_error(x, dx, loss)), kTol);
 }
 
+// R = 2 rows per sequence, one of them read twice (its gradient is the sum of both reads).
+TEST(CoreTrainOps, GatherRowsGradientManyRowsPerSequence) {
+  const int B = 2, T = 4, C = 3, R = 2;
+  Mat x = ref::random_mat(B * T, C, 82), w = ref::random_mat(B * R, C, 83), out(B * R, C), dx = Mat::Zero(B * T, C);
+  const std::vector<int> rows = {1, 3, 2, 2};
+  auto loss = [&] {
+    gather_rows_forward(out, x, rows.data(), B, T, R);
+    return dot(w, out);
+  };
+  loss();
+  EXPECT_EQ(out.row(1), x.row(3));
+  EXPECT_EQ(out.row(2), x.row(T + 2));
+  gather_rows_backward(dx, w, rows.data(), B, T, R);
+  EXPECT_LE(report_rel("gather rows, R = 2: d x", max_rel_error(x, dx, loss)), kTol);
+  EXPECT_FLOAT_EQ(dx(T + 2, 0), w(2, 0) + w(3, 0));
+  EXPECT_EQ(dx.row(0).cwiseAbs().maxCoeff(), 0.f);  // a row never read gets nothing
+}
+
 }  // namespace
 }  // namespace ap

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/train/coref.h"
+#include "core/train/induction.h"
 #include "core/train/recipe.h"
 
 namespace ap {
@@ -56,7 +57,10 @@ TEST(CoreTrainRecipe, RefusesSizesAndStepsOutOfRange) {
   r = {}; r.batch = 0; refused(r, "batch");
   r = {}; r.batch = 129; refused(r, "batch");
   r = {}; r.seed = 1ull << 60; refused(r, "seed");
-  r = {}; r.task = "induction"; refused(r, "task");
+  r = {}; r.task = "sorting"; refused(r, "task");
+  EXPECT_TRUE(check(induction_recipe()).ok);  // the three tasks: "coref", "heads", "induction"
+  EXPECT_EQ(task_seq_len("induction"), kInductionSeqLen);
+  EXPECT_EQ(task_seq_len("sorting"), 0);
 }
 
 TEST(CoreTrainRecipe, RefusesWhatCannotTrainWithinTheTimeBudget) {

@@ -66,5 +66,38 @@ TEST(CoreTrainReport, RoundTripAndRefusals) {
   EXPECT_FALSE(decode_report(nullptr, 0, &back).ok);
 }
 
+// The induction task's report carries every head's scores (previous token, induction, …) of the last evaluation.
+TEST(CoreTrainReport, InductionHeadScoresRoundTrip) {
+  Recipe r = induction_recipe();
+  r.steps = 50;
+  Trainer t;
+  ASSERT_TRUE(t.init(r).ok);
+  t.advance(50);
+  SentenceAttention a;
+  ASSERT_TRUE(t.attention_of({"A", "B", "C", "A", "B"}, &a).ok);
+  std::vector<double> v;
+  encode_report(make_report(t, a), &v);
+  TrainReport back;
+  ASSERT_TRUE(decode_report(v.data(), v.size(), &back).ok);
+  EXPECT_EQ(back.heldout_sentences, kInductionHeldout);
+  EXPECT_TRUE(back.head_patterns.empty());
+  ASSERT_EQ(back.induction_heads.size(), 2u);
+  for (size_t k = 0; k < 2; ++k) {
+    const InductionHeadScore &x = back.induction_heads[k], &y = t.induction_scores().heads[k];
+    EXPECT_EQ(x.layer, y.layer);
+    EXPECT_EQ(x.previous, y.previous);
+    EXPECT_EQ(x.induction, y.induction);
+    EXPECT_EQ(x.same_token, y.same_token);
+    EXPECT_EQ(x.self, y.self);
+  }
+  EXPECT_EQ(back.attention.it_pos, -1);
+  // A score above 1 is refused.
+  const size_t z = 13 + 4 * back.curve.size() + 1;  // after Q = 0: Z, then score 0's layer, head, previous
+  ASSERT_EQ(v[z], 2.0);
+  std::vector<double> w = v;
+  w[z + 3] = 1.5;
+  EXPECT_FALSE(decode_report(w.data(), w.size(), &back).ok);
+}
+
 }  // namespace
 }  // namespace ap

@@ -307,7 +307,7 @@ std::string MultiheadScene::weights_label(bool localized) const { return label_o
 
 std::string MultiheadScene::label_of(const MultiheadParams& p, const MultiheadModel& m, bool localized) const {
   if (!m.trained || !checkpoint_trainer()) return random_weights_label(p.seed, localized);
-  return trained_weights_label(checkpoint_trainer()->step(), checkpoint_trainer()->heldout_accuracy(), localized, /*heads_task=*/true);
+  return trained_weights_label(checkpoint_trainer()->step(), checkpoint_trainer()->heldout_accuracy(), localized, train::kHeadsTask);
 }
 
 train::Recipe MultiheadScene::trained_recipe() const { return checkpoint_trainer() ? checkpoint_trainer()->recipe() : checkpoint_slot().recipe(); }

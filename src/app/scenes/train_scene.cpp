@@ -94,11 +94,40 @@ const TrPair kStrings[] = {
     {"spread", "分散"},
     {"Measured when the run ends, on all held-out sentences.", "训练结束时在全部留出句子上测量。"},
     {"any head on the referent", "某个头的最大权重在所指名词上"},
-    {"task must be \"coref\" or \"heads\", got {0}", "task 必须是 \"coref\" 或 \"heads\"，收到的是 {0}"},
+    {"task must be \"coref\", \"heads\" or \"induction\", got {0}", "task 必须是 \"coref\"、\"heads\" 或 \"induction\"，收到的是 {0}"},
+    // the task "induction"
+    {"Induction heads: copy what followed (2 layers)", "归纳头：复制后面跟着的词元（2 层）"},
+    {"Two layers (induction heads)", "两层（归纳头）"},
+    {"One layer (no induction)", "一层（没有归纳）"},
+    {"A previous-token head in layer 1 and an induction head in layer 2 form after a plateau, and the loss drops suddenly: held-out accuracy near 100 %.",
+     "平台期之后，第 1 层形成“前一个词元”头，第 2 层形成归纳头，损失骤降：留出集准确率接近 100 %。"},
+    {"One layer of two heads cannot compose \"the token before me\" with \"where my token was\": held-out accuracy stays far below.",
+     "一层两个头无法把“我前面的词元”和“我的词元之前在哪里”组合起来：留出集准确率远远达不到。"},
+    {"Press Train with 2 layers: the loss sits on a plateau, then drops; read the table: layer 1's head looks at the previous token, layer 2's at the token after the earlier copy. Then choose the example \"One layer (no induction)\" and train again.",
+     "用 2 层按“训练”：损失先停在平台上，然后骤降；看下表：第 1 层的头看前一个词元，第 2 层的头看前一次出现之后的那个词元。然后选择示例“一层（没有归纳）”再训练。"},
+    {"Two layers reach about 100 % held-out within 600 steps, after a plateau of about 200; the table shows a previous-token head (layer 1) and an induction head (layer 2). One layer, even with two heads, stays near 40 % (measured with seed 1).",
+     "两层在 600 步内达到约 100 % 的留出集准确率，之前有约 200 步的平台期；下表显示第 1 层是“前一个词元”头，第 2 层是归纳头。一层即使有两个头也停在 40 % 左右（种子 1 时测得）。"},
+    {"The task: continue a repeated sequence", "任务：接着写出重复的序列"},
+    {"A segment of 6 different letters occurs twice among random filler letters, at random places. On its second occurrence the model predicts each next letter: it must find where the current letter occurred before and copy the letter that followed it. The held-out sequences use segments never trained on. Here: each layer's causal weights for the sequence.",
+     "一段 6 个互不相同的字母在随机的填充字母中出现两次，位置随机。在第二次出现时，模型预测每个下一个字母：它必须找到当前字母之前出现的位置，并复制跟在它后面的字母。留出序列使用训练中从未出现的片段。这里显示序列在每一层的因果注意力权重。"},
+    {"Induction heads (Olsson et al. 2022)", "归纳头（Olsson 等，2022）"},
+    {"Two attention-only layers: a previous-token head in layer 1 writes each letter into the position after it; in layer 2 the query of the current letter matches that and copies the letter found there. The loss sits near ln 24 for a while, then drops suddenly when both heads have formed.",
+     "两层只有注意力：第 1 层的“前一个词元”头把每个字母写进它后面的位置；第 2 层当前字母的 query 与之匹配，并复制那里的字母。损失先在 ln 24 附近停留一段时间，两个头都形成后突然下降。"},
+    {"Why two layers?", "为什么要两层？"},
+    {"One layer cannot: the key at the position after the earlier copy holds that position's own letter, not \"the letter before me was X\", so no query can find it by content. Layer 1's previous-token head writes the letter before into each position; layer 2's query (the current letter) then matches it and copies what is there (K-composition: the induction head).",
+     "一层做不到：前一次出现之后那个位置的 key 只包含该位置自己的字母，而不是“我前面的字母是 X”，所以没有 query 能按内容找到它。第 1 层的“前一个词元”头把前一个字母写进每个位置；第 2 层的 query（当前字母）随后与之匹配，并复制那里的内容（K 组合：归纳头）。"},
+    {"Sequence", "序列"},
+    {"the weights of each layer (causal)", "每层的权重（因果）"},
+    {"the weights measured on the held-out sequences at the last evaluation", "在最近一次评估时于留出序列上测得的权重"},
+    {"measured on {0} held-out sequences during the run, on all {1} at the end", "训练中在 {0} 个留出序列上测量，结束时在全部 {1} 个上测量"},
+    {"some head on the token to copy", "某个头的最大权重在要复制的词元上"},
+    {"induction", "归纳"},
+    {"same token", "相同词元"},
+    {"Tokens the model knows:", "模型认识的词元："},
+    {"trained on copying a repeated sequence, {0} steps, held-out accuracy {1} %", "在复制重复序列上训练，{0} 步，留出集准确率 {1} %"},
     {"random, seed {0}", "随机权重，种子 {0}"},
     {"measured on {0} held-out sentences during the run, on all {1} at the end",
      "训练中在 {0} 个留出句子上测量，结束时在全部 {1} 个上测量"},
-    {"Why two layers?", "为什么要两层？"},
     {"In one layer the query at \"it\" is computed from \"it\" and its position only: it has not yet read the adjective that follows (\"tired\" or \"wide\"), so its weights over the two nouns cannot depend on it. In two layers, layer 1 lets \"it\" read the adjective; layer 2's query at \"it\" then carries it and points at the right noun.",
      "在一层里，\"it\" 处的 query 只由 \"it\" 和它的位置算出：它还没有读到后面的形容词（\"tired\" 或 \"wide\"），所以它在两个名词上的权重不可能随形容词改变。两层时，第 1 层让 \"it\" 读到形容词；第 2 层 \"it\" 处的 query 带着这个信息，指向正确的名词。"},
     {"the \"it\" row of each layer", "每层 \"it\" 那一行"},
@@ -114,7 +143,9 @@ const TrPair kStrings[] = {
     {"the run is finished: press Reset to train again", "训练已完成：按“重置”可重新训练"},
     {"training is not available here: {0}", "此处无法训练：{0}"},
     {"training does not match the current run", "training 与当前的训练不一致"},
-    {"unknown training task {0} (the tasks: \"coref\", \"heads\")", "未知的训练任务 {0}（可用任务：\"coref\"、\"heads\"）"},
+    {"unknown training task {0} (the tasks: \"coref\", \"heads\", \"induction\")", "未知的训练任务 {0}（可用任务：\"coref\"、\"heads\"、\"induction\"）"},
+    {"a sequence of this model holds 2 to {0} tokens, got {1}", "这个模型的序列有 2 到 {0} 个词元，收到 {1} 个"},
+    {"{0} is not a token of this model (its tokens: the capital letters A to {1})", "{0} 不是这个模型的词元（它的词元：大写字母 A 到 {1}）"},
     {"the learning rate must be a number above 0 and at most {0}, got {1}", "学习率必须是大于 0 且不超过 {0} 的数，收到的是 {1}"},
     {"this recipe needs about {0} multiply-adds, more than the {1} the page trains within about a minute: fewer steps, layers or a smaller d_model or batch",
      "这个配方需要约 {0} 次乘加，超过页面在约一分钟内能训练的 {1} 次：请减少步数、层数，或减小 d_model 或批大小"},
@@ -150,6 +181,15 @@ TrainParams with_heads(int heads) {
   p.recipe = train::heads_recipe(heads);
   return p;
 }
+// "DRAGON" twice among fillers: on the second copy, each next letter is the one after the first copy's.
+constexpr const char* kInductionText = "Q U I D R A G O N S K U L E D R A G O N";
+TrainParams with_induction(int layers, int heads) {
+  TrainParams p;
+  p.recipe = train::induction_recipe(layers);
+  p.recipe.heads = heads;
+  p.text = kInductionText;
+  return p;
+}
 const std::vector<Preset>& preset_table() {
   static const std::vector<Preset> kPresets = {
       {{"two-layers", N_("Two layers (solves it)"),
@@ -162,6 +202,12 @@ const std::vector<Preset>& preset_table() {
         N_("One layer of two heads names the referent among the 40 nouns: watch what each head learns to read.")}, with_heads(2)},
       {{"heads-4", N_("Four heads"),
         N_("One layer of four heads names the referent among the 40 nouns: some heads learn the same thing, or nothing.")}, with_heads(4)},
+      {{"induction", N_("Two layers (induction heads)"),
+        N_("A previous-token head in layer 1 and an induction head in layer 2 form after a plateau, and the loss drops suddenly: held-out accuracy near 100 %.")},
+       with_induction(2, 1)},
+      {{"induction-one-layer", N_("One layer (no induction)"),
+        N_("One layer of two heads cannot compose \"the token before me\" with \"where my token was\": held-out accuracy stays far below.")},
+       with_induction(1, 2)},
   };
   return kPresets;
 }
@@ -181,8 +227,9 @@ const FieldTable<TrainParams>& fields() {
   static const FieldTable<P> kFields = {
       {"task",
        [](const json& v, P* p) {
-         if (!v.is_string() || (v.get<std::string>() != "coref" && v.get<std::string>() != train::kHeadsTask))
-           return Status::Error("task must be \"coref\" or \"heads\", got {0}", {quote_json(v)});
+         const std::string t = v.is_string() ? v.get<std::string>() : std::string();
+         if (t != "coref" && t != train::kHeadsTask && t != train::kInductionTask)
+           return Status::Error("task must be \"coref\", \"heads\" or \"induction\", got {0}", {quote_json(v)});
          p->recipe.task = v.get<std::string>();
          return Status::Ok();
        },
@@ -209,6 +256,19 @@ const FieldTable<TrainParams>& fields() {
 }
 
 }  // namespace
+
+const char* train_default_text(const std::string& task) {
+  static const std::string kSentence = TrainParams().text;
+  return task == train::kInductionTask ? kInductionText : kSentence.c_str();
+}
+
+json induction_heads_json(const std::vector<train::InductionHeadScore>& heads) {
+  json out = json::array();
+  for (const train::InductionHeadScore& h : heads)
+    out.push_back({{"layer", h.layer + 1}, {"head", h.head + 1}, {"previous", h.previous}, {"induction", h.induction},
+                   {"same_token", h.same_token}, {"self", h.self}, {"reads", train::induction_relation(h)}});
+  return out;
+}
 
 json recipe_json(const train::Recipe& r) {
   return {{"task", r.task}, {"layers", r.layers}, {"d_model", r.d_model}, {"heads", r.heads}, {"seed", r.seed},
@@ -239,15 +299,18 @@ const char* train_state_name(TrainRunState s) {
   return "idle";
 }
 
-Status train_sentence_words(const std::string& text, std::vector<std::string>* words) {
+Status train_sentence_words(const std::string& text, std::vector<std::string>* words, const std::string& task) {
+  // The coreference words are lowercase, the induction tokens capital letters: both are typed in either case.
+  const bool upper = task == train::kInductionTask;
   std::vector<std::string> w;
   std::istringstream in(text);
   for (std::string t; in >> t;) {
-    for (char& c : t) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    for (char& c : t)
+      c = static_cast<char>(upper ? std::toupper(static_cast<unsigned char>(c)) : std::tolower(static_cast<unsigned char>(c)));
     w.push_back(t);
     if (w.size() > 64) break;  // longer than any sentence of the task: refused below
   }
-  AP_TRY(train::check_coref_sentence(w, nullptr));
+  AP_TRY(train::check_task_words(task, w));
   *words = std::move(w);
   return Status::Ok();
 }
@@ -268,6 +331,10 @@ void TrainScene::build_first() {
 const char* TrainScene::title() const { return N_("Watch attention learn"); }
 
 LessonInfo TrainScene::lesson() const {
+  if (params_.recipe.task == train::kInductionTask)
+    return {"x² = x¹ + Attn²(x¹),   x¹ = x⁰ + Attn¹(x⁰)   (causal, attention only)",
+            N_("Press Train with 2 layers: the loss sits on a plateau, then drops; read the table: layer 1's head looks at the previous token, layer 2's at the token after the earlier copy. Then choose the example \"One layer (no induction)\" and train again."),
+            N_("Two layers reach about 100 % held-out within 600 steps, after a plateau of about 200; the table shows a previous-token head (layer 1) and an induction head (layer 2). One layer, even with two heads, stays near 40 % (measured with seed 1).")};
   if (params_.recipe.task == train::kHeadsTask)
     return {"logits = x¹[it]·W^C + b^C  (40 nouns),   x¹ = x⁰ + MultiHead_H(x⁰)",
             N_("Choose two heads and press Train; when the run ends, read the table: what does each head's \"it\" row read? Then try one head and four."),
@@ -291,6 +358,14 @@ const std::vector<StageInfo>& TrainScene::stages() const {
       {"learn", N_("Heads: name the referent (1 layer)"), "loss = −(1/B)·Σ_b log softmax(x¹[it]·W^C + b^C)[referent]",
        N_("One layer of two heads names the referent among the 40 nouns: watch what each head learns to read.")},
   };
+  // The task "induction": random letters with a segment repeated, a next-token readout on its second copy.
+  static const std::vector<StageInfo> kInductionStages = {
+      {"task", N_("The task: continue a repeated sequence"), "next(s₂ + r) = x[s₁ + r + 1],   r = 0 … 4",
+       N_("A segment of 6 different letters occurs twice among random filler letters, at random places. On its second occurrence the model predicts each next letter: it must find where the current letter occurred before and copy the letter that followed it. The held-out sequences use segments never trained on. Here: each layer's causal weights for the sequence.")},
+      {"learn", N_("Induction heads (Olsson et al. 2022)"), "loss = −(1/5B)·Σ_{b,r} log softmax(x^L[s₂ + r]·W^C + b^C)[next]",
+       N_("Two attention-only layers: a previous-token head in layer 1 writes each letter into the position after it; in layer 2 the query of the current letter matches that and copies the letter found there. The loss sits near ln 24 for a while, then drops suddenly when both heads have formed.")},
+  };
+  if (params_.recipe.task == train::kInductionTask) return kInductionStages;
   return params_.recipe.task == train::kHeadsTask ? kHeadsStages : kStages;
 }
 
@@ -325,7 +400,11 @@ json TrainScene::training_json() const {
   t["steps_per_second"] = steps_per_second_;
   // What each head's "it" row reads, measured on every held-out sentence at the end of the run (heads.h).
   t["head_patterns"] = has_report_ ? head_patterns_json(report_.head_patterns) : json::array();
-  t["vocabulary"] = json(std::vector<std::string>(train::coref_vocabulary().begin() + 1, train::coref_vocabulary().end()));
+  // The task "induction": every head's scores at the last evaluation (induction.h), during the run too.
+  t["induction_heads"] = has_report_ ? induction_heads_json(report_.induction_heads) : json::array();
+  t["vocabulary"] = params_.recipe.task == train::kInductionTask
+                        ? json(train::induction_vocabulary())
+                        : json(std::vector<std::string>(train::coref_vocabulary().begin() + 1, train::coref_vocabulary().end()));
   t["host"] = train_host() ? train_host()->name() : "none";
   if (state_ == TrainRunState::Diverged) t["message"] = report_.divergence().message;
   if (state_ == TrainRunState::Failed) t["message"] = host_error_;
@@ -361,9 +440,12 @@ Status TrainScene::prepare(const json& in, std::unique_ptr<SceneChange>* out) co
   //    as a whole.
   TrainParams p = params_;
   AP_TRY(read_fields(in, fields(), preset_table(), {"training", "results"}, &p));
-  AP_TRY(train::validate_recipe(p.recipe, train::coref_seq_len()));
+  // A task that reads other words (letters, not a sentence) starts from its own text unless one is given.
+  const bool letters = p.recipe.task == train::kInductionTask;
+  if (letters != (params_.recipe.task == train::kInductionTask) && !in.contains("text")) p.text = train_default_text(p.recipe.task);
+  AP_TRY(train::validate_recipe(p.recipe, train::task_seq_len(p.recipe.task)));
   auto change = std::make_unique<TrainChange>();
-  AP_TRY(train_sentence_words(p.text, &change->words));
+  AP_TRY(train_sentence_words(p.text, &change->words, p.recipe.task));
   // 3. The command, or getState's own reports coming back. For the current parameters they must be the current
   //    reports; for other parameters they describe a run this page trains again (the same recipe gives the same
   //    weights), so what follows from the parameters alone must agree: the recipe, the task, the words.
@@ -529,7 +611,7 @@ void TrainScene::poll() {
 std::string TrainScene::weights_label(bool localized) const {
   const int step = has_report_ ? report_.step : 0;
   if (step == 0) return random_weights_label(params_.recipe.seed, localized);
-  return trained_weights_label(step, report_.heldout_accuracy, localized, params_.recipe.task == train::kHeadsTask);
+  return trained_weights_label(step, report_.heldout_accuracy, localized, params_.recipe.task);
 }
 
 std::string TrainScene::explain(int what, int i, int j) const {

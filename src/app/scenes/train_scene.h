@@ -2,6 +2,8 @@
 // task of the lecture notes, "The ANIMAL didn't cross the PLACE because it was too ADJ" (core/train/coref.h).
 // The learner presses Train and watches the loss fall, the held-out accuracy rise and the "it" row of the
 // deciding layer move onto the noun the adjective describes; with one layer it does not (measured).
+// Two more tasks on the same trainer: "heads" (one layer of H heads names the referent, heads.h) and
+// "induction" (a repeated letter sequence continued: a previous-token and an induction head, induction.h).
 //
 //   recipe (layers, d_model, heads, seed, steps, learning rate, batch) ──validate_recipe──> TrainHost
 //   TrainHost (a Web Worker / a thread, app/train_host.h) runs core/train/trainer.h and reports:
@@ -99,7 +101,12 @@ nlohmann::json recipe_json(const train::Recipe& r);
 // the shares {animal, place, adjective, previous, self, entropy}; reads: head_relation in English.
 nlohmann::json head_patterns_json(const std::vector<train::HeadPattern>& patterns);
 
-// The sentence as the model's words: split at spaces, ASCII lowercased; checked against the task's vocabulary.
-Status train_sentence_words(const std::string& text, std::vector<std::string>* words);
+// The sentence as the model's words: split at spaces, ASCII lowercased (the task "induction": uppercased, its
+// tokens are the letters A … X); checked against the task's vocabulary (train::check_task_words).
+Status train_sentence_words(const std::string& text, std::vector<std::string>* words, const std::string& task = "coref");
+// The text a task opens with: the notes' sentence, or for "induction" a letter sequence with a repeated segment.
+const char* train_default_text(const std::string& task);
+// Each head's induction scores: [{layer, head, previous, induction, same_token, self, reads}] (1-based).
+nlohmann::json induction_heads_json(const std::vector<train::InductionHeadScore>& heads);
 
 }  // namespace ap

@@ -27,6 +27,8 @@ Status AttentionModel::init(const ModelConfig& c) {
   if (c.readout == Readout::Pointer && (c.pointer_head < 0 || c.pointer_head >= c.heads))
     return Status::Error("pointer_head must be a head of the last layer");
   if (c.readout == Readout::Classifier) AP_TRY(check_size(c.classes, "classes", 4096));
+  AP_TRY(check_size(c.readout_rows, "readout rows", c.seq_len));
+  if (c.readout == Readout::Pointer && c.readout_rows != 1) return Status::Error("the pointer readout reads one row");
 
   c_ = c;
   params_ = ParamStore();
@@ -112,9 +114,10 @@ Status AttentionModel::init(const ModelConfig& c) {
     x = L.x_out;
   }
   if (c.readout == Readout::Classifier) {
-    gather_ = acts_.plan("gather", 1, C);          // [B, C]
-    logits_ = acts_.plan("logits", 1, c.classes);  // [B, K]
-    probs_ = acts_.plan("probs", 1, c.classes);
+    const int R = c.readout_rows;
+    gather_ = acts_.plan("gather", R, C);          // [B·R, C]
+    logits_ = acts_.plan("logits", R, c.classes);  // [B·R, K]
+    probs_ = acts_.plan("probs", R, c.classes);
   }
   grads_ = acts_;  // the same plan
   acts_.allocate();
@@ -125,21 +128,21 @@ Status AttentionModel::init(const ModelConfig& c) {
 }
 
 Status AttentionModel::forward(const Batch& batch, double* loss) {
-  const int B = batch.B, T = c_.seq_len, H = c_.heads;
+  const int B = batch.B, T = c_.seq_len, H = c_.heads, R = c_.readout_rows;
   // 0) validate the batch (no allocation)
   AP_TRY(check_size(B, "batch size", c_.max_batch));
   if (batch.ids.size() < static_cast<size_t>(B) * T || batch.pad.size() < static_cast<size_t>(B) * T ||
-      batch.row.size() < static_cast<size_t>(B) || batch.target.size() < static_cast<size_t>(B))
-    return Status::Error("batch arrays are shorter than B·T (ids, pad) or B (row, target)");
+      batch.row.size() < static_cast<size_t>(B) * R || batch.target.size() < static_cast<size_t>(B) * R)
+    return Status::Error("batch arrays are shorter than B·T (ids, pad) or B·R (row, target)");
   for (int i = 0; i < B * T; ++i)
     if (batch.ids[i] < 0 || batch.ids[i] >= c_.vocab) return Status::Error("token id out of range");
-  for (int b = 0; b < B; ++b) {
-    if (batch.row[b] < 0 || batch.row[b] >= T) return Status::Error("readout row out of range");
-    if (c_.readout == Readout::Pointer) {
-      const int t = batch.target[b];
-      if (t < 0 || t >= T || batch.pad[b * T + t] || (c_.causal && t > batch.row[b]))
+  for (int n = 0; n < B * R; ++n) {
+    if (batch.row[n] < 0 || batch.row[n] >= T) return Status::Error("readout row out of range");
+    if (c_.readout == Readout::Pointer) {  // R = 1: n = b
+      const int t = batch.target[n];
+      if (t < 0 || t >= T || batch.pad[n * T + t] || (c_.causal && t > batch.row[n]))
         return Status::Error("pointer target must be a visible position");
-    } else if (batch.target[b] < 0 || batch.target[b] >= c_.classes) {
+    } else if (batch.target[n] < 0 || batch.target[n] >= c_.classes) {
       return Status::Error("class target out of range");
     }
   }
@@ -182,9 +185,9 @@ Status AttentionModel::forward(const Batch& batch, double* loss) {
     l = pointer_loss_forward(acts_.view(layers_.back().preatt, B), batch.row.data(), batch.target.data(), B, T, H,
                              c_.pointer_head);
   } else {
-    gather_rows_forward(acts_.view(gather_, B), acts_.view(layers_.back().x_out, B), batch.row.data(), B, T);
+    gather_rows_forward(acts_.view(gather_, B), acts_.view(layers_.back().x_out, B), batch.row.data(), B, T, R);
     affine_forward(acts_.view(logits_, B), acts_.view(gather_, B), map(cls_W_->value), map(cls_b_->value));
-    l = softmax_xent_forward(acts_.view(probs_, B), acts_.view(logits_, B), batch.target.data(), B);
+    l = softmax_xent_forward(acts_.view(probs_, B), acts_.view(logits_, B), batch.target.data(), B * R);
   }
   if (loss) *loss = l;
   return Status::Ok();
@@ -193,17 +196,17 @@ Status AttentionModel::forward(const Batch& batch, double* loss) {
 void AttentionModel::backward() {
   if (!batch_) return;
   const Batch& batch = *batch_;
-  const int B = B_, T = c_.seq_len, H = c_.heads;
+  const int B = B_, T = c_.seq_len, H = c_.heads, R = c_.readout_rows;
   grads_.zero();
   // 4) the loss
   if (c_.readout == Readout::Pointer) {
     pointer_loss_backward(grads_.view(layers_.back().preatt, B), acts_.view(layers_.back().att, B), batch.row.data(),
                           batch.target.data(), B, T, H, c_.pointer_head);
   } else {
-    softmax_xent_backward(grads_.view(logits_, B), acts_.view(probs_, B), batch.target.data(), B);
+    softmax_xent_backward(grads_.view(logits_, B), acts_.view(probs_, B), batch.target.data(), B * R);
     affine_backward(grads_.view(gather_, B), map(cls_W_->grad), map(cls_b_->grad), grads_.view(logits_, B),
                     acts_.view(gather_, B), map(cls_W_->value));
-    gather_rows_backward(grads_.view(layers_.back().x_out, B), grads_.view(gather_, B), batch.row.data(), B, T);
+    gather_rows_backward(grads_.view(layers_.back().x_out, B), grads_.view(gather_, B), batch.row.data(), B, T, R);
   }
   // 3) the layers, last first, each step of the forward undone in reverse order
   for (int li = static_cast<int>(layers_.size()) - 1; li >= 0; --li) {

@@ -12,7 +12,9 @@
 //     if ffn_hidden > 0:  x'' = x' + ReLU(LN(x')·W1 + b1)·W2 + b2         [B·T, F] inside, [B·T, C] out
 //   readout:
 //     Pointer:    loss = −mean_b log A_L,head[row_b, target_b]      (target_b = a position)
-//     Classifier: logits = x_L[row_b]·W^C + b^C  [B, K];  loss = cross-entropy(logits, target_b)
+//     Classifier: logits = x_L[row_{b,r}]·W^C + b^C  [B·R, K];  loss = mean over the B·R rows of
+//                 cross-entropy(logits, target_{b,r})   (R readout rows per sequence: 1 for a sentence's
+//                 answer, several for a next-token loss on many positions)
 // The mask M: [B·T, T], −inf at padding keys (and above the diagonal when causal), 0 elsewhere.
 //
 // Parameter names: "wte", "wpe", "l1.ln.g", "l1.Wq", "l1.bq", …, "l1.Wo", "l1.ffn.W1", …, "cls.W", "cls.b".
@@ -44,6 +46,7 @@ struct ModelConfig {
   Readout readout = Readout::Pointer;
   int pointer_head = 0;     // which head of layer L the pointer loss reads
   int classes = 2;          // K, classifier only
+  int readout_rows = 1;     // R: the classifier's rows per sequence (the pointer reads 1)
   int max_batch = 32;
   double embed_std = 0.5;   // wte, wpe ~ N(0, embed_std²); weight matrices ~ N(0, 1/fan_in); biases 0, γ 1, β 0
   uint64_t seed = 1;
@@ -54,8 +57,8 @@ struct Batch {
   int B = 0;
   std::vector<int> ids;          // [B·T] token ids
   std::vector<uint8_t> pad;      // [B·T] 1 = padding: hidden as a KEY from every query
-  std::vector<int> row;          // [B] the query row that is read out (the "it" position)
-  std::vector<int> target;       // [B] pointer: a position in [0, T); classifier: a class in [0, K)
+  std::vector<int> row;          // [B·R] the query rows that are read out (the "it" position), sequence-major
+  std::vector<int> target;       // [B·R] pointer: a position in [0, T); classifier: a class in [0, K)
 };
 
 class AttentionModel {
@@ -78,7 +81,7 @@ class AttentionModel {
   CMatMap residual(int layer) const;    // layer in [0, L]: x_layer [B·T, C] (0 = the embeddings)
   // layer in [0, L), which 'q', 'k' or 'v': h·W + b of that layer [B·T, C] (head h: columns h·C/H …)
   CMatMap projection(int layer, char which) const;
-  CMatMap class_probs() const;          // classifier: [B, K]
+  CMatMap class_probs() const;          // classifier: [B·R, K], row b·R + r
   int last_batch() const { return B_; }
   const Arena& activations() const { return acts_; }
   const Arena& activation_grads() const { return grads_; }

@@ -229,11 +229,13 @@ void pointer_loss_backward(Out dpreatt, In att, const int* rows, const int* targ
 
 // ---- gather rows ------------------------------------------------------------------------------------------
 
-void gather_rows_forward(Out out, In x, const int* rows, int B, int T) {
-  for (int b = 0; b < B; ++b) out.row(b) = x.row(b * T + rows[b]);
+void gather_rows_forward(Out out, In x, const int* rows, int B, int T, int R) {
+  for (int b = 0; b < B; ++b)
+    for (int r = 0; r < R; ++r) out.row(b * R + r) = x.row(b * T + rows[b * R + r]);
 }
-void gather_rows_backward(Out dx, In dout, const int* rows, int B, int T) {
-  for (int b = 0; b < B; ++b) dx.row(b * T + rows[b]) += dout.row(b);
+void gather_rows_backward(Out dx, In dout, const int* rows, int B, int T, int R) {
+  for (int b = 0; b < B; ++b)
+    for (int r = 0; r < R; ++r) dx.row(b * T + rows[b * R + r]) += dout.row(b * R + r);
 }
 
 }  // namespace train

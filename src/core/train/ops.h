@@ -90,10 +90,11 @@ double pointer_loss_forward(In preatt, const int* rows, const int* targets, int 
 // would divide by A_target, which may be tiny.
 void pointer_loss_backward(Out dpreatt, In att, const int* rows, const int* targets, int B, int T, int H, int head);
 
-// ---- gather rows: out[b, :] = x[b·T + rows[b], :]  (a classifier reads one position per sequence) ----------
-//   x: [B·T, C]   out: [B, C]
-void gather_rows_forward(Out out, In x, const int* rows, int B, int T);
-void gather_rows_backward(Out dx, In dout, const int* rows, int B, int T);  // dx[b·T+rows[b], :] += dout[b, :]
+// ---- gather rows: out[b·R + r, :] = x[b·T + rows[b·R + r], :]  (a classifier reads R positions per sequence) --
+//   x: [B·T, C]   rows: [B·R]   out: [B·R, C]
+void gather_rows_forward(Out out, In x, const int* rows, int B, int T, int R = 1);
+// dx[b·T + rows[b·R + r], :] += dout[b·R + r, :]  (a position read twice gets both gradients)
+void gather_rows_backward(Out dx, In dout, const int* rows, int B, int T, int R = 1);
 
 }  // namespace train
 }  // namespace ap

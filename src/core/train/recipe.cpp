@@ -3,6 +3,9 @@
 #include <cmath>
 
 #include "core/matrix.h"
+#include "coref.h"
+#include "heads.h"
+#include "induction.h"
 
 namespace ap {
 namespace train {
@@ -13,10 +16,16 @@ double recipe_work(const Recipe& r, int seq_len) {
   return 3.0 * per_layer * r.layers * static_cast<double>(r.batch) * static_cast<double>(r.steps);
 }
 
+int task_seq_len(const std::string& task) {
+  if (task == "coref" || task == kHeadsTask) return coref_seq_len();
+  if (task == kInductionTask) return kInductionSeqLen;
+  return 0;
+}
+
 Status validate_recipe(const Recipe& r, int seq_len) {
   using namespace recipe_limits;
-  if (r.task != "coref" && r.task != "heads")
-    return Status::Error("unknown training task {0} (the tasks: \"coref\", \"heads\")", {"\"" + r.task + "\""});
+  if (!task_seq_len(r.task))
+    return Status::Error("unknown training task {0} (the tasks: \"coref\", \"heads\", \"induction\")", {"\"" + r.task + "\""});
   AP_TRY(check_size(r.layers, "layers", kMaxLayers));
   AP_TRY(check_size(r.d_model, "d_model", kMaxDModel));
   AP_TRY(check_size(r.heads, "heads", kMaxHeads));

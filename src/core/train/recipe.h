@@ -19,7 +19,8 @@ namespace ap {
 namespace train {
 
 struct Recipe {
-  std::string task = "coref";  // "coref": which noun "it" is, read from the weights (coref.h); "heads": name it (heads.h)
+  std::string task = "coref";  // "coref": which noun "it" is, read from the weights (coref.h); "heads": name it
+                               // (heads.h); "induction": copy what followed the earlier occurrence (induction.h)
   int layers = 2;              // attention layers: 2 solve the task, 1 cannot (the adjective comes after "it")
   int d_model = 16;
   int heads = 1;
@@ -53,6 +54,9 @@ constexpr uint64_t kTaskSplitSeed = 7;
 // Multiply-adds of the whole run, per step and sentence of T tokens and per layer:
 //   forward: 4 projections T·C² each + scores and weighted sum 2·T²·C;  backward ≈ 2 × forward.
 double recipe_work(const Recipe& r, int seq_len);
+
+// The task's padded sequence length (for recipe_work); 0 for an unknown task.
+int task_seq_len(const std::string& task);
 
 // Validates every field (see the top of this file). seq_len: the task's padded length (for recipe_work).
 Status validate_recipe(const Recipe& r, int seq_len);

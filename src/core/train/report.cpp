@@ -14,12 +14,13 @@ TrainReport make_report(const Trainer& t, const SentenceAttention& shown) {
   r.referent_argmax = t.referent_argmax();
   r.evaluated_on_all = t.evaluated_on_all();
   r.curve_sentences = t.curve_sentences();
-  r.heldout_sentences = static_cast<int>(t.data().heldout.size());
+  r.heldout_sentences = static_cast<int>(t.heldout_size());
   r.diverged_step = t.diverged_step();
   r.diverged_loss = t.diverged_loss();
   r.kept_step = t.step();
   r.curve = t.curve();
   r.head_patterns = t.head_patterns();
+  r.induction_heads = t.induction_scores().heads;
   r.attention = shown;
   return r;
 }
@@ -37,6 +38,9 @@ void encode_report(const TrainReport& r, std::vector<double>* out) {
     for (const RowShares* x : {&p.when_animal, &p.when_place})
       v.insert(v.end(), {x->animal, x->place, x->adjective, x->previous, x->self, x->entropy});
   }
+  v.push_back(double(r.induction_heads.size()));
+  for (const InductionHeadScore& h : r.induction_heads)
+    v.insert(v.end(), {double(h.layer), double(h.head), h.previous, h.induction, h.same_token, h.self});
   const SentenceAttention& a = r.attention;
   const int n = static_cast<int>(a.maps.empty() ? 0 : a.maps[0].rows());
   v.insert(v.end(), {double(a.layers), double(a.heads), double(n), double(a.it_pos)});
@@ -96,7 +100,22 @@ Status decode_report(const double* v, size_t n, TrainReport* out) {
     }
     r.head_patterns.push_back(p);
   }
-  const double* a = q + 1 + kPattern * Q;
+  // the induction head scores: Z × 6 numbers, shares in [0, 1]
+  const double* z = q + 1 + kPattern * Q;
+  if (!whole(z[0], 0, 4096)) return bad;
+  const size_t Z = size_t(z[0]);
+  constexpr size_t kScore = 6;
+  if (n < size_t(z - v) + 1 + kScore * Z + 4) return bad;
+  for (size_t i = 0; i < Z; ++i) {
+    const double* x = z + 1 + kScore * i;
+    if (!whole(x[0], 0, 63) || !whole(x[1], 0, 63)) return bad;
+    for (size_t k = 2; k < kScore; ++k)
+      if (!std::isfinite(x[k]) || x[k] < 0 || x[k] > 1.0 + 1e-6) return bad;
+    InductionHeadScore h;
+    h.layer = int(x[0]), h.head = int(x[1]), h.previous = x[2], h.induction = x[3], h.same_token = x[4], h.self = x[5];
+    r.induction_heads.push_back(h);
+  }
+  const double* a = z + 1 + kScore * Z;
   if (!whole(a[0], 1, 64) || !whole(a[1], 1, 64) || !whole(a[2], 0, 4096) || !whole(a[3], -1, a[2])) return bad;
   SentenceAttention& s = r.attention;
   s.layers = int(a[0]);

@@ -7,6 +7,8 @@
 //          diverged_step, diverged_loss, kept_step, held-out sentences, curve points P, P × (step, loss, accuracy, argmax),
 //          head patterns Q (0 until the whole held-out set was measured), Q × (layer, head, referent, other noun,
 //          the 6 shares when the referent is the animal, the 6 when it is the place: heads.h's RowShares order),
+//          induction head scores Z (task "induction": every head, at every evaluation), Z × (layer, head, previous,
+//          induction, same token, itself: induction.h's InductionHeadScore),
 //          layers L, heads H, words n, it_pos, L·H·n·n weights (map by map, row-major)]
 #pragma once
 #include <vector>
@@ -16,7 +18,7 @@
 namespace ap {
 namespace train {
 
-constexpr double kReportVersion = 2;  // 2: the head patterns
+constexpr double kReportVersion = 3;  // 2: the head patterns; 3: the induction head scores
 
 struct TrainReport {
   int step = 0, steps = 0;
@@ -28,6 +30,7 @@ struct TrainReport {
   double diverged_loss = 0;
   std::vector<CurvePoint> curve;
   std::vector<HeadPattern> head_patterns;  // Trainer::head_patterns(): measured at the end of the run
+  std::vector<InductionHeadScore> induction_heads;  // Trainer::induction_scores(): at the last evaluation
   SentenceAttention attention;  // words are not packed: the page knows which sentence it asked for
   bool finished() const { return step >= steps; }
   bool diverged() const { return diverged_step >= 0; }

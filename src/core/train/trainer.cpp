@@ -30,30 +30,40 @@ ModelConfig coref_model_config(const Recipe& r, const CorefDataset& data, int ev
 }
 
 Status Trainer::init(const Recipe& r) {
-  AP_TRY(validate_recipe(r, coref_seq_len()));
+  const bool induction_task = r.task == kInductionTask;
+  AP_TRY(validate_recipe(r, task_seq_len(r.task)));
   // 1) the task's data (the split is the task's: the same for every recipe)
   CorefDataset data;
-  AP_TRY(make_coref_dataset(kTaskSplitSeed, &data));
-  // 2) the model: embedding → r.layers attention layers (r.heads heads) → pointer readout on head 0
-  const ModelConfig c = coref_model_config(r, data, kEvalBatch);
+  InductionDataset sequences;
+  if (induction_task) make_induction_dataset(kTaskSplitSeed, &sequences);
+  else AP_TRY(make_coref_dataset(kTaskSplitSeed, &data));
+  // 2) the model: embedding → r.layers attention layers (r.heads heads) → the task's readout
+  const ModelConfig c = induction_task ? induction_model_config(r.layers, r.heads, r.d_model,
+                                                                std::max(r.batch, kEvalBatch), r.seed)
+                                       : coref_model_config(r, data, kEvalBatch);
   AttentionModel model;
   AP_TRY(model.init(c));
   // 3) everything else of the run
   recipe_ = r;
   data_ = std::move(data);
+  induction_ = std::move(sequences);
   model_ = std::move(model);
   AdamConfig ac;
   ac.lr = r.learning_rate;
   ac.clip_norm = 1.0;
   adam_ = Adam(ac);
-  rng_ = SeededRng(r.seed, 0xBA7C4ull);  // the minibatch order
+  rng_ = SeededRng(r.seed, 0xBA7C4ull);  // the minibatch order (induction: the sequences themselves)
   idx_.assign(static_cast<size_t>(c.max_batch), 0);
-  // The curve's held-out sentences: a seeded shuffle (fixed for the task), its first kCurveSentences.
+  // The curve's held-out sentences: a seeded shuffle (fixed for the task), its first kCurveSentences. The
+  // induction task's held-out sequences are random draws already: their first kCurveSentences.
   curve_set_ = data_.heldout;
   SeededRng shuffle(kTaskSplitSeed, 0x5E7ull);
-  for (size_t i = curve_set_.size() - 1; i > 0; --i)
-    std::swap(curve_set_[i], curve_set_[static_cast<size_t>(shuffle.next_u64() % (i + 1))]);
+  for (size_t i = curve_set_.size(); i > 1; --i)
+    std::swap(curve_set_[i - 1], curve_set_[static_cast<size_t>(shuffle.next_u64() % i)]);
   curve_set_.resize(std::min(curve_set_.size(), static_cast<size_t>(kCurveSentences)));
+  induction_curve_.assign(induction_.heldout.begin(),
+                          induction_.heldout.begin() + static_cast<std::ptrdiff_t>(std::min<size_t>(induction_.heldout.size(), kCurveSentences)));
+  induction_set_.resize(static_cast<size_t>(r.batch));
   size_t floats = 0;
   for (size_t i = 0; i < model_.params().size(); ++i) floats += static_cast<size_t>(model_.params()[i].value.size());
   good_.assign(floats, 0.f);
@@ -62,12 +72,20 @@ Status Trainer::init(const Recipe& r) {
   loss_sum_ = 0;
   loss_count_ = 0;
   curve_.clear();
+  patterns_.clear();
+  induction_scores_ = InductionScores();  // a run of another task before this one measured its own
   divergence_ = Status::Ok();
   diverged_step_ = -1;
-  evaluate(curve_set_, curve_set_.size());  // step 0: the untrained model
+  evaluate(false);  // step 0: the untrained model
   curve_.push_back({0, std::nan(""), acc_, argmax_});
   snapshot();
   return Status::Ok();
+}
+
+size_t Trainer::heldout_size() const { return induction() ? induction_.heldout.size() : data_.heldout.size(); }
+
+Status check_task_words(const std::string& task, const std::vector<std::string>& words) {
+  return task == kInductionTask ? check_induction_tokens(words) : check_coref_sentence(words, nullptr);
 }
 
 Status divergence_status(int step, double loss, int kept_step) {
@@ -75,15 +93,25 @@ Status divergence_status(int step, double loss, int kept_step) {
                        {arg(step), format_number(loss), arg(kept_step)});
 }
 
-int Trainer::curve_sentences() const { return static_cast<int>(curve_set_.size()); }
+int Trainer::curve_sentences() const {
+  return static_cast<int>(induction() ? induction_curve_.size() : curve_set_.size());
+}
 
 int Trainer::advance(int n) {
   int done = 0;
   const int B = recipe_.batch;
   while (done < n && !finished() && !diverged()) {
-    // 1) a minibatch of B training sentences, in the seeded order
-    for (int b = 0; b < B; ++b) idx_[static_cast<size_t>(b)] = static_cast<int>(rng_.next_u64() % data_.train.size());
-    fill(data_.train, B, &batch_);
+    // 1) a minibatch of B training sentences, in the seeded order (induction: B fresh sequences, none held out)
+    if (induction()) {
+      for (int b = 0; b < B; ++b) {
+        sample_induction(rng_, &induction_.heldout_segments, &induction_set_[static_cast<size_t>(b)]);
+        idx_[static_cast<size_t>(b)] = b;
+      }
+      fill_induction_batch(induction_set_, idx_.data(), B, &batch_);
+    } else {
+      for (int b = 0; b < B; ++b) idx_[static_cast<size_t>(b)] = static_cast<int>(rng_.next_u64() % data_.train.size());
+      fill(data_.train, B, &batch_);
+    }
     // 2) one Adam step
     double loss = 0, norm = 0;
     const Status s = model_.train_step(batch_, adam_, &loss, &norm);
@@ -102,8 +130,8 @@ int Trainer::advance(int n) {
     loss_sum_ += loss;
     ++loss_count_;
     // 4) the curve: every kEvalEvery steps on the curve's sentences, at the last step on every held-out one
-    if (finished()) evaluate(data_.heldout, data_.heldout.size());
-    else if (step_ % kEvalEvery == 0) evaluate(curve_set_, curve_set_.size());
+    if (finished()) evaluate(true);
+    else if (step_ % kEvalEvery == 0) evaluate(false);
     else continue;
     curve_.push_back({step_, loss_sum_ / std::max(1, loss_count_), acc_, argmax_});
     loss_sum_ = 0;
@@ -118,7 +146,47 @@ void Trainer::fill(const std::vector<CorefSentence>& set, int B, Batch* batch) c
   else fill_coref_batch(data_, set, idx_.data(), B, batch);
 }
 
-void Trainer::evaluate(const std::vector<CorefSentence>& set, size_t count) {
+void Trainer::evaluate(bool all) {
+  if (induction()) evaluate_induction(all ? induction_.heldout : induction_curve_, all ? induction_.heldout.size() : induction_curve_.size());
+  else evaluate_coref(all ? data_.heldout : curve_set_, all ? data_.heldout.size() : curve_set_.size());
+}
+
+void Trainer::evaluate_induction(const std::vector<InductionSequence>& set, size_t count) {
+  const int T = kInductionSeqLen, R = kInductionRows, H = recipe_.heads, L = recipe_.layers;
+  InductionScores scores;
+  long long argmax_right = 0;
+  for (size_t start = 0; start < count; start += kEvalBatch) {
+    const int B = static_cast<int>(std::min<size_t>(kEvalBatch, count - start));
+    for (int b = 0; b < B; ++b) idx_[static_cast<size_t>(b)] = static_cast<int>(start) + b;
+    fill_induction_batch(set, idx_.data(), B, &eval_batch_);
+    double loss;
+    if (!model_.forward(eval_batch_, &loss).ok) return;
+    // 1) the predictions and every head's scores (induction.h)
+    add_induction_scores(model_, set, idx_.data(), B, &scores);
+    // 2) some head of the last layer has its readout row's largest weight on the token to copy
+    const CMatMap att = model_.attention(L - 1);
+    for (int b = 0; b < B; ++b) {
+      const InductionSequence& s = set[static_cast<size_t>(idx_[static_cast<size_t>(b)])];
+      for (int r = 0; r < R; ++r) {
+        bool any = false;
+        for (int h = 0; h < H && !any; ++h) {
+          Eigen::Index best;
+          att.row((b * H + h) * T + s.row(r)).maxCoeff(&best);
+          any = best == s.source(r);
+        }
+        argmax_right += any;
+      }
+    }
+  }
+  finish_induction_scores(&scores);
+  acc_ = scores.accuracy();
+  argmax_ = scores.predictions ? static_cast<double>(argmax_right) / scores.predictions : 0.0;
+  evaluated_all_ = &set == &induction_.heldout && count == induction_.heldout.size();
+  induction_scores_ = std::move(scores);
+  patterns_.clear();
+}
+
+void Trainer::evaluate_coref(const std::vector<CorefSentence>& set, size_t count) {
   const int T = data_.seq_len, H = recipe_.heads, L = recipe_.layers, K = kHeadsClasses;
   const bool all = count == data_.heldout.size() && &set == &data_.heldout;
   int right = 0, argmax_right = 0;
@@ -185,9 +253,10 @@ void Trainer::restore() {
 }
 
 Status Trainer::attention_of(const std::vector<std::string>& words, SentenceAttention* out) {
-  const int T = data_.seq_len, n = static_cast<int>(words.size());
+  const int T = model_.config().seq_len, n = static_cast<int>(words.size());
   SentenceAttention a;
-  AP_TRY(check_coref_sentence(words, &a.it_pos));
+  AP_TRY(check_task_words(recipe_.task, words));
+  if (!induction()) (void)check_coref_sentence(words, &a.it_pos);  // where "it" is (checked above)
   a.words = words;
   // One sequence, padded to T; the padding is hidden as a key, so the first n columns hold every weight.
   Batch& b = eval_batch_;
@@ -195,11 +264,14 @@ Status Trainer::attention_of(const std::vector<std::string>& words, SentenceAtte
   b.ids.assign(static_cast<size_t>(T), 0);
   b.pad.assign(static_cast<size_t>(T), 1);
   for (int i = 0; i < n; ++i) {
-    b.ids[static_cast<size_t>(i)] = data_.vocab.id(words[static_cast<size_t>(i)]);
+    const std::string& w = words[static_cast<size_t>(i)];
+    b.ids[static_cast<size_t>(i)] = induction() ? induction_token(w) : data_.vocab.id(w);
     b.pad[static_cast<size_t>(i)] = 0;
   }
-  b.row.assign(1, a.it_pos);
-  b.target.assign(1, a.it_pos);  // any visible position: the loss is not used
+  // Readout rows and targets: any visible position, any class (the loss is not used).
+  const int R = model_.config().readout_rows, row = induction() ? 0 : a.it_pos;
+  b.row.assign(static_cast<size_t>(R), row);
+  b.target.assign(static_cast<size_t>(R), row);
   double loss;
   AP_TRY(model_.forward(b, &loss));
   a.layers = recipe_.layers;
@@ -228,8 +300,7 @@ Status Trainer::set_weights(const std::vector<std::pair<std::string, Mat>>& weig
     return Status::Error("{0} must be between {1} and {2}, got {3}", {"step", arg(0), arg(recipe_.steps), arg(step)});
   for (const auto& [name, m] : weights) ps.find(name)->value = m;
   step_ = step;
-  const bool all = step >= recipe_.steps;
-  evaluate(all ? data_.heldout : curve_set_, all ? data_.heldout.size() : curve_set_.size());
+  evaluate(step >= recipe_.steps);
   curve_.assign(1, {step_, std::nan(""), acc_, argmax_});
   snapshot();
   // The accuracy written with the weights is measured again: a checkpoint cannot claim what they do not give.

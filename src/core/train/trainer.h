@@ -11,8 +11,11 @@
 //                  on the referent exceeds the weight on the other noun — and the argmax rate — the row's largest
 //                  weight (over every position) is on the referent. Task "heads" (heads.h): the classifier's
 //                  largest logit is the referent's noun, and the argmax rate — SOME head of the last layer puts
-//                  its row's largest weight on the referent. During the run on the first
-//                  kCurveSentences of a seeded shuffle of the held-out set, at the last step on all of it.
+//                  its row's largest weight on the referent. Task "induction" (induction.h): the share of the
+//                  second occurrence's next tokens predicted right, and the argmax rate — some head of the last
+//                  layer puts its row's largest weight on the token after the earlier occurrence. During the run
+//                  on the first kCurveSentences of a seeded shuffle of the held-out set, at the last step on all
+//                  of it. (The induction task draws its training sequences fresh each step: no training set.)
 //   divergence:    a loss or gradient norm that is not finite, or a loss above kExplodingLoss (the untrained
 //                  loss is about ln T ≈ 2.4): the run stops, the weights of the last evaluation come back.
 // Deterministic: the same recipe gives bitwise the same weights and curve, whatever the chunk sizes of advance.
@@ -24,6 +27,7 @@
 #include "core/embedding.h"
 #include "coref.h"
 #include "heads.h"
+#include "induction.h"
 #include "model.h"
 #include "param_store.h"
 #include "recipe.h"
@@ -58,6 +62,10 @@ struct SentenceAttention {
 // readout for "coref", the classifier over the 40 nouns for "heads").
 ModelConfig coref_model_config(const Recipe& r, const CorefDataset& data, int eval_batch);
 
+// Whether the model of `task` can read `words` (attention_of's check): a coreference sentence for "coref" and
+// "heads" (check_coref_sentence), 2 … T tokens "A" … "X" for "induction" (check_induction_tokens).
+Status check_task_words(const std::string& task, const std::vector<std::string>& words);
+
 // "training diverged at step 412 (loss NaN): stopped, the weights of step 400 are kept"
 Status divergence_status(int step, double loss, int kept_step);
 
@@ -83,12 +91,17 @@ class Trainer {
   bool evaluated_on_all() const { return evaluated_all_; }  // the last evaluation used the whole held-out set
   int curve_sentences() const;
 
-  // The attention of `words` (every word in the task's vocabulary, one "it", at most seq_len words).
+  // The attention of `words`: for "coref" and "heads" every word in the task's vocabulary, one "it", at most
+  // seq_len words; for "induction" 2 … seq_len tokens of induction_vocabulary() (it_pos = −1).
   Status attention_of(const std::vector<std::string>& words, SentenceAttention* out);
 
   // Every head's "it" row of every layer (heads.h: apart for animal and place referents), [layer · H + head],
   // measured by the last evaluation on the whole held-out set (in the same forward passes); empty before one.
   const std::vector<HeadPattern>& head_patterns() const { return patterns_; }
+  // Task "induction": every head's scores (previous token, induction, …) and the accuracy, measured by the last
+  // evaluation (on the curve's sequences during the run, on every held-out one at the end).
+  const InductionScores& induction_scores() const { return induction_scores_; }
+  size_t heldout_size() const;  // the task's held-out sentences (or sequences)
 
   const CorefDataset& data() const { return data_; }
   AttentionModel& model() { return model_; }
@@ -99,9 +112,12 @@ class Trainer {
   Status set_weights(const std::vector<std::pair<std::string, Mat>>& weights, int step, double heldout_accuracy);
 
  private:
-  void evaluate(const std::vector<CorefSentence>& set, size_t count);
+  void evaluate(bool all);  // on the curve's sentences, or on every held-out one
+  void evaluate_coref(const std::vector<CorefSentence>& set, size_t count);
+  void evaluate_induction(const std::vector<InductionSequence>& set, size_t count);
   void fill(const std::vector<CorefSentence>& set, int B, Batch* batch) const;  // the task's batch of idx_[0 … B)
   bool classifier() const { return recipe_.task == kHeadsTask; }
+  bool induction() const { return recipe_.task == kInductionTask; }
   void snapshot();
   void restore();
 
@@ -121,6 +137,10 @@ class Trainer {
   std::vector<CurvePoint> curve_;
   double acc_ = 0, argmax_ = 0;
   std::vector<HeadPattern> patterns_;
+  InductionDataset induction_;                    // task "induction": the held-out sequences
+  std::vector<InductionSequence> induction_set_;  // the training batch's sequences (drawn each step)
+  std::vector<InductionSequence> induction_curve_;
+  InductionScores induction_scores_;
   bool evaluated_all_ = false;
   Status divergence_;
   int diverged_step_ = -1;
