@@ -191,7 +191,9 @@ void TrainView::stage(ViewContext& ctx) {
   }
   const bool side = avail.x > fs * 40.f;
   const float cw = side ? avail.x * 0.42f : avail.x;
-  const float ch = side ? avail.y : avail.y * 0.45f;
+  // Stacked, each plot keeps at least 7 lines (title, ticks, axis labels and a plot area: the plot widget drops
+  // them below about 6, as on a projector at 2× text); a shorter stage scrolls to the maps below.
+  const float ch = side ? avail.y : std::max(avail.y * 0.45f, fs * 14.f);
   ImGui::BeginGroup();
   curves(ctx, cw, ch);
   ImGui::EndGroup();

@@ -225,7 +225,9 @@ TEST(AppTrainScene, OneLayerCannotInduce) {
   ASSERT_TRUE(wait_for(s, [&] { return s.state() == TrainRunState::Done; }, 60));
   std::printf("    one layer, two heads: held-out accuracy %.4f\n", s.report().heldout_accuracy);
   EXPECT_LE(s.report().heldout_accuracy, 0.6);
-  for (const json& head : state(st, false)["training"]["induction_heads"]) EXPECT_NE(head["reads"], "induction");
+  const json t = state(st, false);  // kept: a range-for over a member of the temporary would read freed memory
+  ASSERT_EQ(t["training"]["induction_heads"].size(), 2u);
+  for (const json& head : t["training"]["induction_heads"]) EXPECT_NE(head["reads"], "induction");
 }
 
 TEST(AppTrainScene, PauseResetAndOneStep) {
