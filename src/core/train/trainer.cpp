@@ -11,6 +11,16 @@ namespace train {
 
 namespace {
 constexpr int kEvalBatch = 64;
+
+// Whether some head of a layer's weights att [B·H·T, T] has the largest weight of sequence b's row `row` on `key`.
+bool some_head_argmax_on(const CMatMap& att, int b, int H, int T, int row, int key) {
+  for (int h = 0; h < H; ++h) {
+    Eigen::Index best;
+    att.row((b * H + h) * T + row).maxCoeff(&best);
+    if (best == key) return true;
+  }
+  return false;
+}
 }  // namespace
 
 ModelConfig coref_model_config(const Recipe& r, const CorefDataset& data, int eval_batch) {
@@ -167,15 +177,7 @@ void Trainer::evaluate_induction(const std::vector<InductionSequence>& set, size
     const CMatMap att = model_.attention(L - 1);
     for (int b = 0; b < B; ++b) {
       const InductionSequence& s = set[static_cast<size_t>(idx_[static_cast<size_t>(b)])];
-      for (int r = 0; r < R; ++r) {
-        bool any = false;
-        for (int h = 0; h < H && !any; ++h) {
-          Eigen::Index best;
-          att.row((b * H + h) * T + s.row(r)).maxCoeff(&best);
-          any = best == s.source(r);
-        }
-        argmax_right += any;
-      }
+      for (int r = 0; r < R; ++r) argmax_right += some_head_argmax_on(att, b, H, T, s.row(r), s.source(r));
     }
   }
   finish_induction_scores(&scores);
@@ -210,12 +212,7 @@ void Trainer::evaluate_coref(const std::vector<CorefSentence>& set, size_t count
         model_.class_probs().row(b).head(K).maxCoeff(&best);
         right += best == referent_class(s);
         // 2) some head of the last layer has its row's largest weight on the referent
-        bool any = false;
-        for (int h = 0; h < H && !any; ++h) {
-          att.row((b * H + h) * T + s.it_pos).maxCoeff(&best);
-          any = best == s.target_pos();
-        }
-        argmax_right += any;
+        argmax_right += some_head_argmax_on(att, b, H, T, s.it_pos, s.target_pos());
         continue;
       }
       const auto row = att.row((b * H + 0) * T + s.it_pos);  // the pointer head: 0
