@@ -66,6 +66,8 @@ json state_document(const PlaygroundState& st, bool with_results, bool with_matr
                                        {"cell_w", m.cell_w}, {"cell_h", m.cell_h}, {"numbers", m.numbers},
                                        {"rows", m.rows}, {"cols", m.cols}, {"row_labels", m.row_labels},
                                        {"col_labels", m.col_labels}, {"lo", m.lo}, {"hi", m.hi}, {"clipped", m.clipped}});
+    j["view"]["cut"] = json::array();
+    for (const auto& c : st.view_cut) j["view"]["cut"].push_back({{"id", c.first}, {"hidden_px", c.second}});
     const auto& f = st.fonts;  // Chinese beyond the interface's own (ui/font_loader.cpp)
     j["fonts"] = {{"ui_requested", f.ui_requested}, {"ui_loaded", f.ui_loaded}, {"extra_requested", f.extra_requested}, {"extra_loaded", f.extra_loaded}, {"extra_glyphs", f.extra_glyphs},
                   {"rebuilds", f.rebuilds}, {"last_rebuild_ms", f.last_rebuild_ms}, {"missing", f.missing}, {"error", f.error}};

@@ -3,6 +3,7 @@
 // No ImGui, SDL or GL here: the native tests drive this exactly as the UI and the page API do.
 #pragma once
 #include <map>
+#include <utility>
 #include <memory>
 #include <string>
 #include <vector>
@@ -61,6 +62,9 @@ struct PlaygroundState {
     float lo = 0, hi = 0;
   };
   std::vector<ViewMatrix> view_matrices;
+  // Interface items the last frame cut at the right (widgets/text_fit: note_if_cut): id → hidden pixels;
+  // getState().view.cut.
+  std::vector<std::pair<std::string, float>> view_cut;
   std::map<std::string, int> quiz_answers;
   // Chinese typed or pasted beyond the interface's own characters (ui/font_loader.cpp fills this in; getState
   // reports it as "fonts").

@@ -12,6 +12,7 @@
 #include "ui/ui_state.h"
 #include "widgets/heatmap.h"
 #include "widgets/matrix_view.h"
+#include "widgets/text_fit.h"
 
 namespace ap {
 
@@ -189,6 +190,7 @@ void ui_frame(PlaygroundState& st, UiState& ui, const FrameInfo& f) {
   st.view_dpr = f.dpr;
   heatmap_begin_frame();
   matrix_views_begin_frame();
+  cut_items_begin_frame();
   if (ui.views.size() != st.scenes.size()) ui.views = make_views(st);
   if (ui.document_lang != lang_code(lang())) {  // tell the page (screen readers) when it changes
     ui.document_lang = lang_code(lang());
@@ -301,6 +303,8 @@ void ui_frame(PlaygroundState& st, UiState& ui, const FrameInfo& f) {
                                 r.cell_w, r.cell_h, r.numbered, r.clipped, r.rows, r.cols, r.row_labels, r.col_labels,
                                 d.lo, d.hi});
   }
+  st.view_cut.clear();
+  for (const CutItem& c : cut_items()) st.view_cut.emplace_back(c.id, c.hidden_px);
   ++st.frames_drawn;
   set_chinese_drawable(true);  // outside a frame (the page API, the link) Chinese is Chinese
 }

@@ -10,6 +10,7 @@
 #include "app/i18n.h"
 #include "ui/ui_state.h"
 #include "widgets/math_text.h"
+#include "widgets/text_fit.h"
 
 namespace ap {
 
@@ -71,7 +72,9 @@ void lesson_map(PlaygroundState& st, UiState& ui) {
   }
   if (st.welcome) welcome_header(st, ui);
   // The history strip.
+  ImGui::PushTextWrapPos(0.f);  // wrapped on a small phone
   ImGui::TextDisabled("%s", tr("History (from the lecture notes): click a step to open its scene"));
+  ImGui::PopTextWrapPos();
   ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.90f, 0.93f, 0.99f, 1.f));
   for (size_t k = 0; k < std::size(kHistory); ++k) {
     const HistoryStep& hs = kHistory[k];
@@ -90,6 +93,7 @@ void lesson_map(PlaygroundState& st, UiState& ui) {
     }
     ImGui::BeginDisabled(target == nullptr);
     if (ImGui::Button(label.c_str()) && target) open_lesson(st, ui, hs.scene);
+    note_if_cut((std::string("history_") + hs.scene).c_str());
     ImGui::EndDisabled();
     if (target && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(target->title()));
   }
@@ -110,13 +114,14 @@ void lesson_map(PlaygroundState& st, UiState& ui) {
     std::snprintf(num, sizeof num, "%zu", k + 1);
     if (here) ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.93f, 0.55f, 0.16f, 1.f));
     if (ImGui::Button((std::string(num) + ". " + tr(sc.title()) + "###open").c_str())) open_lesson(st, ui, sc.id());
+    note_if_cut((std::string("lesson_") + sc.id()).c_str());
     if (here) ImGui::PopStyleColor();
     if (here) {
       ImGui::SameLine();
       ImGui::TextDisabled("(%s)", tr("you are here"));
     }
     ImGui::Indent(fs * 1.2f);
-    math_text(li.formula);
+    math_text_wrapped(li.formula, ImGui::GetColorU32(ImGuiCol_Text), 1.25f);  // wrapped on a phone
     ImGui::PushTextWrapPos(0.f);
     ImGui::TextDisabled("%s", tr("Try:"));
     ImGui::SameLine();

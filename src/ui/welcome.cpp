@@ -7,6 +7,7 @@
 
 #include "app/i18n.h"
 #include "ui/ui_state.h"
+#include "widgets/text_fit.h"
 
 namespace ap {
 
@@ -22,12 +23,24 @@ void welcome_header(PlaygroundState& st, UiState& ui) {
   ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.93f, 0.55f, 0.16f, 1.f));
   ImGui::PushStyleColor(ImGuiCol_ButtonHovered, ImVec4(0.97f, 0.64f, 0.28f, 1.f));
   ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 1, 1, 1));
-  const std::string start = format_template(tr("Start at lesson 1: {0}"), {tr(st.scenes.front()->title())}) + " (Enter)###welcome_start";
-  if (ImGui::Button(start.c_str(), ImVec2(0, fs * 2.f))) start_first_lesson(st, ui);
+  // On a narrow screen (a phone) the label wraps onto lines of its own, and the hint goes below the button.
+  const float pad = ImGui::GetStyle().FramePadding.x * 2.f, avail = ImGui::GetContentRegionAvail().x;
+  const std::string label = format_template(tr("Start at lesson 1: {0}"), {tr(st.scenes.front()->title())}) + " (Enter)";
+  const bool one_line = text_width(label) + pad <= avail;
+  const std::string start = (one_line ? label : wrap_text(label, avail - pad)) + "###welcome_start";
+  if (ImGui::Button(start.c_str(), one_line ? ImVec2(0, fs * 2.f) : ImVec2(0, 0))) start_first_lesson(st, ui);
+  note_if_cut("welcome_start");
   ImGui::PopStyleColor(3);
-  ImGui::SameLine();
-  ImGui::AlignTextToFramePadding();
-  ImGui::TextDisabled("%s", tr("or pick any lesson below · Esc closes"));
+  const char* hint = tr("or pick any lesson below · Esc closes");
+  if (ImGui::GetItemRectSize().x + ImGui::GetStyle().ItemSpacing.x + text_width(hint) <= avail) {
+    ImGui::SameLine();
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextDisabled("%s", hint);
+  } else {
+    ImGui::PushTextWrapPos(0.f);
+    ImGui::TextDisabled("%s", hint);
+    ImGui::PopTextWrapPos();
+  }
   ImGui::Separator();
 }
 

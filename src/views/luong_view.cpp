@@ -18,6 +18,7 @@
 #include "platform/text_field.h"
 #include "widgets/colormap.h"
 #include "widgets/math_text.h"
+#include "widgets/matrix_view.h"
 #include "widgets/section.h"
 #include "widgets/text_fit.h"
 #include "widgets/seed_input.h"
@@ -75,6 +76,14 @@ GridHover draw_grid(const Grid& g, ImVec2 size) {
       const float x = std::clamp(g0.x + (j + 0.5f) * cell - w * 0.5f, o.x, g0.x + C * cell - w);  // inside the grid's width
       dl->AddText(ImVec2(x, o.y + title_h + (j % 2) * fs), dim_text(), s.c_str());
     }
+  MatrixViewResult drawn;  // for the page's report of what is on screen (getState().view.matrices)
+  drawn.grid_min = g0;
+  drawn.grid_max = g1;
+  drawn.cell_w = drawn.cell_h = cell;
+  drawn.rows = R;
+  drawn.cols = C;
+  drawn.col_labels = g.cols ? std::min(C, static_cast<int>(g.cols->size())) : 0;
+  drawn.row_labels = g.rows && cell >= fs * 0.8f ? std::min(R, static_cast<int>(g.rows->size())) : 0;
   if (g.rows)
     for (int i = 0; i < R && i < static_cast<int>(g.rows->size()); ++i) {
       if (cell < fs * 0.8f) break;
@@ -83,6 +92,7 @@ GridHover draw_grid(const Grid& g, ImVec2 size) {
                   i == g.hl_row ? kChosen : ink(), s.c_str());
     }
   const bool numbers = cell >= fs * 2.3f;
+  drawn.numbered = numbers;
   for (int i = 0; i < R; ++i)
     for (int j = 0; j < C; ++j) {
       const ImVec2 a(g0.x + j * cell, g0.y + i * cell), b(a.x + cell, a.y + cell);
@@ -108,6 +118,7 @@ GridHover draw_grid(const Grid& g, ImVec2 size) {
     if (hv.i >= g.reveal_rows) hv = {};
     else dl->AddRect(ImVec2(g0.x + hv.j * cell, g0.y + hv.i * cell), ImVec2(g0.x + (hv.j + 1) * cell, g0.y + (hv.i + 1) * cell), ink(), 0.f, 0, 2.f);
   }
+  matrix_view_record(g.title, drawn, g.lo, g.hi);
   ImGui::Dummy(ImVec2(std::max(lw + C * cell, size.x), title_h + head_h + R * cell));
   return hv;
 }
@@ -271,7 +282,12 @@ void LuongView::states_stage(ViewContext& ctx) {
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const int n = m.run.n;
   const int done = scene_.timeline.stage_complete() ? 1 << 30 : scene_.timeline.done_substeps();
-  const float w = (avail.x - fs * 2.f) * 0.5f, h = avail.y - fs * 7.f;
+  // Side by side; on a narrow screen (a phone upright) one above the other. Either way each keeps cells of at
+  // least 0.8 text heights (its row labels drawn) and the stage scrolls rather than shrink them (a phone sideways).
+  const bool stacked = avail.x < fs * 40.f;
+  const float w = stacked ? avail.x : (avail.x - fs * 2.f) * 0.5f;
+  const int rows = std::max(m.run.n, m.run.T);
+  const float h = std::max(stacked ? (avail.y - fs * 7.f) * 0.5f : avail.y - fs * 7.f, rows * fs * 0.8f + fs * 1.5f);
   char title[160];
   Grid g;
   g.m = &m.encoder.H;
@@ -282,7 +298,7 @@ void LuongView::states_stage(ViewContext& ctx) {
   ImGui::BeginGroup();
   set_hover(ctx, static_cast<int>(LuongItem::Encoder), draw_grid(g, ImVec2(w, h)));
   ImGui::EndGroup();
-  ImGui::SameLine(0, fs * 2.f);
+  if (!stacked) ImGui::SameLine(0, fs * 2.f);
   Grid s;
   s.m = &m.run.states;
   s.rows = &m.target_tokens;
@@ -380,7 +396,13 @@ void LuongView::alignments_stage(ViewContext& ctx) {
   const LuongParams& p = scene_.params();
   const float fs = ImGui::GetFontSize();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float gap = fs * 1.2f, pw = (avail.x - 2 * gap) / 3.f, ph = avail.y - fs * 2.5f;
+  // Three side by side where each keeps cells of at least 0.8 text heights (row labels drawn, up to 6 text
+  // heights of them); otherwise fewer a row, each tall enough for cells of 1.6 text heights, and the stage scrolls
+  // (a phone).
+  const float gap = fs * 1.2f, min_w = fs * 6.f + static_cast<float>(m.run.n) * fs * 0.8f;
+  const int per_row = std::clamp(static_cast<int>((avail.x + gap) / (min_w + gap)), 1, 3), lines = (3 + per_row - 1) / per_row;
+  const float pw = (avail.x - (per_row - 1) * gap) / per_row;
+  const float ph = std::max((avail.y - fs * 2.5f) / lines, static_cast<float>(m.run.T) * fs * (per_row < 3 ? 1.6f : 0.8f) + fs * 5.5f);
   const int reveal = scene_.timeline.stage_complete() ? 1 << 30 : scene_.timeline.done_substeps();
   float amax = 1e-6f;
   for (const LuongScoreRun& r : m.run.runs) amax = std::max(amax, r.alignment.maxCoeff());
@@ -388,7 +410,7 @@ void LuongView::alignments_stage(ViewContext& ctx) {
   LuongScore chosen;
   const bool one = parse_luong_score_name(p.score, &chosen);
   for (int k = 0; k < 3; ++k) {
-    if (k) ImGui::SameLine(0, gap);
+    if (k % per_row) ImGui::SameLine(0, gap);
     ImGui::BeginGroup();
     const LuongScore kind = kScores[k];
     const LuongScoreRun* r = m.find(kind);

@@ -263,10 +263,14 @@ void TrainView::maps(ViewContext& ctx, float width, float height) {
     return;
   }
   const int count = a.layers * a.heads;
-  const int cols = std::max(1, std::min(count, width > fs * 22.f ? 2 : 1));  // two layers side by side
+  // Two layers side by side, both in view; on a narrow screen (a phone upright: two 11-pixel maps with every other
+  // label) one above the other, each as wide as the screen.
+  const int cols = std::max(1, std::min(count, width >= fs * 30.f ? 2 : 1));
   const int rows = (count + cols - 1) / cols;
   // At least 9 lines tall (a phone held sideways left 4-pixel cells): a shorter area scrolls the stage.
-  const float w = (width - fs * (cols - 1)) / cols, h = std::max((height - fs * 2.f) / rows, fs * 9.f);
+  // One above the other, each is tall enough for cells of 1.4 text heights, every label drawn (the stage scrolls).
+  const float min_h = cols == 1 && count > 1 ? fs * 6.f + static_cast<float>(words.size()) * fs * 1.4f : fs * 9.f;
+  const float w = (width - fs * (cols - 1)) / cols, h = std::max((height - fs * 2.f) / rows, min_h);
   int it = -1;
   for (size_t i = 0; i < words.size(); ++i)
     if (words[i] == "it") it = static_cast<int>(i);

@@ -142,6 +142,19 @@ std::vector<DrawnMatrix> g_drawn;  // this frame's matrices (matrix_views_drawn)
 void matrix_views_begin_frame() { g_drawn.clear(); }
 const std::vector<DrawnMatrix>& matrix_views_drawn() { return g_drawn; }
 
+namespace {
+// Part of the cells lies outside the window's visible area (scrolled or cut).
+bool clipped_now(ImDrawList* dl, ImVec2 g0, ImVec2 g1) {
+  const ImVec2 c0 = dl->GetClipRectMin(), c1 = dl->GetClipRectMax();
+  return g0.x < c0.x - 0.5f || g0.y < c0.y - 0.5f || g1.x > c1.x + 0.5f || g1.y > c1.y + 0.5f;
+}
+}  // namespace
+
+void matrix_view_record(const std::string& title, MatrixViewResult r, float lo, float hi) {
+  r.clipped = clipped_now(ImGui::GetWindowDrawList(), r.grid_min, r.grid_max);
+  g_drawn.push_back({title.substr(0, title.find("  ")), r, lo, hi});
+}
+
 MatrixViewResult matrix_view(const MatrixView& v, ImVec2 avail) {
   MatrixViewResult r;
   if (!v.m || v.m->rows() == 0 || v.m->cols() == 0) return r;
@@ -156,10 +169,7 @@ MatrixViewResult matrix_view(const MatrixView& v, ImVec2 avail) {
   const ImVec2 g1(g0.x + cols * L.cell_w, g0.y + rows * L.cell_h);
   r.grid_min = g0; r.grid_max = g1; r.cell_w = L.cell_w; r.cell_h = L.cell_h; r.numbered = L.numbered;
   r.rows = rows; r.cols = cols;
-  {
-    const ImVec2 c0 = dl->GetClipRectMin(), c1 = dl->GetClipRectMax();
-    r.clipped = g0.x < c0.x - 0.5f || g0.y < c0.y - 0.5f || g1.x > c1.x + 0.5f || g1.y > c1.y + 0.5f;
-  }
+  r.clipped = clipped_now(dl, g0, g1);
 
   // Labels: rows on the left, columns on top (truncated; the hover text has them whole), every k-th one
   // when the cells are smaller than the text.

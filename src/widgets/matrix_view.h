@@ -60,6 +60,9 @@ struct DrawnMatrix {
 };
 void matrix_views_begin_frame();
 const std::vector<DrawnMatrix>& matrix_views_drawn();
+// A grid that a view draws itself (the Luong view's score grids) enters the same report: `r` says what it
+// drew (its clipped flag is set here from the current clip rectangle).
+void matrix_view_record(const std::string& title, MatrixViewResult r, float lo, float hi);
 
 // The size the view would take inside `avail` (for layout), and drawing at the cursor.
 ImVec2 matrix_view_size(const MatrixView& v, ImVec2 avail);

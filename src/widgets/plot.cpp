@@ -752,9 +752,12 @@ PlotResult plot(const char* id, const PlotSpec& spec, ImVec2 size) {
     text_at(dl, std::clamp(cx - w * 0.5f, box.x0, box.x1 - w), box.y1 - fs - 1, st.ink, s);
   }
   if (show_yl) {
-    const std::string s = fit(spec.y_label, ax.h());
+    // Its column is free from top to bottom: a label longer than a short plot's axis takes the whole height
+    // (centred on the axis where it can be) instead of being cut (a projector's 2× text).
+    const std::string s = fit(spec.y_label, box.y1 - box.y0);
     const float w = text_w(s);
-    text_up(dl, nullptr, ImGui::GetFontSize(), box.x0 + pad, std::floor((ax.y0 + ax.y1) * 0.5f + w * 0.5f), st.ink, s);
+    const float bottom = std::clamp(std::floor((ax.y0 + ax.y1) * 0.5f + w * 0.5f), box.y0 + w, box.y1);
+    text_up(dl, nullptr, ImGui::GetFontSize(), box.x0 + pad, bottom, st.ink, s);
   }
 
   // Hover: the point under the mouse, crosshair, nearest points, read-out.

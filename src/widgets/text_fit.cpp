@@ -1,5 +1,6 @@
 #include "text_fit.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/utf8.h"
@@ -18,6 +19,37 @@ std::string fit_text(const std::string& s, float w, ImFont* font, bool empty_if_
   while (!t.empty() && text_width(t + "…", font) > w) t = utf8_prefix(t, t.size() - 1);  // one character less
   return t + "…";
 }
+
+std::string wrap_text(const std::string& s, float w) {
+  ImFont* font = ImGui::GetFont();
+  const float size = ImGui::GetFontSize();
+  std::string out;
+  const char* p = s.c_str();
+  const char* end = p + s.size();
+  while (p < end) {
+    const char* cut = font->CalcWordWrapPositionA(size / font->FontSize, p, end, std::max(w, 1.f));
+    if (cut <= p) cut = std::min(end, p + utf8_lead_length(static_cast<unsigned char>(*p)));  // at least one character
+    std::string line(p, cut);
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    if (!out.empty()) out += '\n';
+    out += line;
+    p = cut;
+    while (p < end && (*p == ' ' || *p == '\n')) ++p;
+  }
+  return out;
+}
+
+namespace {
+std::vector<CutItem> g_cut;
+}  // namespace
+
+void note_if_cut(const char* id) {
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;  // where the window cuts
+  const float hidden = ImGui::GetItemRectMax().x - right;
+  if (hidden > 0.5f) g_cut.push_back({id, hidden});
+}
+void cut_items_begin_frame() { g_cut.clear(); }
+const std::vector<CutItem>& cut_items() { return g_cut; }
 
 void text_up(ImDrawList* dl, ImFont* font, float px, float left, float bottom, ImU32 col, const std::string& s) {
   if (!font) font = ImGui::GetFont();

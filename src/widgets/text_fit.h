@@ -4,12 +4,27 @@
 #include <imgui.h>
 
 #include <string>
+#include <vector>
 
 namespace ap {
 
 // `s` cut at whole characters, with "…", so that it is at most `w` pixels wide in `font` (nullptr: the
 // current font at the current size). Where not even "…" fits: "…" itself, or "" when `empty_if_none`.
 std::string fit_text(const std::string& s, float w, ImFont* font = nullptr, bool empty_if_none = false);
+
+// `s` broken into lines (at spaces where it can, inside a word only when one word is wider than `w`) so that no
+// line is wider than `w` pixels in the current font: a button's label on a phone.
+std::string wrap_text(const std::string& s, float w);
+
+// Items cut at the right by their window (a button wider than a phone): call after the item; the frame's
+// list (id and how many pixels of it were hidden) is what getState().view.cut reports. Cleared each frame.
+struct CutItem {
+  std::string id;
+  float hidden_px = 0;
+};
+void note_if_cut(const char* id);
+void cut_items_begin_frame();
+const std::vector<CutItem>& cut_items();
 
 // Width of `s` in `font` as drawn (nullptr: the current font at the current size).
 float text_width(const std::string& s, ImFont* font = nullptr);

@@ -337,3 +337,54 @@ test('2× text in a small window: a heatmap keeps its cells under its labels', a
   await screenshot(page, 'layout-self-zoom2-1280x720.png');
   assert.deepEqual(errors, []);
 });
+
+// Phones (issue 17, item 4), through what the view reports: the training maps stacked full width on a phone
+// upright with every label (side by side they had 11-px cells and every other label); Luong's own grids are in
+// the report too, and keep readable cells (sideways they were 2 × 2 px) with every token label, one alignment
+// a row on a phone upright; the welcome's start button and lessons are not cut on a small phone, in both languages.
+test('phones: training maps, Luong grids and the welcome keep their labels and are not cut', async () => {
+  const view = async (page) => (await page.evaluate(() => window.playground.getState({ matrices: false }))).view;
+  const show = (ms) => ms.map((m) => `${m.id} ${m.rows}×${m.cols} cell ${m.cell_w.toFixed(0)}×${m.cell_h.toFixed(0)} labels ${m.row_labels}/${m.col_labels}`).join('; ');
+  {
+    const { page, errors } = await openPage(browser.context, url + '?scene=train&preset=heads-2&step=1', { viewport: { width: 390, height: 844 } });
+    await page.waitForFunction(() => window.playground.getState({ matrices: false }).view.matrices.length === 2, null, { timeout: 15000 });
+    const ms = (await view(page)).matrices;
+    console.log(`train heads-2 at 390×844: ${show(ms)}`);
+    for (const m of ms) {
+      assert.equal(m.row_labels, m.rows, `${m.id}: every row labelled: ${show(ms)}`);
+      assert.equal(m.col_labels, m.cols, `${m.id}: every column labelled: ${show(ms)}`);
+    }
+    assert.ok(ms[1].y > ms[0].y + ms[0].h, 'the second map below the first');
+    await screenshot(page, 'layout-phone-train-heads.png');
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
+  for (const [w, h, k, grids] of [[844, 390, 0, 2], [390, 844, 2, 3], [1280, 720, 2, 3]]) {
+    const { page, errors } = await openPage(browser.context, url + `?scene=luong&step=${k}`, { viewport: { width: w, height: h } });
+    await frames(page, 3);
+    const ms = (await view(page)).matrices.filter((m) => m.rows > 1);
+    console.log(`luong at ${w}×${h}, stage ${k}: ${show(ms)}`);
+    assert.equal(ms.length, grids, `luong at ${w}×${h}, stage ${k} reports its grids: ${show(ms)}`);
+    for (const m of ms) {
+      assert.ok(m.cell_w >= 12.8, `${m.id} at ${w}×${h}: ${m.cell_w} px cells`);
+      assert.equal(m.row_labels, m.rows, `${m.id} at ${w}×${h}: every row labelled`);
+    }
+    if (w === 390) assert.ok(ms[1].y > ms[0].y + ms[0].h, 'one alignment a row on a phone upright');
+    if (w === 1280) assert.ok(Math.abs(ms[1].y - ms[0].y) < 1 && Math.abs(ms[2].y - ms[0].y) < 1, 'three side by side at 1280×720');
+    await screenshot(page, `layout-luong-${w}x${h}-${k}.png`);
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
+  for (const [w, h] of [[390, 844], [320, 568]]) {
+    for (const lang of ['en', 'zh']) {
+      const { page, errors } = await openPage(browser.context, url + (lang === 'zh' ? '?lang=zh' : ''), { viewport: { width: w, height: h } });
+      await frames(page, 3);
+      const s = await page.evaluate(() => window.playground.getState({ matrices: false }));
+      assert.equal(s.welcome, true);
+      assert.deepEqual(s.view.cut, [], `nothing cut on the welcome at ${w}×${h} (${lang})`);
+      await screenshot(page, `welcome-phone-${w}x${h}-${lang}.png`);
+      assert.deepEqual(errors, []);
+      await page.close();
+    }
+  }
+});
