@@ -103,6 +103,7 @@ struct Tally {
     d.max_future_mass = std::max(d.max_future_mass, o.d.max_future_mass);
     d.max_weight = std::max(d.max_weight, o.d.max_weight);
     d.max_output_diff = std::max(d.max_output_diff, o.d.max_output_diff);
+    d.max_abs_output = std::max(d.max_abs_output, o.d.max_abs_output);
     d.pad_leak = std::max(d.pad_leak, o.d.pad_leak);
     d.future_leak = std::max(d.future_leak, o.d.future_leak);
     d.empty_rows += o.d.empty_rows;
@@ -156,9 +157,11 @@ Tally measure(const LabAttention& a, const LabAttention& correct, const std::vec
     } else {
       ++t.d.empty_rows;
     }
-    for (Eigen::Index c = 0; c < a.output.cols(); ++c)
+    for (Eigen::Index c = 0; c < a.output.cols(); ++c) {
       t.d.max_output_diff =
           std::max(t.d.max_output_diff, std::fabs(static_cast<double>(a.output(i, c)) - correct.output(i, c)));
+      t.d.max_abs_output = std::max(t.d.max_abs_output, std::fabs(static_cast<double>(a.output(i, c))));
+    }
   }
   return t;
 }

@@ -97,6 +97,7 @@ struct MaskDamage {
   double mean_peak = 0;         // mean_i max_j p_ij, p_i = A_i / Σ_j A_ij: sharpness whatever the row sum
   double mean_entropy = 0;      // mean_i −Σ_j p_ij ln p_ij (nats): ln(visible keys) if uniform, 0 if one-hot
   double max_output_diff = 0;   // max |O − O_correct|
+  double max_abs_output = 0;    // max |O| over the real rows: the scale that |ΔO| and the leaks are read against
   double pad_leak = 0;          // max |ΔO| when the padding tokens' Q, K, V rows are replaced by others
   double future_leak = 0;       // causal on: max |ΔO| of the rows before a sentence's last real token when
                                 // that token's Q, K, V rows are replaced (the past must not read the future)

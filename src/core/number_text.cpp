@@ -1,5 +1,6 @@
 #include "number_text.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -22,6 +23,23 @@ std::string fmt(double v, int decimals) {
   bool zero = true;
   for (const char* p = buf; *p; ++p) if (*p >= '1' && *p <= '9') zero = false;
   return (v < 0 && !zero ? "−" : "") + std::string(buf);
+}
+
+std::string fmt_sig(double v, int digits) {
+  if (!std::isfinite(v) || v == 0.0) return fmt(v, 0);
+  digits = std::max(1, std::min(digits, 9));
+  const double a = std::fabs(v);
+  const int e = static_cast<int>(std::floor(std::log10(a)));
+  if (e >= -3) return fmt(v, std::max(0, digits - 1 - e));
+  // m × 10^e with m in [1, 10): the exponent as superscript digits with a real minus sign.
+  double m = a / std::pow(10.0, e);
+  int ex = e;
+  if (std::round(m * std::pow(10.0, digits - 2)) >= 10.0 * std::pow(10.0, digits - 2)) { m /= 10.0; ++ex; }  // 9.99 → 1.0
+  static const char* kSup[] = {"⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹"};
+  std::string exp_text = "⁻";
+  const std::string digits_of = std::to_string(-ex);
+  for (char c : digits_of) exp_text += kSup[c - '0'];
+  return (v < 0 ? "−" : "") + fmt(m, digits - 2 < 0 ? 0 : digits - 2) + "×10" + exp_text;
 }
 
 }  // namespace ap

@@ -79,12 +79,23 @@ void one_frame() {
       g_deferred.push_back(ev);
       continue;
     }
-    if (!g_deferred.empty() && (ev.type == SDL_KEYDOWN || ev.type == SDL_TEXTINPUT)) {
-      g_deferred.push_back(ev);  // keep the order of later keys behind the held-back release
+    if (!g_deferred.empty() && (ev.type == SDL_KEYDOWN || ev.type == SDL_KEYUP || ev.type == SDL_TEXTINPUT)) {
+      g_deferred.push_back(ev);  // keep the order of later keys (a modifier's release too) behind the held-back release
       continue;
     }
     e = ev;
     ImGui_ImplSDL2_ProcessEvent(&e);
+    // The backend reads the modifiers from SDL_GetModState(), the state after every event already queued: a
+    // Shift+→ tapped within one frame arrived as Shift released, and acted as a plain →. The event's own
+    // modifiers are those of its moment.
+    if (e.type == SDL_KEYDOWN || e.type == SDL_KEYUP) {
+      ImGuiIO& io = ImGui::GetIO();
+      const Uint16 mod = e.key.keysym.mod;
+      io.KeyShift = (mod & KMOD_SHIFT) != 0;
+      io.KeyCtrl = (mod & KMOD_CTRL) != 0;
+      io.KeyAlt = (mod & KMOD_ALT) != 0;
+      io.KeySuper = (mod & KMOD_GUI) != 0;
+    }
     if (e.type == SDL_QUIT) g_quit = true;
     if (e.type == SDL_WINDOWEVENT && e.window.event == SDL_WINDOWEVENT_CLOSE &&
         e.window.windowID == SDL_GetWindowID(g_window))

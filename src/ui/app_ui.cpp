@@ -129,9 +129,13 @@ void announce(PlaygroundState& st, UiState& ui, const ViewContext& ctx) {
 }
 
 // Presenter mode: a soft yellow disc under the mouse, so that a room sees what the lecturer points at.
-void pointer_highlight() {
+void pointer_highlight(UiState& ui) {
   const ImVec2 m = ImGui::GetIO().MousePos;
-  if (!ImGui::IsMousePosValid(&m)) return;
+  // Only once the pointer has moved over the page: before, the browser reports it at (0, 0), and a disc sat
+  // on the Controls button of every projector screen.
+  const ImVec2 d = ImGui::GetIO().MouseDelta;
+  ui.pointer_moved = ui.pointer_moved || d.x != 0.f || d.y != 0.f;
+  if (!ui.pointer_moved || !ImGui::IsMousePosValid(&m)) return;
   const float r = ImGui::GetFontSize() * 1.4f;
   ImDrawList* dl = ImGui::GetForegroundDrawList();
   dl->AddCircleFilled(m, r, IM_COL32(255, 214, 0, 70), 32);
@@ -244,6 +248,12 @@ void ui_frame(PlaygroundState& st, UiState& ui, const FrameInfo& f) {
   const bool show_timeline = !st.is_hidden("timeline");
   const float timeline_h = !show_timeline ? 0.f : ImGui::GetFrameHeightWithSpacing() * (ui.compact ? 3.f : 2.f) +
                            ImGui::GetStyle().ItemSpacing.y * 2.f + ImGui::GetStyle().WindowPadding.y;
+  // A short screen (a phone held sideways, an 800×480 embed) left the stage 150–250 px: matrices of 2-pixel cells
+  // and plots without their axes. The stage is then laid out as if it were kMinStageHeight tall and scrolls:
+  // the views read that height from GetContentRegionAvail() (ImGui's explicit content size), so every view
+  // keeps readable cells without a rule of its own. Taller stages (a laptop, a projector) are unchanged.
+  constexpr float kMinStageHeight = 360.f;
+  if (ImGui::GetContentRegionAvail().y - timeline_h < kMinStageHeight) ImGui::SetNextWindowContentSize(ImVec2(0.f, kMinStageHeight));
   ImGui::BeginChild("stage", ImVec2(0, -timeline_h), false, ImGuiWindowFlags_NoNavInputs);
   // The stage is white already: a view's own child windows inside it paint nothing under their contents.
   ImGui::PushStyleColor(ImGuiCol_ChildBg, ImVec4(0, 0, 0, 0));
@@ -287,7 +297,7 @@ void ui_frame(PlaygroundState& st, UiState& ui, const FrameInfo& f) {
     ui.focus_scene = true;
   if (ui.focus_scene) { ImGui::SetWindowFocus("scene"); ui.focus_scene = false; }
   hover_panel(st, ctx);
-  if (st.presenter) pointer_highlight();
+  if (st.presenter) pointer_highlight(ui);
   if (ui.show_lessons || st.welcome) lesson_map(st, ui);
   if (ui.show_share) share_dialog(st, ui);
   files_poll(st, ui);  // picked or dropped files, export requests, the PNG of the view

@@ -46,6 +46,7 @@ struct UiState {
   std::vector<std::unique_ptr<SceneView>> views;  // one per scene, same order as st.scenes
   float zoom_slider = 1.f;        // the text-size slider while it is dragged (applied on release)
   bool zoom_dragging = false;
+  bool pointer_moved = false;  // the mouse has moved over the page (presenter mode draws its disc only then)
   bool show_help = false;
   bool show_lessons = false;     // the lesson map (G)
   bool jump_to_quiz = false;     // the side panel's "Check yourself ↓": open it and scroll to it next frame

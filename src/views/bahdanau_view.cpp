@@ -158,9 +158,14 @@ void BahdanauView::encoder_stage(ViewContext& ctx) {
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float fs = ImGui::GetFontSize();
   const int n = m.run.n, d_h = m.encoder.fwd.d_h, k = scene_.current_position();
-  const float gap = fs * 1.2f, h = avail.y - fs * 3.f;
-  const float w_half = (avail.x - 2 * gap) * 0.25f;
+  // In a row; on a phone (compact) →H and ←H side by side and H below them the whole width (in a row their
+  // 8 columns had 5-pixel cells and every third label). Rows keep their label height there (cells not square).
+  const bool stacked = ctx.compact;
+  const float gap = fs * 1.2f;
+  const float h = stacked ? std::max((avail.y - fs * 4.f) * 0.5f, n * fs * 1.1f + fs * 2.f) : avail.y - fs * 3.f;
+  const float w_half = stacked ? (avail.x - gap) * 0.5f : (avail.x - 2 * gap) * 0.25f;
   MatrixView v;
+  v.square = !stacked;
   v.row_labels = &m.source_tokens;
   v.scale = ColorScale::Diverging;
   v.lo = -1.f;
@@ -181,13 +186,13 @@ void BahdanauView::encoder_stage(ViewContext& ctx) {
   ImGui::BeginGroup();
   hover_to(ctx, matrix_view(v, ImVec2(w_half, h)), BahdanauItem::Backward);
   ImGui::EndGroup();
-  ImGui::SameLine(0, gap);
+  if (!stacked) ImGui::SameLine(0, gap);
   v.m = &m.encoded.H;
   v.key = {this, 2, scene_.generation()};
   v.title = "H = [→H  ←H]  (" + dims(n, 2 * d_h) + ")";
   v.hl_row = -1;
   ImGui::BeginGroup();
-  hover_to(ctx, matrix_view(v, ImVec2(avail.x - 2 * (w_half + gap), h)), BahdanauItem::Joined);
+  hover_to(ctx, matrix_view(v, ImVec2(stacked ? avail.x : avail.x - 2 * (w_half + gap), h)), BahdanauItem::Joined);
   ImGui::EndGroup();
   ImGui::Spacing();
   color_legend(ColorScale::Diverging, -1.f, 1.f, std::min(avail.x * 0.4f, fs * 20.f), "tanh ∈ (−1, 1)");
@@ -198,12 +203,16 @@ void BahdanauView::params_stage() {
   const BahdanauModel& m = scene_.model();
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
   long long total = 0, group[3] = {0, 0, 0};
-  if (ImGui::BeginTable("params", 5, flags)) {
+  const float fs = ImGui::GetFontSize();
+  // On a narrow stage (a phone) the symbolic shape column goes (its numbers stay) and the roles wrap: the fixed
+  // columns alone were wider than the screen.
+  const bool narrow = ImGui::GetContentRegionAvail().x < fs * 40.f;
+  if (ImGui::BeginTable("params", narrow ? 4 : 5, flags)) {
     const char* cols[] = {N_("parameter"), N_("shape"), N_("entries"), N_("role")};
-    ImGui::TableSetupColumn(tr(cols[0]), ImGuiTableColumnFlags_WidthFixed, ImGui::GetFontSize() * 5.f);
-    ImGui::TableSetupColumn(tr(cols[1]), ImGuiTableColumnFlags_WidthFixed, ImGui::GetFontSize() * 10.f);
-    ImGui::TableSetupColumn(tr("in this model"), ImGuiTableColumnFlags_WidthFixed, ImGui::GetFontSize() * 6.f);
-    ImGui::TableSetupColumn(tr(cols[2]), ImGuiTableColumnFlags_WidthFixed, ImGui::GetFontSize() * 5.f);
+    ImGui::TableSetupColumn(tr(cols[0]), ImGuiTableColumnFlags_WidthFixed, fs * (narrow ? 3.5f : 5.f));
+    if (!narrow) ImGui::TableSetupColumn(tr(cols[1]), ImGuiTableColumnFlags_WidthFixed, fs * 10.f);
+    ImGui::TableSetupColumn(tr("in this model"), ImGuiTableColumnFlags_WidthFixed, fs * (narrow ? 4.5f : 6.f));
+    ImGui::TableSetupColumn(tr(cols[2]), ImGuiTableColumnFlags_WidthFixed, fs * (narrow ? 3.f : 5.f));
     ImGui::TableSetupColumn(tr(cols[3]), ImGuiTableColumnFlags_WidthStretch);
     ImGui::TableHeadersRow();
     for (size_t r = 0; r < m.params.size(); ++r) {
@@ -216,21 +225,26 @@ void BahdanauView::params_stage() {
       if (attention) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg0, IM_COL32(255, 236, 210, 255));
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(p.shape.name.c_str());
-      ImGui::TableNextColumn();
-      ImGui::TextUnformatted(p.dims);
+      if (!narrow) {
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(p.dims);
+      }
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(dims(p.shape.rows, p.shape.cols).c_str());
       ImGui::TableNextColumn();
       ImGui::Text("%lld", count);
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(tr(p.role));
+      if (narrow) ImGui::TextWrapped("%s", tr(p.role));
+      else ImGui::TextUnformatted(tr(p.role));
     }
     ImGui::EndTable();
   }
   ImGui::Spacing();
+  ImGui::PushTextWrapPos(0.f);
   ImGui::Text("%s %lld  =  %s %lld + %s %lld + %s %lld", tr("in all"), total, tr("in the encoder"), group[0], tr("in the attention"), group[1],
               tr("in the decoder"), group[2]);
   ImGui::TextDisabled("%s", tr("The word embeddings are seeded look-ups here, not learned parameters."));
+  ImGui::PopTextWrapPos();
 }
 
 // One row per source word: e_tj as a bar either side of 0 and α_tj as a bar from 0, both scaled to their
@@ -375,8 +389,11 @@ void BahdanauView::alignment_stage(ViewContext& ctx) {
   hover_to(ctx, matrix_view(a, ImVec2(avail.x, avail.y - fs * 3.f)), BahdanauItem::Alignment);
   ImGui::Spacing();
   color_legend(ColorScale::Sequential, 0.f, a.hi, std::min(avail.x * 0.4f, fs * 20.f), weights_caption(ctx.st, "α").c_str());
-  ImGui::SameLine(0, fs * 2.f);
-  ImGui::TextDisabled("%s", tr("untrained: not a translation alignment"));
+  const char* note = tr("untrained: not a translation alignment");
+  if (ImGui::GetItemRectSize().x + fs * 2.f + ImGui::CalcTextSize(note).x <= avail.x) ImGui::SameLine(0, fs * 2.f);
+  ImGui::PushTextWrapPos(0.f);  // below the legend where the line is too short (a phone)
+  ImGui::TextDisabled("%s", note);
+  ImGui::PopTextWrapPos();
 }
 
 }  // namespace ap

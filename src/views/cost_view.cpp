@@ -189,7 +189,43 @@ void CostView::table_stage(ViewContext& ctx) {
   const Row rows[] = {{N_("self-attention"), &t.attention, "2·n²·d", "1", "1", accent_warm()},
                       {N_("recurrent"), &t.recurrent, "2·n·d²", "n", "n", accent_cool()},
                       {N_("convolutional"), &t.convolutional, "k·n·d²", "1", "ceil(log_k n)", kConvColor}};
-  if (ImGui::BeginTable("cost_table", 5, flags)) {
+  // On a narrow stage (a phone) one small table per layer, a measure a row (five columns cut every header and the
+  // row names there).
+  if (ImGui::GetContentRegionAvail().x < ImGui::GetFontSize() * 36.f) {
+    const char* measures[] = {N_("multiply-adds per layer"), N_("score-matrix memory"), N_("sequential operations"), N_("maximum path length")};
+    for (const Row& r : rows) {
+      ImGui::PushID(r.name);
+      if (ImGui::BeginTable("cost_of", 3, flags)) {
+        ImGui::TableSetupColumn(tr(r.name), ImGuiTableColumnFlags_WidthStretch, 2.f);
+        ImGui::TableSetupColumn("formula", ImGuiTableColumnFlags_WidthStretch, 1.2f);
+        ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch, 1.2f);
+        ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
+        ImGui::TableNextColumn();
+        ImGui::PushStyleColor(ImGuiCol_Text, r.color);
+        ImGui::TextUnformatted(tr(r.name));
+        ImGui::PopStyleColor();
+        const bool attention = r.c == &t.attention;
+        const std::string cells[4][2] = {{r.macs_f, big(r.c->macs)},
+                                         {attention ? "4·n² B" : "—", attention ? bytes_text(static_cast<double>(r.c->score_bytes)) : "0"},
+                                         {r.seq_f, big(r.c->sequential_ops)},
+                                         {r.path_f, big(r.c->max_path_length)}};
+        for (int k = 0; k < 4; ++k) {
+          ImGui::TableNextRow();
+          ImGui::TableNextColumn();
+          ImGui::PushTextWrapPos(0.f);
+          ImGui::TextUnformatted(tr(measures[k]));
+          ImGui::PopTextWrapPos();
+          ImGui::TableNextColumn();
+          ImGui::TextDisabled("%s", cells[k][0].c_str());
+          ImGui::TableNextColumn();
+          ImGui::TextUnformatted(cells[k][1].c_str());
+        }
+        ImGui::EndTable();
+      }
+      ImGui::PopID();
+      ImGui::Spacing();
+    }
+  } else if (ImGui::BeginTable("cost_table", 5, flags)) {
     ImGui::TableSetupColumn(tr("layer"), ImGuiTableColumnFlags_WidthStretch, 1.0f);
     ImGui::TableSetupColumn(tr("multiply-adds per layer"), ImGuiTableColumnFlags_WidthStretch, 1.5f);
     ImGui::TableSetupColumn(tr("score-matrix memory"), ImGuiTableColumnFlags_WidthStretch, 1.2f);
@@ -224,8 +260,10 @@ void CostView::table_stage(ViewContext& ctx) {
   }
   ImGui::Spacing();
   const double ratio = static_cast<double>(t.attention.macs) / static_cast<double>(t.recurrent.macs);
+  ImGui::PushTextWrapPos(0.f);
   ImGui::Text("%s / %s = n / d = %s", tr("self-attention"), tr("recurrent"), fmt(ratio, 3).c_str());
   ImGui::TextDisabled("%s 3·n·d² = %s", tr("Not in the table: Q, K, V from X (three projections) add"), big(t.attention.projection_macs).c_str());
+  ImGui::PopTextWrapPos();
 }
 
 // ---- 2. the curves ---------------------------------------------------------------------------------------------

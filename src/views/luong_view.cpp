@@ -341,14 +341,19 @@ void LuongView::step_stage(ViewContext& ctx) {
   (void)draw_grid(sg, ImVec2(avail0.x, fs * 2.6f));
   ImGui::Spacing();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float gap = fs * 1.2f, pw = (avail.x - 2 * gap) / 3.f, ph = avail.y - fs * 0.5f;
+  // Three panels side by side where each has room for a word, a score, a bar and its weight (about 16 text
+  // heights); else fewer a row (a phone: the numbers ran into each other), each n rows of 1.7 lines, scrolling.
+  const float gap = fs * 1.2f;
+  const int per_row = std::clamp(static_cast<int>((avail.x + gap) / (fs * 16.f + gap)), 1, 3), lines = (3 + per_row - 1) / per_row;
+  const float pw = (avail.x - (per_row - 1) * gap) / per_row;
+  const float ph = per_row == 3 ? avail.y - fs * 0.5f : std::max((avail.y - fs * 0.5f) / lines, fs * (3.3f + 1.7f * n));
   float amax = 1e-6f;
   for (const LuongScoreRun& r : m.run.runs) amax = std::max(amax, r.alignment.row(t).maxCoeff());
   LuongScore chosen;
   const bool one = parse_luong_score_name(p.score, &chosen);
   ImDrawList* dl = ImGui::GetWindowDrawList();
   for (int k = 0; k < 3; ++k) {
-    if (k) ImGui::SameLine(0, gap);
+    if (k % per_row) ImGui::SameLine(0, gap);
     ImGui::BeginGroup();
     const LuongScore kind = kScores[k];
     const LuongScoreRun* r = m.find(kind);

@@ -421,9 +421,18 @@ void MultiheadView::params_stage(ViewContext& ctx) {
   ImGui::TextDisabled("(%s)", tr("Click a row to show that h."));
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
   const int d = p.d_model;
+  // On a narrow stage (a phone) the cells give the counts alone, the products once below the table; the h and
+  // d_k columns keep the width of their widest entry ("h = 16" was cut to "h = 1" on a phone).
+  const bool narrow = ImGui::GetContentRegionAvail().x < fs * 44.f;
   if (ImGui::BeginTable("params", 7, flags)) {
     const char* cols[] = {"h", "d_k", "W^Q", "W^K", "W^V", "W^O", nullptr};
-    for (const char* c : cols) ImGui::TableSetupColumn(c ? c : tr("total"));
+    const float pad = ImGui::GetStyle().CellPadding.x * 2.f;
+    for (const char* c : cols) {
+      if (c == cols[0] || c == cols[1])
+        ImGui::TableSetupColumn(c, ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize(c == cols[0] ? "h = 888" : "888").x + pad);
+      else
+        ImGui::TableSetupColumn(c ? c : tr("total"));
+    }
     ImGui::TableHeadersRow();
     for (const MultiHeadParamCount& c : m.table) {
       ImGui::TableNextRow();
@@ -439,15 +448,22 @@ void MultiheadView::params_stage(ViewContext& ctx) {
       ImGui::Text("%d", c.d_head);
       for (long long v : {c.wq, c.wk, c.wv}) {
         ImGui::TableNextColumn();
-        ImGui::Text("%d × (%d × %d) = %lld", c.heads, d, c.d_head, v);
+        if (narrow) ImGui::Text("%lld", v);
+        else ImGui::Text("%d × (%d × %d) = %lld", c.heads, d, c.d_head, v);
       }
       ImGui::TableNextColumn();
-      ImGui::Text("(%d·%d) × %d = %lld", c.heads, c.d_head, d, c.wo);
+      if (narrow) ImGui::Text("%lld", c.wo);
+      else ImGui::Text("(%d·%d) × %d = %lld", c.heads, c.d_head, d, c.wo);
       ImGui::TableNextColumn();
       if (c.total() == want) ImGui::Text("%lld", c.total());
       else ImGui::TextColored(ImVec4(0.7f, 0.18f, 0.1f, 1.f), "%lld", c.total());
     }
     ImGui::EndTable();
+  }
+  if (narrow) {
+    ImGui::PushTextWrapPos(0.f);
+    ImGui::TextDisabled("%s", tr("W^Q, W^K, W^V: h × (d_model × d_k) each; W^O: (h·d_k) × d_model"));
+    ImGui::PopTextWrapPos();
   }
   bool all_equal = !m.table.empty();
   for (const MultiHeadParamCount& c : m.table) all_equal = all_equal && c.total() == want;
@@ -481,6 +497,17 @@ void MultiheadView::params_stage(ViewContext& ctx) {
     ImGui::EndTable();
   }
   ImGui::PushTextWrapPos(0.f);
+  // What to notice, read off the table just drawn: the sharpest and the flattest head, against uniform (ln n).
+  if (m.focus.size() >= 2) {
+    size_t sharp = 0, flat = 0;
+    for (size_t k = 1; k < m.focus.size(); ++k) {
+      if (m.focus[k].mean_max_weight > m.focus[sharp].mean_max_weight) sharp = k;
+      if (m.focus[k].mean_entropy > m.focus[flat].mean_entropy) flat = k;
+    }
+    ImGui::TextWrapped("%s", format_template(tr("Notice: head {0} is the sharpest (its rows put {1} on their top key on average), head {2} the flattest (entropy {3} nats; spread evenly over the {4} tokens it would be {5})."),
+                                             {std::to_string(sharp + 1), fmt(m.focus[sharp].mean_max_weight, 2), std::to_string(flat + 1),
+                                              fmt(m.focus[flat].mean_entropy, 2), std::to_string(m.n()), fmt(std::log(static_cast<double>(std::max(2, m.n()))), 2)}).c_str());
+  }
   if (!m.trained) ImGui::TextDisabled("%s", tr("Weights are seeded, not trained: heads do not specialise without training. The scene shows the mechanism."));
   ImGui::PopTextWrapPos();
 }

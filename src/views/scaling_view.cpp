@@ -128,8 +128,11 @@ void ScalingView::stage(ViewContext& ctx) {
     case ScalingStage::Raw:
     case ScalingStage::Scaled: {
       const bool both = scene_.timeline.stage() == static_cast<int>(ScalingStage::Scaled);
-      const float w = both ? (avail.x - fs) * 0.5f : avail.x;
-      const float h = avail.y - fs * 2.5f;
+      // Side by side, their variances under them; on a narrow stage (a phone) one above the other, each with its
+      // variance (side by side the two lines ran into each other).
+      const bool stack = both && avail.x < fs * 36.f;
+      const float w = both && !stack ? (avail.x - fs) * 0.5f : avail.x;
+      const float h = stack ? std::max((avail.y - fs * 5.f) * 0.5f, fs * 10.f) : avail.y - fs * 2.5f;
       PlotSpec raw;
       raw.title = std::string("q·k   (") + tr("unscaled") + ")";
       raw.x_label = "q·k";
@@ -138,8 +141,9 @@ void ScalingView::stage(ViewContext& ctx) {
       raw.x_markers = {{sd, "+√d_k", 0}, {-sd, "−√d_k", 0}};
       raw.legend = PlotLegend::None;
       hover(plot("hist_raw", raw, ImVec2(w, h)), ScalingItem::HistRaw);
+      if (stack) stat_line("Var(q·k)", r.var_raw, p.d_k);
       if (both) {
-        ImGui::SameLine(0, fs);
+        if (!stack) ImGui::SameLine(0, fs);
         PlotSpec sc;
         sc.title = std::string("q·k / √d_k   (") + tr("scaled ÷√d_k") + ")";
         sc.x_label = "q·k / √d_k";
@@ -152,9 +156,9 @@ void ScalingView::stage(ViewContext& ctx) {
         sc.legend = PlotLegend::None;
         hover(plot("hist_scaled", sc, ImVec2(w, h)), ScalingItem::HistScaled);
       }
-      stat_line("Var(q·k)", r.var_raw, p.d_k);
+      if (!stack) stat_line("Var(q·k)", r.var_raw, p.d_k);
       if (both) {
-        ImGui::SameLine(w + fs);
+        if (!stack) ImGui::SameLine(w + fs);
         stat_line("Var(q·k/√d_k)", r.var_scaled, 1.0);
       }
       break;

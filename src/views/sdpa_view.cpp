@@ -708,7 +708,9 @@ ImVec2 SdpaView::lay_out(ViewContext& ctx, Plan& p, const Geo& g, ImVec2 o, ImVe
     // The embeddings X (first, `free`) give way: without room they become a heatmap.
     if (g.numbered && total_w > avail.x - fs * 0.5f && p.items[0].free) {
       const float others = total_w - box_w[0];
-      cell_w[0] = std::max(0.05f, std::min(ch, (avail.x - fs * 0.5f - others - label_w) / cols[0]));
+      // Never thinner than a heatmap's smallest cell (a short stage laid out taller gave it 0.05 px): the row
+      // then runs past the area and scrolls.
+      cell_w[0] = std::max(min_cell(rows_max), std::min(ch, (avail.x - fs * 0.5f - others - label_w) / cols[0]));
       numbered[0] = false;
       total_w = others + std::max(label_w + cols[0] * cell_w[0], title_w(p.items[0].v) + label_w);
       box_w[0] = total_w - others;
@@ -835,12 +837,9 @@ ImVec2 SdpaView::best_form(ViewContext& ctx, Plan& p, const Geo& g, ImVec2 avail
 SdpaView::Geo SdpaView::choose_geometry(ViewContext& ctx, ImVec2 avail, bool custom, bool* fits, int only_stage) {
   std::vector<Plan> plans;
   for (int k = 0; k < kSdpaStageCount; ++k) plans.push_back(plan(k, custom));
-  // The embeddings X do not decide: without room they are a heatmap in their own stage.
-  Plan& first = plans[0];
-  if (!first.items.empty() && first.items[0].free) {
-    first.items.erase(first.items.begin());
-    first.ops.erase(first.ops.begin());
-  }
+  // The embeddings X decide only with their smallest heatmap: without room for numbers they become a heatmap in
+  // their own stage (lay_out gives them the width left), but a geometry whose numbers leave X less than a
+  // heatmap's smallest cells does not fit (on a short stage X had 0.05-pixel columns).
   const auto fit_ratio = [&](const Geo& g) {
     float r = 1e9f;
     for (int k = 0; k < kSdpaStageCount; ++k) {

@@ -280,15 +280,18 @@ void SelfView::weights_stage(ViewContext& ctx) {
   const SelfSceneParams& p = scene_.params();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float fs = ImGui::GetFontSize();
-  // The weights get the larger share: wide enough for numbered cells and key labels at the default sizes.
-  const float w_scores = (avail.x - fs) * 0.4f, w_weights = avail.x - fs - w_scores, h = avail.y - fs * 2.2f;
+  // The weights get the larger share: wide enough for numbered cells and key labels at the default sizes. On a
+  // phone (compact) one above the other, each the whole width (side by side A was 65 px wide, every 3rd label).
+  const bool stacked = ctx.compact;
+  const float w_scores = stacked ? avail.x : (avail.x - fs) * 0.4f, w_weights = stacked ? avail.x : avail.x - fs - w_scores;
+  const float h = stacked ? std::max((avail.y - fs * 3.2f) * 0.5f, fs * 16.f) : avail.y - fs * 2.2f;
   MatrixView v;
   v.square = false;  // rows keep their label height whatever the number of columns (square cells would squeeze labelled rows)
   v.row_labels = &m.query_tokens;
   v.col_labels = &m.key_tokens;
   if (m.trained) {
     // Random against trained, side by side: the same X, seeded W^Q, W^K (left) and the learned ones (right).
-    const float half = (avail.x - fs) * 0.5f;
+    const float half = stacked ? avail.x : (avail.x - fs) * 0.5f;
     const SelfWeight& rw = m.self_weight[static_cast<int>(QkSetting::Separate)];
     const SelfWeight& tw = m.trained_weight;
     // Each note wraps within its own half: a wider line would widen the left group and push the right one out.
@@ -306,15 +309,15 @@ void SelfView::weights_stage(ViewContext& ctx) {
     v.m = &m.self_weights[static_cast<int>(QkSetting::Separate)];
     v.key = {this, 12, scene_.generation()};
     v.title = std::string(tr("weights A, random W^Q, W^K")) + "   (" + scene_.random_label() + ")";
-    draw_matrix(ctx, v, ImVec2(half, h - fs * 1.2f), SelfItem::RandomWeights);
+    draw_matrix(ctx, v, ImVec2(half, h - fs * (stacked ? 2.4f : 1.2f)), SelfItem::RandomWeights);
     note(rw);
     ImGui::EndGroup();
-    ImGui::SameLine(0, fs);
+    if (!stacked) ImGui::SameLine(0, fs);
     ImGui::BeginGroup();
     v.m = &m.trace.weights();
     v.key = {this, 11, scene_.generation()};
     v.title = format_template(tr("weights A, trained layer {0}"), {std::to_string(p.layer)});
-    draw_matrix(ctx, v, ImVec2(half, h - fs * 1.2f), SelfItem::Weights);
+    draw_matrix(ctx, v, ImVec2(half, h - fs * (stacked ? 2.4f : 1.2f)), SelfItem::Weights);
     note(tw);
     ImGui::EndGroup();
     ImGui::PushTextWrapPos(0.f);
@@ -331,7 +334,7 @@ void SelfView::weights_stage(ViewContext& ctx) {
   v.decimals = 1;
   draw_matrix(ctx, v, ImVec2(w_scores, h), SelfItem::Weights);
   ImGui::EndGroup();
-  ImGui::SameLine(0, fs);
+  if (!stacked) ImGui::SameLine(0, fs);
   ImGui::BeginGroup();
   v.m = &m.trace.weights();
   v.key = {this, 11, scene_.generation()};
@@ -361,8 +364,12 @@ void SelfView::output_stage(ViewContext& ctx) {
   const SelfAttnModel& m = scene_.model();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float fs = ImGui::GetFontSize();
-  const float h = avail.y - fs * 0.5f;
-  const float wa = (avail.x - fs * 6.f) * 0.44f, wv = (avail.x - fs * 6.f) * 0.28f;
+  // A · V = O in a row; on a phone (compact) A alone the whole width, V · = O below it.
+  const bool stacked = ctx.compact;
+  const float h_a = stacked ? std::max((avail.y - fs) * 0.5f, fs * 16.f) : avail.y - fs * 0.5f;
+  const float h = stacked ? std::max(avail.y - fs - h_a, fs * 14.f) : h_a;
+  const float wa = stacked ? avail.x : (avail.x - fs * 6.f) * 0.44f;
+  const float wv = stacked ? (avail.x - fs * 3.f) * 0.5f : (avail.x - fs * 6.f) * 0.28f;
   MatrixView v;
   v.square = false;  // rows keep their label height whatever the number of columns (square cells would squeeze labelled rows)
   ImGui::BeginGroup();
@@ -374,11 +381,15 @@ void SelfView::output_stage(ViewContext& ctx) {
   v.scale = ColorScale::Sequential;
   v.lo = 0.f;
   v.hi = 1.f;
-  draw_matrix(ctx, v, ImVec2(wa, h), SelfItem::Weights);
+  draw_matrix(ctx, v, ImVec2(wa, h_a), SelfItem::Weights);
   ImGui::EndGroup();
-  ImGui::SameLine(0, fs * 0.6f);
-  operator_sign("·", h);
-  ImGui::SameLine(0, fs * 0.6f);
+  if (stacked) {
+    ImGui::Spacing();  // the row below reads V = O; the title "output O = A·V" names the product
+  } else {
+    ImGui::SameLine(0, fs * 0.6f);
+    operator_sign("·", h);
+    ImGui::SameLine(0, fs * 0.6f);
+  }
   ImGui::BeginGroup();
   v = MatrixView{};
   v.square = false;

@@ -193,13 +193,13 @@ void TrainView::stage(ViewContext& ctx) {
   const float cw = side ? avail.x * 0.42f : avail.x;
   // Stacked, each plot keeps at least 7 lines (title, ticks, axis labels and a plot area: the plot widget drops
   // them below about 6, as on a projector at 2× text); a shorter stage scrolls to the maps below.
-  const float ch = side ? avail.y : std::max(avail.y * 0.45f, fs * 14.f);
+  const float ch = side ? avail.y : std::max(avail.y * 0.45f, fs * 18.f);
   ImGui::BeginGroup();
   curves(ctx, cw, ch);
   ImGui::EndGroup();
   if (side) ImGui::SameLine(0, fs);
   ImGui::BeginGroup();
-  maps(ctx, side ? avail.x - cw - fs : avail.x, side ? avail.y : avail.y - ch - fs);
+  maps(ctx, side ? avail.x - cw - fs * 1.5f : avail.x, side ? avail.y : avail.y - ch - fs);  // a margin: the right map kept its border
   ImGui::EndGroup();
 }
 
@@ -234,6 +234,18 @@ void TrainView::curves(ViewContext&, float width, float height) {
   a.x_min = 0;
   a.x_max = steps;
   a.empty_text = tr("Press Train to start.");
+  // One line under the curves on what to notice, read off the newest report; the plots share the rest.
+  // The first and the last point with a loss (step 0 has none).
+  const train::CurvePoint* first = nullptr;
+  const train::CurvePoint* last = nullptr;
+  if (scene_.has_report())
+    for (const train::CurvePoint& p : r.curve)
+      if (std::isfinite(p.loss)) {
+        if (!first) first = &p;
+        last = &p;
+      }
+  const float fs = ImGui::GetFontSize(), notice_h = first && last != first ? fs * 2.6f : 0.f;
+  height = std::max(height - notice_h, fs * 12.f);
   plot("train_loss", a, ImVec2(width, height * 0.5f - 4.f));
   PlotSpec b;
   b.title = tr("held-out accuracy");
@@ -249,6 +261,13 @@ void TrainView::curves(ViewContext&, float width, float height) {
   target.label = tr("target 95 %");
   b.y_markers.push_back(target);
   plot("train_acc", b, ImVec2(width, height * 0.5f - 4.f));
+  if (notice_h > 0) {
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
+    ImGui::TextWrapped("%s", format_template(tr("Notice: the loss went from {0} at step {1} to {2} at step {3}; on held-out examples it never trained on, {4} % are right."),
+                                             {fmt_sig(first->loss), std::to_string(first->step), fmt_sig(last->loss), std::to_string(last->step),
+                                              fmt(100.0 * last->heldout_accuracy, 1)}).c_str());
+    ImGui::PopTextWrapPos();
+  }
 }
 
 // Every layer's (and head's) weights for the sentence, the "it" row highlighted; the row above each map.

@@ -56,6 +56,18 @@ std::vector<Piece> split(const char* text) {
     uint32_t cp = 0;
     int len = utf8_decode(text, n, i, &cp);
     if (len == 0) { cp = 0xFFFD; len = 1; }  // an invalid byte: skip it, never read past the end
+    if (text[i] == '^' && i + 1 < n && text[i + 1] == '(') {  // "e^(−∞)": raise the group, without its brackets
+      size_t close = i + 2;
+      for (int depth = 1; close < n; ++close) {
+        if (text[close] == '(') ++depth;
+        if (text[close] == ')' && --depth == 0) break;
+      }
+      if (close < n) {
+        push(std::string(text + i + 2, close - i - 2), Shift::Up);
+        i = close + 1;
+        continue;
+      }
+    }
     if (text[i] == '^' && i + 1 < n && text[i + 1] != ' ') {  // "^Q": raise the next character
       const int l2 = std::min<int>(utf8_lead_length(static_cast<unsigned char>(text[i + 1])), static_cast<int>(n - i - 1));
       push(std::string(text + i + 1, l2), Shift::Up);

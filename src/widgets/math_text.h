@@ -1,6 +1,6 @@
 // Text with legible superscripts and subscripts. The strings keep the real Unicode glyphs (QKᵀ, √dₖ,
 // q₁·k₂, W^Q), but the font's modifier letters are tiny, so each super/subscript character is drawn as
-// its base letter at 70% size, raised or lowered. "^X" also raises the next character.
+// its base letter at 70% size, raised or lowered. "^X" also raises the next character, "^(…)" the group.
 #pragma once
 #include <imgui.h>
 

@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "core/number_text.h"
+#include "core/utf8.h"
 #include "widgets/heatmap.h"
 #include "widgets/text_fit.h"
 #include "widgets/math_text.h"
@@ -155,6 +156,27 @@ void matrix_view_record(const std::string& title, MatrixViewResult r, float lo, 
   g_drawn.push_back({title.substr(0, title.find("  ")), r, lo, hi});
 }
 
+namespace {
+// The title above the cells, within the matrix's width `w` (it ran into its neighbour's on a phone): as it is
+// where it fits beside the row labels; else from the left edge; else without its size ("   (12 × 8)"), then a
+// little smaller (down to 75 %), then cut with "…".
+void draw_title(ImDrawList* dl, ImVec2 o, ImU32 ink, const std::string& title, float label_w, float w) {
+  const float fs = ImGui::GetFontSize();
+  if (math_text_width(title.c_str(), fs) <= w - label_w) {
+    draw_math_text(dl, ImVec2(o.x + label_w, o.y), ink, title.c_str(), fs);
+    return;
+  }
+  std::string t = title;
+  if (math_text_width(t.c_str(), fs) > w && t.find("  ") != std::string::npos) t = t.substr(0, t.find("  "));
+  const float size = std::max(0.75f * fs, std::min(fs, fs * w / std::max(1.f, math_text_width(t.c_str(), fs))));
+  if (math_text_width(t.c_str(), size) > w) {
+    while (!t.empty() && math_text_width((t + "…").c_str(), size) > w) t = utf8_prefix(t, t.size() - 1);
+    t += "…";
+  }
+  draw_math_text(dl, o, ink, t.c_str(), size);
+}
+}  // namespace
+
 MatrixViewResult matrix_view(const MatrixView& v, ImVec2 avail) {
   MatrixViewResult r;
   if (!v.m || v.m->rows() == 0 || v.m->cols() == 0) return r;
@@ -164,7 +186,7 @@ MatrixViewResult matrix_view(const MatrixView& v, ImVec2 avail) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 o = ImGui::GetCursorScreenPos();
   const ImU32 ink = ImGui::GetColorU32(ImGuiCol_Text), faint = ImGui::GetColorU32(ImGuiCol_TextDisabled);
-  if (!v.title.empty()) draw_math_text(dl, ImVec2(o.x + L.label_w, o.y), ink, v.title.c_str(), ImGui::GetFontSize());
+  if (!v.title.empty()) draw_title(dl, o, ink, v.title, L.label_w, std::max(avail.x, L.total.x));
   const ImVec2 g0(o.x + L.label_w, o.y + L.title_h + L.header_h);
   const ImVec2 g1(g0.x + cols * L.cell_w, g0.y + rows * L.cell_h);
   r.grid_min = g0; r.grid_max = g1; r.cell_w = L.cell_w; r.cell_h = L.cell_h; r.numbered = L.numbered;

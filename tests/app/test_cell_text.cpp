@@ -60,6 +60,19 @@ TEST_F(AppCellText, FmtRoundsAndUsesTheRealMinusSign) {
   EXPECT_EQ(fmt(-2.25, 1).find('-'), std::string::npos);
 }
 
+TEST_F(AppCellText, FmtSigKeepsSignificantDigitsAndWritesTinyValuesInPowersOfTen) {
+  EXPECT_EQ(fmt_sig(2.3148), "2.31");
+  EXPECT_EQ(fmt_sig(0.021349), "0.0213");
+  EXPECT_EQ(fmt_sig(0.0012), "0.00120");
+  EXPECT_EQ(fmt_sig(123.4), "123");
+  EXPECT_EQ(fmt_sig(1.7e-6), "1.7×10⁻⁶");
+  EXPECT_EQ(fmt_sig(-4.26e-5), "−4.3×10⁻⁵");
+  EXPECT_EQ(fmt_sig(9.96e-7), "1.0×10⁻⁶");  // rounds up into the next power
+  EXPECT_EQ(fmt_sig(3.0e-12), "3.0×10⁻¹²");
+  EXPECT_EQ(fmt_sig(0.0), "0");
+  EXPECT_EQ(fmt_sig(kInf), "∞");
+}
+
 TEST_F(AppCellText, FmtOfAValueThatRoundsToZeroHasNoSign) {
   EXPECT_EQ(fmt(-0.001), "0.00");
   EXPECT_EQ(fmt(-0.004), "0.00");

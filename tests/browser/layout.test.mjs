@@ -375,6 +375,22 @@ test('phones: training maps, Luong grids and the welcome keep their labels and a
     assert.deepEqual(errors, []);
     await page.close();
   }
+  // A phone upright stacks what sat side by side (self-attention's scores and weights, A above V and O;
+  // Bahdanau's →H and ←H above H): every row of every matrix labelled, nothing cut at the right.
+  for (const [scene, k] of [['self', 1], ['self', 2], ['bahdanau', 0]]) {
+    const { page, errors } = await openPage(browser.context, url + `?scene=${scene}&step=${k}`, { viewport: { width: 390, height: 844 } });
+    await frames(page, 3);
+    const ms = (await view(page)).matrices;
+    console.log(`${scene} at 390×844, stage ${k}: ${show(ms)}`);
+    assert.ok(ms.length >= 2, `${scene} stage ${k} drew its matrices`);
+    for (const m of ms) {
+      assert.equal(m.row_labels, m.rows, `${scene} stage ${k}: every row of ${m.id} labelled: ${show(ms)}`);
+      assert.ok(m.x + m.w <= 390, `${scene} stage ${k}: ${m.id} inside the screen`);
+    }
+    await screenshot(page, `layout-phone-${scene}-${k}.png`);
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
   for (const [w, h] of [[390, 844], [320, 568]]) {
     for (const lang of ['en', 'zh']) {
       const { page, errors } = await openPage(browser.context, url + (lang === 'zh' ? '?lang=zh' : ''), { viewport: { width: w, height: h } });
