@@ -287,7 +287,11 @@ void CostView::curves_stage(ViewContext& ctx) {
     conv_s.x.push_back(n); conv_s.y.push_back(static_cast<double>(max_path_length(LayerKind::Convolutional, ni, p.k)));
   }
   conv_s.name = std::string(tr("convolutional")) + " (" + tr("maximum path length") + ")";
-  const float w = (avail.x - fs) * 0.5f, h = avail.y - fs * 0.5f;
+  // Side by side; on a phone (compact) one above the other, each the whole width (side by side they lost their
+  // legends). Room for the "Notice" line below.
+  const bool stacked = ctx.compact;
+  const float w = stacked ? avail.x : (avail.x - fs) * 0.5f;
+  const float h = stacked ? std::max((avail.y - fs * 4.2f) * 0.5f, fs * 15.f) : avail.y - fs * 3.2f;
   PlotSpec a;
   a.title = tr("multiply-adds per layer");
   a.x_label = "n";
@@ -305,7 +309,7 @@ void CostView::curves_stage(ViewContext& ctx) {
     ctx.hover_j = static_cast<int>(xs[static_cast<size_t>(r.point)]);
   };
   hover(plot("macs", a, ImVec2(w, h)), 0);
-  ImGui::SameLine(0, fs);
+  if (!stacked) ImGui::SameLine(0, fs);
   PlotSpec s;
   s.title = std::string(tr("sequential operations")) + " · " + tr("maximum path length");
   s.x_label = "n";
@@ -314,6 +318,15 @@ void CostView::curves_stage(ViewContext& ctx) {
   s.x_markers = {{static_cast<double>(p.n), "n = " + std::to_string(p.n), 0}};
   s.legend = PlotLegend::TopLeft;
   hover(plot("steps", s, ImVec2(w, h)), 3);
+  // What to notice, read off the curves at the learner's n: the work ratio, and the steps that cannot overlap.
+  const long long n = p.n;
+  const double ratio = static_cast<double>(attention_macs(n, p.d)) / static_cast<double>(elman_macs(n, p.d, p.d));
+  ImGui::PushTextWrapPos(0.f);
+  ImGui::TextWrapped("%s", format_template(tr(ratio > 1.0 ? "Notice: at n = {0} (above n = d = {1}) self-attention does {2}× the RNN's multiply-adds, yet its sequential steps stay 1 against the RNN's {3}."
+                                                          : "Notice: at n = {0} (up to n = d = {1}) self-attention does {2}× the RNN's multiply-adds, and 1 sequential step against the RNN's {3}."),
+                                           {std::to_string(n), std::to_string(p.d), fmt_sig(ratio, 2),
+                                            big(sequential_ops(LayerKind::Recurrent, n))}).c_str());
+  ImGui::PopTextWrapPos();
 }
 
 // ---- 3. measured ---------------------------------------------------------------------------------------------
@@ -352,8 +365,13 @@ void CostView::sweep_bar(ViewContext& ctx) {
     std::snprintf(overlay, sizeof overlay, "%s  %.0f%%", state, scene_.sweep_fraction() * 100.0);
   ImGui::ProgressBar(static_cast<float>(scene_.sweep_fraction()), ImVec2(fs * 16.f, 0), overlay);
   if (scene_.measured_d() > 0) {
-    ImGui::SameLine();
-    ImGui::TextDisabled("%s %d, SIMD (%s)", tr("measured at d ="), scene_.measured_d(), simd_backend());
+    char text[96];
+    std::snprintf(text, sizeof text, "%s %d, SIMD (%s)", tr("measured at d ="), scene_.measured_d(), simd_backend());
+    // Beside the bar where it fits, else on its own line (a phone cut it to "measure").
+    if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize(text).x <=
+        ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x)
+      ImGui::SameLine();
+    ImGui::TextDisabled("%s", text);
   }
 }
 
@@ -361,8 +379,13 @@ void CostView::measured_stage(ViewContext& ctx) {
   sweep_bar(ctx);
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float fs = ImGui::GetFontSize();
-  const float side = std::min(fs * 19.f, avail.x * 0.42f);
-  const float w = avail.x - side - fs, h = avail.y - fs * 0.5f;
+  // The slopes beside the plot; on a phone (compact) below it, the whole width (beside it their names and
+  // values ran into each other).
+  const bool stacked = ctx.compact;
+  const float side = stacked ? avail.x : std::min(fs * 19.f, avail.x * 0.42f);
+  const float w = stacked ? avail.x : avail.x - side - fs;
+  const float h = stacked ? std::max(avail.y * 0.55f, fs * 15.f) : avail.y - fs * 0.5f;
+  const float side_h = stacked ? std::max(avail.y - h - fs, fs * 12.f) : h;
   PlotSpec s;
   s.title = tr("Measured on this device");
   s.x_label = "n";
@@ -393,8 +416,8 @@ void CostView::measured_stage(ViewContext& ctx) {
     ctx.hover_i = r.series;
     ctx.hover_j = idx;
   }
-  ImGui::SameLine(0, fs);
-  ImGui::BeginChild("measured_side", ImVec2(side, h), false);
+  if (!stacked) ImGui::SameLine(0, fs);
+  ImGui::BeginChild("measured_side", ImVec2(side, side_h), false);
   ImGui::TextUnformatted(tr("slope"));
   ImGui::SameLine();
   ImGui::TextDisabled("(%s)", tr("over n ≥ 256"));

@@ -165,7 +165,11 @@ void ScalingView::stage(ViewContext& ctx) {
     }
     case ScalingStage::Softmax:
     default: {
-      const float w = (avail.x - fs) * 0.5f, h = avail.y - fs * 5.2f;  // room for the "Notice" lines
+      // Side by side; on a phone (compact) one above the other (side by side they lost their legends). Room for
+      // the "Notice" lines below.
+      const bool stacked = ctx.compact;
+      const float w = stacked ? avail.x : (avail.x - fs) * 0.5f;
+      const float h = stacked ? std::max((avail.y - fs * 6.2f) * 0.5f, fs * 15.f) : avail.y - fs * 5.2f;
       PlotSeries raw_w, sc_w, raw_e, sc_e;
       raw_w.name = raw_e.name = tr("unscaled");
       sc_w.name = sc_e.name = tr("scaled ÷√d_k");
@@ -189,7 +193,7 @@ void ScalingView::stage(ViewContext& ctx) {
       a.y_markers = {{1.0 / p.n_keys, "1/n", 0}};
       a.legend = PlotLegend::TopLeft;
       hover(plot("max_weight", a, ImVec2(w, h)), ScalingItem::SweepMaxWeight);
-      ImGui::SameLine(0, fs);
+      if (!stacked) ImGui::SameLine(0, fs);
       PlotSpec e;
       e.title = tr("softmax entropy (nats)");
       e.x_label = "d_k";

@@ -444,7 +444,19 @@ void SelfView::measured_stage(ViewContext& ctx) {
     label_w = std::max(label_w, ImGui::CalcTextSize(row.title.c_str()).x + fs);
     note_w = std::max(note_w, ImGui::CalcTextSize(buf).x + fs);
   }
-  const float bar_w = std::max(fs * 8.f, avail.x - label_w - note_w), row_h = fs * 1.9f;
+  // Too narrow for the whole note after each bar (a phone cut it to "0.680 (1"): the numbers only, and the
+  // words once below the bars.
+  const bool short_notes = label_w + note_w + fs * 8.f > avail.x;
+  if (short_notes) {
+    note_w = 0;
+    for (size_t k = 0; k < rows.size(); ++k) {
+      const SelfWeight& w = *rows[k].w;
+      notes[k] = fmt(w.mean, 3) + " (" + std::to_string(static_cast<int>(std::lround(w.argmax_self * w.diagonal.size()))) + "/" +
+                 std::to_string(w.diagonal.size()) + ")";
+      note_w = std::max(note_w, ImGui::CalcTextSize(notes[k].c_str()).x + fs);
+    }
+  }
+  const float bar_w = std::max(fs * 4.f, avail.x - label_w - note_w), row_h = fs * 1.9f;
   const ImVec2 o = ImGui::GetCursorScreenPos();
   const double uniform = m.self_weight[0].uniform;
   for (int s = 0; s < n_rows; ++s) {
@@ -463,6 +475,11 @@ void SelfView::measured_stage(ViewContext& ctx) {
   const std::string ulab = std::string(tr("uniform 1/m")) + " = " + fmt(uniform, 3);
   dl->AddText(ImVec2(ux + 4.f, o.y + n_rows * row_h + 2.f), ImGui::GetColorU32(ImGuiCol_TextDisabled), ulab.c_str());
   ImGui::Dummy(ImVec2(avail.x, n_rows * row_h + fs * 1.6f));
+  if (short_notes) {
+    ImGui::PushTextWrapPos(0.f);
+    ImGui::TextDisabled("(k/n: %s)", tr("tokens whose largest weight is their own"));
+    ImGui::PopTextWrapPos();
+  }
   // Hover on a bar: the setting's per-token numbers are in the plot below; the bar names its mean.
   ImGui::PushTextWrapPos(0.f);
   if (m.trained)
