@@ -387,24 +387,23 @@ void draw_series(ImDrawList* dl, const PlotSeries& s, const SeriesView& v, ImU32
   }
 }
 
-// Marker lines and their labels. A label goes where it covers neither another label nor `avoid` (the legend),
-// trying rows down the line (x markers) or the ends above / below the line (y markers); else it is left out.
+// Marker lines and their labels. Every line first, then the labels over them (a label drawn before a later
+// marker's line was crossed by it: "crossover n = d = 64" under the n = 512 line). A label goes where it covers
+// no other label, no other marker's line and not `avoid` (the legend), trying rows down the line (x markers) or
+// the ends above / below the line (y markers); where every place crosses a line, the first that covers no
+// label; else it is left out.
 void draw_markers(ImDrawList* dl, const PlotSpec& spec, const AxisScale& xs, const AxisScale& ys, const Rect& r,
                   const std::vector<Rect>& avoid, bool labels, const Style& st) {
   std::vector<Rect> placed = avoid;
   const float lh = st.fs + 2;
-  const auto free = [&](const Rect& box) {
-    if (box.x0 < r.x0 || box.x1 > r.x1 || box.y0 < r.y0 || box.y1 > r.y1) return false;
-    for (const Rect& p : placed)
-      if (p.overlaps(box)) return false;
-    return true;
+  struct Line {
+    const PlotMarker* m;
+    bool vertical;
+    float at;  // x of a vertical line, y of a horizontal one
+    ImU32 col;
   };
-  const auto label = [&](const Rect& box, ImU32 col, const std::string& s) {
-    placed.push_back(box);
-    dl->AddRectFilled(ImVec2(box.x0, box.y0), ImVec2(box.x1, box.y1), with_alpha(st.bg, 0.85f), 2.f);
-    text_at(dl, box.x0 + 2, box.y0 + 1, col, s);
-  };
-  const auto line = [&](const PlotMarker& m, ImVec2 a, ImVec2 b, ImU32 col) {
+  std::vector<Line> lines;
+  const auto draw_line = [&](const PlotMarker& m, ImVec2 a, ImVec2 b, ImU32 col) {
     if (m.dashed) {
       Dasher d{dl, col, 1.f, std::floor(st.fs * 0.3f) + 1, std::floor(st.fs * 0.25f) + 1};
       d.line(a, b);
@@ -418,21 +417,8 @@ void draw_markers(ImDrawList* dl, const PlotSpec& spec, const AxisScale& xs, con
     if (px < r.x0 - 0.5 || px > r.x1 + 0.5) continue;
     const float x = std::floor(static_cast<float>(px)) + 0.5f;
     const ImU32 col = m.color ? m.color : st.faint;
-    line(m, ImVec2(x, r.y0), ImVec2(x, r.y1), col);
-    const std::string s = labels ? fit(m.label, r.w() * 0.5f - 8) : std::string();
-    if (s.empty()) continue;
-    const float w = text_w(s) + 4;
-    for (float y = r.y0 + 2; y + lh <= r.y1; y += lh) {
-      const Rect right{x + 3, y, x + 3 + w, y + lh}, left{x - 3 - w, y, x - 3, y + lh};
-      if (free(right)) {
-        label(right, col, s);
-        break;
-      }
-      if (free(left)) {
-        label(left, col, s);
-        break;
-      }
-    }
+    draw_line(m, ImVec2(x, r.y0), ImVec2(x, r.y1), col);
+    lines.push_back({&m, true, x, col});
   }
   for (const PlotMarker& m : spec.y_markers) {
     if (!ys.plottable(m.value)) continue;
@@ -440,19 +426,54 @@ void draw_markers(ImDrawList* dl, const PlotSpec& spec, const AxisScale& xs, con
     if (py < r.y0 - 0.5 || py > r.y1 + 0.5) continue;
     const float y = std::floor(static_cast<float>(py)) + 0.5f;
     const ImU32 col = m.color ? m.color : st.faint;
-    line(m, ImVec2(r.x0, y), ImVec2(r.x1, y), col);
-    const std::string s = labels ? fit(m.label, r.w() * 0.6f - 8) : std::string();
+    draw_line(m, ImVec2(r.x0, y), ImVec2(r.x1, y), col);
+    lines.push_back({&m, false, y, col});
+  }
+  if (!labels) return;
+  const auto free = [&](const Rect& box, const Line& own, bool of_lines) {
+    if (box.x0 < r.x0 || box.x1 > r.x1 || box.y0 < r.y0 || box.y1 > r.y1) return false;
+    for (const Rect& p : placed)
+      if (p.overlaps(box)) return false;
+    if (of_lines)
+      for (const Line& l : lines) {
+        if (&l == &own) continue;
+        const Rect lr = l.vertical ? Rect{l.at - 1, r.y0, l.at + 1, r.y1} : Rect{r.x0, l.at - 1, r.x1, l.at + 1};
+        if (lr.overlaps(box)) return false;
+      }
+    return true;
+  };
+  const auto label = [&](const Rect& box, ImU32 col, const std::string& s) {
+    placed.push_back(box);
+    dl->AddRectFilled(ImVec2(box.x0, box.y0), ImVec2(box.x1, box.y1), with_alpha(st.bg, 0.85f), 2.f);
+    text_at(dl, box.x0 + 2, box.y0 + 1, col, s);
+  };
+  for (const Line& l : lines) {
+    const std::string s = fit(l.m->label, r.w() * (l.vertical ? 0.5f : 0.6f) - 8);
     if (s.empty()) continue;
     const float w = text_w(s) + 4;
-    const Rect tries[4] = {{r.x1 - 3 - w, y - 1 - lh, r.x1 - 3, y - 1},
-                           {r.x1 - 3 - w, y + 1, r.x1 - 3, y + 1 + lh},
-                           {r.x0 + 3, y - 1 - lh, r.x0 + 3 + w, y - 1},
-                           {r.x0 + 3, y + 1, r.x0 + 3 + w, y + 1 + lh}};
-    for (const Rect& t : tries)
-      if (free(t)) {
-        label(t, col, s);
-        break;
+    std::vector<Rect> tries;
+    if (l.vertical) {
+      for (float y = r.y0 + 2; y + lh <= r.y1; y += lh) {
+        tries.push_back({l.at + 3, y, l.at + 3 + w, y + lh});
+        tries.push_back({l.at - 3 - w, y, l.at - 3, y + lh});
       }
+    } else {
+      const float y = l.at;
+      tries = {{r.x1 - 3 - w, y - 1 - lh, r.x1 - 3, y - 1},
+               {r.x1 - 3 - w, y + 1, r.x1 - 3, y + 1 + lh},
+               {r.x0 + 3, y - 1 - lh, r.x0 + 3 + w, y - 1},
+               {r.x0 + 3, y + 1, r.x0 + 3 + w, y + 1 + lh}};
+    }
+    bool done = false;
+    for (const bool of_lines : {true, false}) {
+      for (const Rect& t : tries)
+        if (free(t, l, of_lines)) {
+          label(t, l.col, s);
+          done = true;
+          break;
+        }
+      if (done) break;
+    }
   }
 }
 
