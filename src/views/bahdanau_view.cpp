@@ -330,11 +330,14 @@ void BahdanauView::step_stage(ViewContext& ctx) {
   const long long version = static_cast<long long>(scene_.generation()) * 4096 + k;
   const float vectors_h = fs * 5.8f;
   const float top_h = avail.y - vectors_h;
-  const float left_w = avail.x * 0.5f;
+  // The bars beside the alignment so far; on a phone (compact) above it, each the whole width (beside each
+  // other the bars were slivers and the alignment labelled every other row).
+  const bool stacked = ctx.compact;
+  const float left_w = stacked ? avail.x + fs : avail.x * 0.5f;
   const ImVec2 top = ImGui::GetCursorScreenPos();
-  const float bars_bottom = score_bars(ctx, k, ImVec2(left_w - fs, top_h));
+  const float bars_bottom = score_bars(ctx, k, ImVec2(left_w - fs, stacked ? std::max(top_h * 0.5f, n * fs * 1.6f + fs * 3.f) : top_h));
   // the alignment so far: rows 1 … t
-  ImGui::SetCursorScreenPos(ImVec2(top.x + left_w + fs, top.y));
+  ImGui::SetCursorScreenPos(stacked ? ImVec2(top.x, bars_bottom + fs * 0.5f) : ImVec2(top.x + left_w + fs, top.y));
   MatrixView a;
   a.m = &m.run.alignment;
   a.key = {this, 3, scene_.generation()};
@@ -346,11 +349,12 @@ void BahdanauView::step_stage(ViewContext& ctx) {
   a.reveal = static_cast<double>(k + 1) * n;
   a.hl_row = k;
   a.title = std::string(tr("alignment so far")) + "  α  (" + dims(T, n) + ")";
-  const MatrixViewResult ra = matrix_view(a, ImVec2(avail.x - left_w - fs, top_h - fs * 0.5f));
+  const MatrixViewResult ra = matrix_view(a, stacked ? ImVec2(avail.x, std::max(T * fs * 1.3f + fs * 6.f, fs * 12.f))
+                                                      : ImVec2(avail.x - left_w - fs, top_h - fs * 0.5f));
   if (ra.hover_i >= 0 && ra.hover_i <= k) hover_to(ctx, ra, BahdanauItem::Alignment);
   // s_{t-1} and c_t as one-row matrices, right below the taller of the two
   const float below = std::max(bars_bottom, ra.grid_max.y + fs * 0.8f);
-  ImGui::SetCursorScreenPos(ImVec2(top.x, std::min(below, top.y + top_h)));
+  ImGui::SetCursorScreenPos(ImVec2(top.x, stacked ? below : std::min(below, top.y + top_h)));
   s_prev_ = m.run.queries.row(k);
   context_ = m.run.contexts.row(k);
   MatrixView v;

@@ -594,7 +594,6 @@ void CostView::workers_panel(ViewContext& ctx, ImVec2 size) {
 // ---- 5. the animation -------------------------------------------------------------------------------------------
 
 void CostView::animation_stage(ViewContext& ctx) {
-  (void)ctx;
   const CostParams& p = scene_.params();
   const Timeline& tl = scene_.timeline;
   const int m = tl.substeps(static_cast<int>(CostStage::Animation));
@@ -603,7 +602,10 @@ void CostView::animation_stage(ViewContext& ctx) {
   const float fs = ImGui::GetFontSize();
   const ImVec2 o = ImGui::GetCursorScreenPos();
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  const float half = (avail.x - fs) * 0.5f;
+  // The RNN beside attention; on a phone (compact) above it, each the whole width (side by side the nodes and
+  // their labels ran into each other).
+  const bool stacked = ctx.compact;
+  const float half = stacked ? avail.x : (avail.x - fs) * 0.5f, ph = stacked ? std::max(avail.y * 0.5f, fs * 14.f) : avail.y;
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text), dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
   const ImU32 box_bg = IM_COL32(236, 239, 245, 255);
   const float box = std::min(fs * 2.2f, (half - fs) / m * 0.7f);
@@ -623,7 +625,7 @@ void CostView::animation_stage(ViewContext& ctx) {
   // Left: the RNN, one token per step, h handed down the chain.
   {
     const float x0 = o.x + fs * 0.5f + box * 0.5f;
-    const float y_tok = o.y + avail.y * 0.78f, y_h = o.y + avail.y * 0.42f;
+    const float y_tok = o.y + ph * 0.78f, y_h = o.y + ph * 0.42f;
     const long long step = p.n <= m ? rnn_done : static_cast<long long>(std::llround(static_cast<double>(rnn_done) * p.n / m));
     char head[160];
     std::snprintf(head, sizeof head, "%s:  %s %lld / %d", tr("RNN"), tr("step"), step, p.n);
@@ -659,14 +661,14 @@ void CostView::animation_stage(ViewContext& ctx) {
   }
   // Right: attention, every pair in one step.
   {
-    const float xo = o.x + half + fs;
+    const float xo = stacked ? o.x : o.x + half + fs, yo = stacked ? o.y + ph + fs : o.y;
     const float x0 = xo + fs * 0.5f + box * 0.5f;
-    const float y_in = o.y + avail.y * 0.78f, y_out = o.y + avail.y * 0.30f;
+    const float y_in = yo + ph * 0.78f, y_out = yo + ph * 0.30f;
     const bool on = sub > 0;
     const float a = complete ? 1.f : std::min(1.f, static_cast<float>(sub));
     char head[160];
     std::snprintf(head, sizeof head, "%s:  %s %d / 1   (%s)", tr("attention"), tr("step"), on ? 1 : 0, tr("all pairs at once"));
-    dl->AddText(ImVec2(xo, o.y), accent_warm(), head);
+    dl->AddText(ImVec2(xo, yo), accent_warm(), head);
     if (on)
       for (int i = 0; i < m; ++i)
         for (int j = 0; j < m; ++j) {
@@ -689,8 +691,13 @@ void CostView::animation_stage(ViewContext& ctx) {
       dl->AddText(ImVec2(xo, y_in + box), kPathColor, path);
     }
   }
-  dl->AddLine(ImVec2(o.x + half + fs * 0.5f, o.y), ImVec2(o.x + half + fs * 0.5f, o.y + avail.y - fs), dim, 1.f);
-  ImGui::Dummy(ImVec2(avail.x, avail.y - fs * 0.5f));
+  if (stacked) {
+    dl->AddLine(ImVec2(o.x, o.y + ph + fs * 0.5f), ImVec2(o.x + avail.x, o.y + ph + fs * 0.5f), dim, 1.f);
+    ImGui::Dummy(ImVec2(avail.x, 2.f * ph + fs));
+  } else {
+    dl->AddLine(ImVec2(o.x + half + fs * 0.5f, o.y), ImVec2(o.x + half + fs * 0.5f, o.y + avail.y - fs), dim, 1.f);
+    ImGui::Dummy(ImVec2(avail.x, avail.y - fs * 0.5f));
+  }
 }
 
 // ---- 6. memory --------------------------------------------------------------------------------------------------
