@@ -22,6 +22,7 @@
 #include "widgets/plot.h"
 #include "widgets/section.h"
 #include "widgets/seed_input.h"
+#include "widgets/text_fit.h"
 
 namespace ap {
 
@@ -292,17 +293,39 @@ void BottleneckView::probe_stage(ViewContext& ctx) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 o = ImGui::GetCursorScreenPos();
   const float total_h = std::max(fs * 12.f, avail.y - fs * 4.5f);
-  // 1) layout: title and legend on top, y labels on the left, two label lines (position, token) below
-  const float left = fs * 3.f, top = fs * 3.2f, bottom = fs * 2.8f;
+  // 1) layout: title and legend on top (its entries on more lines where one is too short: a phone cut the
+  // second and dropped the third), y labels on the left, the positions and tokens below (the tokens turned
+  // upwards where a slot is narrower than a word: on a phone they ran into each other).
+  const float left = fs * 3.f;
+  struct Entry { ImU32 col; const char* text; bool line; ImVec2 at; };
+  Entry entries[3] = {{accent_warm(), tr("from c (Seq2Seq)"), false, {}}, {accent_cool(), tr("from h_j (attention reads every h_j)"), false, {}},
+                      {kBoundColor, tr("bound d_h/(L·d_in)"), true, {}}};
+  float lx = o.x + left, ly = o.y + fs * 1.5f;
+  for (Entry& e : entries) {
+    const float w = fs * 1.1f + ImGui::CalcTextSize(e.text).x;
+    if (lx > o.x + left && lx + w > o.x + avail.x) {
+      lx = o.x + left;
+      ly += fs * 1.3f;
+    }
+    e.at = ImVec2(lx, ly);
+    lx += w + fs * 1.4f;
+  }
+  float token_w = 0;
+  for (int j = 0; j < L; ++j) token_w = std::max(token_w, ImGui::CalcTextSize(m.tokens[static_cast<size_t>(j)].c_str()).x);
+  const float slot_w = (avail.x - fs * 0.5f - left) / static_cast<float>(std::max(1, L));
+  const bool turned = token_w > slot_w - 2.f && slot_w >= fs * 1.1f;
+  const float token_h = std::min(token_w, fs * 6.f);
+  const float top = ly - o.y + fs * 1.7f, bottom = turned ? fs * 1.6f + token_h : fs * 2.8f;
   const ImVec2 p0(o.x + left, o.y + top), p1(o.x + avail.x - fs * 0.5f, o.y + total_h - bottom);
   dl->AddText(o, ImGui::GetColorU32(ImGuiCol_Text), fill(N_("R² per position, L = {0}"), {std::to_string(L)}).c_str());
-  float lx = o.x + left;
-  legend_entry(dl, ImVec2(lx, o.y + fs * 1.5f), accent_warm(), tr("from c (Seq2Seq)"), fs);
-  lx += ImGui::CalcTextSize(tr("from c (Seq2Seq)")).x + fs * 2.5f;
-  legend_entry(dl, ImVec2(lx, o.y + fs * 1.5f), accent_cool(), tr("from h_j (attention reads every h_j)"), fs);
-  lx += ImGui::CalcTextSize(tr("from h_j (attention reads every h_j)")).x + fs * 2.5f;
-  dl->AddLine(ImVec2(lx, o.y + fs * 2.1f), ImVec2(lx + fs * 0.8f, o.y + fs * 2.1f), kBoundColor, 2.f);
-  dl->AddText(ImVec2(lx + fs * 1.1f, o.y + fs * 1.5f), ImGui::GetColorU32(ImGuiCol_Text), tr("bound d_h/(L·d_in)"));
+  for (const Entry& e : entries) {
+    if (!e.line) {
+      legend_entry(dl, e.at, e.col, e.text, fs);
+      continue;
+    }
+    dl->AddLine(ImVec2(e.at.x, e.at.y + fs * 0.6f), ImVec2(e.at.x + fs * 0.8f, e.at.y + fs * 0.6f), e.col, 2.f);
+    dl->AddText(ImVec2(e.at.x + fs * 1.1f, e.at.y), ImGui::GetColorU32(ImGuiCol_Text), e.text);
+  }
   // 2) y axis: from below the lowest value (R² can be slightly negative) to 1
   double lo = -0.1;
   for (size_t j = 0; j < static_cast<size_t>(L); ++j) lo = std::min({lo, at.r2_final[j], at.r2_reader[j]});
@@ -332,6 +355,11 @@ void BottleneckView::probe_stage(ViewContext& ctx) {
     const std::string num = std::to_string(j + 1);
     dl->AddText(ImVec2(xc - ImGui::CalcTextSize(num.c_str()).x * 0.5f, p1.y + fs * 0.2f), text_dim, num.c_str());
     const std::string& tok = m.tokens[static_cast<size_t>(j)];
+    if (turned) {
+      const std::string t = fit_text(tok, token_h);
+      text_up(dl, nullptr, fs, xc - fs * 0.5f, p1.y + fs * 1.4f + text_width(t), ImGui::GetColorU32(ImGuiCol_Text), t);
+      continue;
+    }
     const float tw = ImGui::CalcTextSize(tok.c_str()).x;
     dl->PushClipRect(ImVec2(x0 + 1.f, p1.y), ImVec2(x0 + slot - 1.f, p1.y + bottom), true);
     dl->AddText(ImVec2(xc - std::min(tw, slot - 2.f) * 0.5f, p1.y + fs * 1.3f), ImGui::GetColorU32(ImGuiCol_Text), tok.c_str());
