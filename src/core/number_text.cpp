@@ -34,12 +34,13 @@ std::string fmt_sig(double v, int digits) {
   // m × 10^e with m in [1, 10): the exponent as superscript digits with a real minus sign.
   double m = a / std::pow(10.0, e);
   int ex = e;
-  if (std::round(m * std::pow(10.0, digits - 2)) >= 10.0 * std::pow(10.0, digits - 2)) { m /= 10.0; ++ex; }  // 9.99 → 1.0
+  const int dec = std::max(0, digits - 2);  // decimals of m
+  if (std::round(m * std::pow(10.0, dec)) >= std::pow(10.0, dec + 1)) { m /= 10.0; ++ex; }  // 9.99 → 1.0×10 more
   static const char* kSup[] = {"⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹"};
   std::string exp_text = "⁻";
   const std::string digits_of = std::to_string(-ex);
   for (char c : digits_of) exp_text += kSup[c - '0'];
-  return (v < 0 ? "−" : "") + fmt(m, digits - 2 < 0 ? 0 : digits - 2) + "×10" + exp_text;
+  return (v < 0 ? "−" : "") + fmt(m, dec) + "×10" + exp_text;
 }
 
 }  // namespace ap

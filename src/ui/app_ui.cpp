@@ -248,13 +248,17 @@ void ui_frame(PlaygroundState& st, UiState& ui, const FrameInfo& f) {
   const bool show_timeline = !st.is_hidden("timeline");
   const float timeline_h = !show_timeline ? 0.f : ImGui::GetFrameHeightWithSpacing() * (ui.compact ? 3.f : 2.f) +
                            ImGui::GetStyle().ItemSpacing.y * 2.f + ImGui::GetStyle().WindowPadding.y;
-  // A short screen (a phone held sideways, an 800×480 embed) left the stage 150–250 px: matrices of 2-pixel cells
-  // and plots without their axes. The stage is then laid out as if it were kMinStageHeight tall and scrolls:
-  // the views read that height from GetContentRegionAvail() (ImGui's explicit content size), so every view
-  // keeps readable cells without a rule of its own. Taller stages (a laptop, a projector) are unchanged.
-  constexpr float kMinStageHeight = 360.f;
-  if (ImGui::GetContentRegionAvail().y - timeline_h < kMinStageHeight) ImGui::SetNextWindowContentSize(ImVec2(0.f, kMinStageHeight));
   ImGui::BeginChild("stage", ImVec2(0, -timeline_h), false, ImGuiWindowFlags_NoNavInputs);
+  // A short screen (a phone held sideways, an 800×480 embed) left the stage 150–250 px: matrices of 2-pixel cells
+  // and plots without their axes. The stage's content region is then at least kMinStageHeight tall, so every
+  // view, reading GetContentRegionAvail(), lays out for that height without a rule of its own, and the stage
+  // scrolls over what was drawn (not ImGui's explicit content size: that would also fix the scroll extent and
+  // leave anything drawn lower out of reach). Taller stages (a laptop, a projector) are unchanged.
+  constexpr float kMinStageHeight = 360.f;
+  {
+    ImRect& region = ImGui::GetCurrentWindow()->ContentRegionRect;
+    region.Max.y = std::max(region.Max.y, region.Min.y + kMinStageHeight);
+  }
   // The stage is white already: a view's own child windows inside it paint nothing under their contents.
   ImGui::PushStyleColor(ImGuiCol_ChildBg, ImVec4(0, 0, 0, 0));
   view.stage(ctx);

@@ -32,8 +32,7 @@ void welcome_header(PlaygroundState& st, UiState& ui) {
   note_if_cut("welcome_start");
   ImGui::PopStyleColor(3);
   const char* hint = tr("or pick any lesson below · Esc closes");
-  if (ImGui::GetItemRectSize().x + ImGui::GetStyle().ItemSpacing.x + text_width(hint) <= avail) {
-    ImGui::SameLine();
+  if (same_line_if_fits(text_width(hint))) {
     ImGui::AlignTextToFramePadding();
     ImGui::TextDisabled("%s", hint);
   } else {

@@ -19,6 +19,7 @@
 #include "platform/text_field.h"
 #include "widgets/math_text.h"
 #include "widgets/matrix_view.h"
+#include "widgets/text_fit.h"
 #include "widgets/seed_input.h"
 
 namespace ap {
@@ -394,7 +395,7 @@ void BahdanauView::alignment_stage(ViewContext& ctx) {
   ImGui::Spacing();
   color_legend(ColorScale::Sequential, 0.f, a.hi, std::min(avail.x * 0.4f, fs * 20.f), weights_caption(ctx.st, "α").c_str());
   const char* note = tr("untrained: not a translation alignment");
-  if (ImGui::GetItemRectSize().x + fs * 2.f + ImGui::CalcTextSize(note).x <= avail.x) ImGui::SameLine(0, fs * 2.f);
+  (void)same_line_if_fits(ImGui::CalcTextSize(note).x, fs * 2.f);
   ImGui::PushTextWrapPos(0.f);  // below the legend where the line is too short (a phone)
   ImGui::TextDisabled("%s", note);
   ImGui::PopTextWrapPos();

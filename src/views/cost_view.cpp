@@ -17,6 +17,7 @@
 #include "widgets/colormap.h"
 #include "widgets/math_text.h"
 #include "widgets/plot.h"
+#include "widgets/text_fit.h"
 
 namespace ap {
 
@@ -322,10 +323,10 @@ void CostView::curves_stage(ViewContext& ctx) {
   const long long n = p.n;
   const double ratio = static_cast<double>(attention_macs(n, p.d)) / static_cast<double>(elman_macs(n, p.d, p.d));
   ImGui::PushTextWrapPos(0.f);
-  ImGui::TextWrapped("%s", format_template(tr(ratio > 1.0 ? "Notice: at n = {0} (above n = d = {1}) self-attention does {2}× the RNN's multiply-adds, yet its sequential steps stay 1 against the RNN's {3}."
-                                                          : "Notice: at n = {0} (up to n = d = {1}) self-attention does {2}× the RNN's multiply-adds, and 1 sequential step against the RNN's {3}."),
+  ImGui::TextWrapped("%s", format_template(tr(ratio > 1.0 ? "Notice: at n = {0} (above n = d = {1}) self-attention does {2}× the RNN's multiply-adds, yet its sequential steps stay {4} against the RNN's {3}."
+                                                          : "Notice: at n = {0} (up to n = d = {1}) self-attention does {2}× the RNN's multiply-adds, and {4} sequential step against the RNN's {3}."),
                                            {std::to_string(n), std::to_string(p.d), fmt_sig(ratio, 2),
-                                            big(sequential_ops(LayerKind::Recurrent, n))}).c_str());
+                                            big(sequential_ops(LayerKind::Recurrent, n)), big(sequential_ops(LayerKind::SelfAttention, n))}).c_str());
   ImGui::PopTextWrapPos();
 }
 
@@ -367,10 +368,7 @@ void CostView::sweep_bar(ViewContext& ctx) {
   if (scene_.measured_d() > 0) {
     char text[96];
     std::snprintf(text, sizeof text, "%s %d, SIMD (%s)", tr("measured at d ="), scene_.measured_d(), simd_backend());
-    // Beside the bar where it fits, else on its own line (a phone cut it to "measure").
-    if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize(text).x <=
-        ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x)
-      ImGui::SameLine();
+    (void)same_line_if_fits(ImGui::CalcTextSize(text).x);  // else on its own line (a phone cut it to "measure")
     ImGui::TextDisabled("%s", text);
   }
 }
@@ -605,7 +603,7 @@ void CostView::animation_stage(ViewContext& ctx) {
   // The RNN beside attention; on a phone (compact) above it, each the whole width (side by side the nodes and
   // their labels ran into each other).
   const bool stacked = ctx.compact;
-  const float half = stacked ? avail.x : (avail.x - fs) * 0.5f, ph = stacked ? std::max(avail.y * 0.5f, fs * 14.f) : avail.y;
+  const float half = stacked ? avail.x : (avail.x - fs) * 0.5f, ph = stacked ? std::max((avail.y - fs) * 0.5f, fs * 14.f) : avail.y;
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text), dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
   const ImU32 box_bg = IM_COL32(236, 239, 245, 255);
   const float box = std::min(fs * 2.2f, (half - fs) / m * 0.7f);

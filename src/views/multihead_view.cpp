@@ -474,13 +474,13 @@ void MultiheadView::params_stage(ViewContext& ctx) {
   // Each head's focus: what is measured differs between heads (by chance with seeded weights; learned when trained).
   const int q = scene_.focus_query();
   ImGui::TextUnformatted(tr("each head's focus (measured)"));
+  const float ln_n = std::log(static_cast<float>(std::max(2, m.n())));  // the entropy of a row spread evenly (the bars' scale)
   if (ImGui::BeginTable("focus", 4, flags)) {
     ImGui::TableSetupColumn(tr("head"));
     ImGui::TableSetupColumn(tr("mean entropy (nats)"));
     ImGui::TableSetupColumn(tr("mean max weight"));
     ImGui::TableSetupColumn((std::string(tr("top key of")) + " “" + m.tokens[static_cast<size_t>(q)] + "”").c_str());
     ImGui::TableHeadersRow();
-    const float ln_n = std::log(static_cast<float>(std::max(2, m.n())));
     for (size_t k = 0; k < m.focus.size(); ++k) {
       const HeadFocus& f = m.focus[k];
       ImGui::TableNextRow();
@@ -498,15 +498,15 @@ void MultiheadView::params_stage(ViewContext& ctx) {
   }
   ImGui::PushTextWrapPos(0.f);
   // What to notice, read off the table just drawn: the sharpest and the flattest head, against uniform (ln n).
-  if (m.focus.size() >= 2) {
+  if (m.focus.size() >= 2 && m.n() >= 2) {
     size_t sharp = 0, flat = 0;
     for (size_t k = 1; k < m.focus.size(); ++k) {
       if (m.focus[k].mean_max_weight > m.focus[sharp].mean_max_weight) sharp = k;
       if (m.focus[k].mean_entropy > m.focus[flat].mean_entropy) flat = k;
     }
     ImGui::TextWrapped("%s", format_template(tr("Notice: head {0} is the sharpest (its rows put {1} on their top key on average), head {2} the flattest (entropy {3} nats; spread evenly over the {4} tokens it would be {5})."),
-                                             {std::to_string(sharp + 1), fmt(m.focus[sharp].mean_max_weight, 2), std::to_string(flat + 1),
-                                              fmt(m.focus[flat].mean_entropy, 2), std::to_string(m.n()), fmt(std::log(static_cast<double>(std::max(2, m.n()))), 2)}).c_str());
+                                             {std::to_string(sharp + 1), fmt(m.focus[sharp].mean_max_weight, 3), std::to_string(flat + 1),
+                                              fmt(m.focus[flat].mean_entropy, 3), std::to_string(m.n()), fmt(ln_n, 3)}).c_str());
   }
   if (!m.trained) ImGui::TextDisabled("%s", tr("Weights are seeded, not trained: heads do not specialise without training. The scene shows the mechanism."));
   ImGui::PopTextWrapPos();

@@ -364,12 +364,12 @@ void SelfView::output_stage(ViewContext& ctx) {
   const SelfAttnModel& m = scene_.model();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float fs = ImGui::GetFontSize();
-  // A · V = O in a row; on a phone (compact) A alone the whole width, V · = O below it.
+  // A · V = O in a row; on a phone (compact) A alone the whole width, "· V = O" below it.
   const bool stacked = ctx.compact;
   const float h_a = stacked ? std::max((avail.y - fs) * 0.5f, fs * 16.f) : avail.y - fs * 0.5f;
   const float h = stacked ? std::max(avail.y - fs - h_a, fs * 14.f) : h_a;
   const float wa = stacked ? avail.x : (avail.x - fs * 6.f) * 0.44f;
-  const float wv = stacked ? (avail.x - fs * 3.f) * 0.5f : (avail.x - fs * 6.f) * 0.28f;
+  const float wv = stacked ? (avail.x - fs * 5.5f) * 0.5f : (avail.x - fs * 6.f) * 0.28f;  // stacked: "·" and "=" in the row
   MatrixView v;
   v.square = false;  // rows keep their label height whatever the number of columns (square cells would squeeze labelled rows)
   ImGui::BeginGroup();
@@ -384,7 +384,8 @@ void SelfView::output_stage(ViewContext& ctx) {
   draw_matrix(ctx, v, ImVec2(wa, h_a), SelfItem::Weights);
   ImGui::EndGroup();
   if (stacked) {
-    ImGui::Spacing();  // the row below reads V = O; the title "output O = A·V" names the product
+    operator_sign("·", h);  // the row below reads "· V = O": A (above) times V
+    ImGui::SameLine(0, fs * 0.6f);
   } else {
     ImGui::SameLine(0, fs * 0.6f);
     operator_sign("·", h);

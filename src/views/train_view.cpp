@@ -282,9 +282,9 @@ void TrainView::maps(ViewContext& ctx, float width, float height) {
     return;
   }
   const int count = a.layers * a.heads;
-  // Two layers side by side, both in view; on a narrow screen (a phone upright: two 11-pixel maps with every other
-  // label) one above the other, each as wide as the screen.
-  const int cols = std::max(1, std::min(count, width >= fs * 30.f ? 2 : 1));
+  // Two layers side by side, both in view; on a phone (compact: two 11-pixel maps with every other label) one
+  // above the other, each as wide as the screen.
+  const int cols = std::max(1, std::min(count, ctx.compact ? 1 : 2));
   const int rows = (count + cols - 1) / cols;
   // At least 9 lines tall (a phone held sideways left 4-pixel cells): a shorter area scrolls the stage.
   // One above the other, each is tall enough for cells of 1.4 text heights, every label drawn (the stage scrolls).

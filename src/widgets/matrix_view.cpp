@@ -167,7 +167,7 @@ void draw_title(ImDrawList* dl, ImVec2 o, ImU32 ink, const std::string& title, f
     return;
   }
   std::string t = title;
-  if (math_text_width(t.c_str(), fs) > w && t.find("  ") != std::string::npos) t = t.substr(0, t.find("  "));
+  if (math_text_width(t.c_str(), fs) > w && t.rfind("  (") != std::string::npos) t = t.substr(0, t.rfind("  ("));
   const float size = std::max(0.75f * fs, std::min(fs, fs * w / std::max(1.f, math_text_width(t.c_str(), fs))));
   if (math_text_width(t.c_str(), size) > w) {
     while (!t.empty() && math_text_width((t + "…").c_str(), size) > w) t = utf8_prefix(t, t.size() - 1);
@@ -287,7 +287,7 @@ MatrixViewResult matrix_view(const MatrixView& v, ImVec2 avail) {
   ImGui::PopID();
   ImGui::SetCursorScreenPos(ImVec2(o.x, o.y + L.total.y));
   ImGui::Dummy(ImVec2(L.total.x, 0));
-  g_drawn.push_back({v.title.substr(0, v.title.find("  ")), r, v.lo, v.hi});
+  matrix_view_record(v.title, r, v.lo, v.hi);
   return r;
 }
 

@@ -773,11 +773,12 @@ PlotResult plot(const char* id, const PlotSpec& spec, ImVec2 size) {
     text_at(dl, std::clamp(cx - w * 0.5f, box.x0, box.x1 - w), box.y1 - fs - 1, st.ink, s);
   }
   if (show_yl) {
-    // Its column is free from top to bottom: a label longer than a short plot's axis takes the whole height
+    // A label longer than a short plot's axis takes its column from below the title to above the x label
     // (centred on the axis where it can be) instead of being cut (a projector's 2× text).
-    const std::string s = fit(spec.y_label, box.y1 - box.y0);
+    const float y0 = box.y0 + (show_title ? fs + pad : 0.f), y1 = box.y1 - (show_xl ? fs + pad : 0.f);
+    const std::string s = fit(spec.y_label, std::max(ax.h(), y1 - y0));
     const float w = text_w(s);
-    const float bottom = std::clamp(std::floor((ax.y0 + ax.y1) * 0.5f + w * 0.5f), box.y0 + w, box.y1);
+    const float bottom = std::clamp(std::floor((ax.y0 + ax.y1) * 0.5f + w * 0.5f), std::min(y0 + w, y1), std::max(y0 + w, y1));
     text_up(dl, nullptr, ImGui::GetFontSize(), box.x0 + pad, bottom, st.ink, s);
   }
 

@@ -39,6 +39,14 @@ std::string wrap_text(const std::string& s, float w) {
   return out;
 }
 
+bool same_line_if_fits(float width, float spacing) {
+  const float gap = spacing < 0.f ? ImGui::GetStyle().ItemSpacing.x : spacing;
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  if (ImGui::GetItemRectMax().x + gap + width > right) return false;
+  ImGui::SameLine(0.f, gap);
+  return true;
+}
+
 namespace {
 std::vector<CutItem> g_cut;
 }  // namespace

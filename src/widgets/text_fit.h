@@ -16,6 +16,10 @@ std::string fit_text(const std::string& s, float w, ImFont* font = nullptr, bool
 // line is wider than `w` pixels in the current font: a button's label on a phone.
 std::string wrap_text(const std::string& s, float w);
 
+// SameLine(0, spacing) when an item `width` wide still fits in the window after the last item (spacing < 0: the
+// style's); else the next item starts a line of its own. Returns whether it stays on the line.
+bool same_line_if_fits(float width, float spacing = -1.f);
+
 // Items cut at the right by their window (a button wider than a phone): call after the item; the frame's
 // list (id and how many pixels of it were hidden) is what getState().view.cut reports. Cleared each frame.
 struct CutItem {

@@ -71,6 +71,8 @@ TEST_F(AppCellText, FmtSigKeepsSignificantDigitsAndWritesTinyValuesInPowersOfTen
   EXPECT_EQ(fmt_sig(3.0e-12), "3.0×10⁻¹²");
   EXPECT_EQ(fmt_sig(0.0), "0");
   EXPECT_EQ(fmt_sig(kInf), "∞");
+  EXPECT_EQ(fmt_sig(7e-6, 1), "7×10⁻⁶");  // one digit: no roll-over below 9.5
+  EXPECT_EQ(fmt_sig(9.6e-6, 1), "1×10⁻⁵");
 }
 
 TEST_F(AppCellText, FmtOfAValueThatRoundsToZeroHasNoSign) {

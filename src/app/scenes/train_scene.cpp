@@ -54,7 +54,7 @@ const TrPair kStrings[] = {
     {"target 95 %", "目标 95 %"},
     {"Press Train to start.", "按“训练”开始。"},
     {"Notice: the loss went from {0} at step {1} to {2} at step {3}; on held-out examples it never trained on, {4} % are right.",
-     "注意：损失从第 {1} 步的 {0} 降到第 {3} 步的 {2}；在从未训练过的留出样本上，{4} % 答对。"},
+     "注意：损失从第 {1} 步的 {0} 变为第 {3} 步的 {2}；在从未训练过的留出样本上，{4} % 答对。"},
     {"idle", "未开始"},
     {"running", "训练中"},
     {"paused", "已暂停"},
