@@ -1,5 +1,5 @@
 // One Web Worker of the cost lab's parallel measurement (web/playground.js starts them; the C++ scene decides
-// what to run and computes the speed-ups). It loads its own small wasm module (src/worker/kernel_worker.cpp)
+// what to run and computes the speed-ups). It loads its own small wasm module (src/program/kernel_worker.cpp)
 // and runs this worker's share of one layer:
 //   attention: its query rows, `reps` times; no message until it is done (one parallel step);
 //   GRU: its hidden units, step by step; after every step it sends its slice of h_t to every other worker

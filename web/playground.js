@@ -361,8 +361,8 @@
     }).observe(canvas);
   }
 
-  // The cost lab's parallel workers (src/web_worker_pool.cpp drives this; the C++ scene decides the jobs and
-  // computes the speed-ups). Each Web Worker (kernel_worker.js) loads its own small wasm module; nothing is
+  // The cost lab's parallel workers (src/program/web_worker_pool.cpp drives this; the C++ scene decides the
+  // jobs and computes the speed-ups). Each Web Worker (kernel_worker.js) loads its own small wasm module; nothing is
   // shared. One job at a time: prepare every worker's share (untimed), then 'go' to all, and the span from the
   // first worker's start to the last one's end, divided by reps, is one call's wall time.
   window.apWorkers = (function () {
@@ -457,8 +457,8 @@
     };
   })();
 
-  // The training worker of "Watch attention learn" (src/web_train_host.cpp drives this). One Web Worker with
-  // its own wasm module (train_worker.js: the core's Trainer), started when the scene first asks; it trains
+  // The training worker of "Watch attention learn" (src/program/web_train_host.cpp drives this). One Web
+  // Worker with its own wasm module (train_worker.js: the core's Trainer), started when the scene first asks; it trains
   // in chunks and posts packed reports, which go to the page's module as they arrive. A hidden tab pauses the
   // training (document.visibilitychange) and a visible one resumes it.
   window.apTrain = (function () {

@@ -1,5 +1,5 @@
-// The training Web Worker of "Watch attention learn" (web/playground.js starts it; src/web_train_host.cpp
-// decides what it does). It loads its own wasm module (src/worker/train_worker.cpp, the core's Trainer) and
+// The training Web Worker of "Watch attention learn" (web/playground.js starts it; src/program/web_train_host.cpp
+// decides what it does). It loads its own wasm module (src/program/train_worker.cpp, the core's Trainer) and
 // trains in chunks of about kChunkMs, posting the packed progress (core/train/report.h) after each, so that a
 // 'pause' or a new sentence is read between two chunks. Nothing is shared with the page.
 'use strict';

@@ -1,7 +1,7 @@
 // Where "Watch attention learn" trains: off the frame loop, so that no frame waits for a training step.
-// In the browser a Web Worker with its own wasm module (web/train_worker.js, src/worker/train_worker.cpp,
-// driven by src/web_train_host.cpp); on the desktop and in the unit tests a thread of this process. Both run
-// the core's Trainer (core/train/trainer.h) and hand back its progress as a train::TrainReport.
+// In the browser a Web Worker with its own wasm module (web/train_worker.js, src/program/train_worker.cpp,
+// driven by src/program/web_train_host.cpp); on the desktop and in the unit tests a thread of this process.
+// Both run the core's Trainer (core/train/trainer.h) and hand back its progress as a train::TrainReport.
 //
 // Commands are asynchronous; each is answered by a report (poll()):
 //   begin(recipe, words)  a fresh run at step 0 (seeded weights), and the attention of `words`

@@ -4,6 +4,12 @@
 
 namespace ap {
 
+namespace {
+CheckpointTrainer g_checkpoint_trainer = nullptr;
+}  // namespace
+void set_checkpoint_trainer(CheckpointTrainer t) { g_checkpoint_trainer = t; }
+CheckpointTrainer checkpoint_trainer() { return g_checkpoint_trainer; }
+
 const char* checkpoint_asset(BuildCheckpoint which) {
   return which == BuildCheckpoint::Heads ? "checkpoints/heads.aptc" : "checkpoints/coref.aptc";
 }

@@ -26,6 +26,13 @@ enum class BuildCheckpoint { Coref, Heads };
 const char* checkpoint_asset(BuildCheckpoint which);   // "checkpoints/coref.aptc", "checkpoints/heads.aptc"
 train::Recipe checkpoint_recipe(BuildCheckpoint which);  // Recipe{}, heads_recipe(2)
 
+// Where a build's checkpoint cannot be read (the desktop has no dist/ beside it): the program may train the
+// recipe here instead (deterministic: the same weights, in seconds). The desktop's main() installs one; the
+// browser installs none (a failed fetch is reported). True with the checkpoint's bytes in *out.
+using CheckpointTrainer = bool (*)(const train::Recipe& recipe, std::vector<uint8_t>* out);
+void set_checkpoint_trainer(CheckpointTrainer t);
+CheckpointTrainer checkpoint_trainer();  // null: none installed
+
 class CheckpointSlot {
  public:
   enum class State { None, Wanted, Ready, Failed };  // not asked for, to be fetched, read, unreadable

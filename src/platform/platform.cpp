@@ -26,25 +26,58 @@ static_assert(IMGUI_VERSION_NUM == 18600, "Attention Playground is built against
 namespace ap {
 
 namespace {
-SDL_Window* g_window = nullptr;
-SDL_GLContext g_gl = nullptr;
-FrameFn g_frame = nullptr;
-bool (*g_before)(const FrameInfo&) = nullptr;
-Uint64 g_last_counter = 0;
-bool g_quit = false;
-
-bool (*g_busy)() = nullptr;
-int g_pending_frames = 4;   // frames still to draw although nothing moves (input settles over a few frames)
 constexpr int kSettleFrames = 4;
-int g_idle_turns = 0;       // turns in a row without a frame
-FrameInfo g_last_drawn;     // size and pixel ratio of the last drawn frame
+
+// A file fetched on demand (platform_fetch_asset).
+struct Asset {
+  AssetState state = AssetState::None;
+  std::vector<unsigned char> bytes;
+  std::string error;
+};
+// A file picked or dropped, not yet taken (platform_take_file).
+struct IncomingFile {
+  std::string name;
+  std::vector<unsigned char> bytes;
+  std::string error;
+};
+
+// Everything the platform keeps between calls, in one place (as Dear ImGui's backends keep one backend-data
+// struct).
+struct PlatformData {
+  // the window, its GL context, and the frame loop's callbacks (platform_run)
+  SDL_Window* window = nullptr;
+  SDL_GLContext gl = nullptr;
+  FrameFn frame = nullptr;
+  bool (*before)(const FrameInfo&) = nullptr;
+  bool (*busy)() = nullptr;
+  // the loop's pacing: draw only when something changes
+  Uint64 last_counter = 0;
+  bool quit = false;
+  int pending_frames = kSettleFrames;  // frames still to draw although nothing moves (input settles over a few frames)
+  int idle_turns = 0;                  // turns in a row without a frame
+  FrameInfo last_drawn;                // size and pixel ratio of the last drawn frame
+  // Dear ImGui 1.86 reads keys as "down this frame"; a key pressed and released between two frames (a quick
+  // tap, a test driver, a slow software-rendered frame) would never be seen. A release that follows its
+  // press within the same batch of events is held back to the next frame.
+  std::vector<SDL_Event> deferred;
+  // files: fetched on demand (a handful at most: looked up by name), picked or dropped, exports asked for
+  std::vector<std::pair<std::string, Asset>> assets;
+  std::vector<IncomingFile> files;
+  std::vector<std::string> export_requests;
+  // a capture of the view: asked for, then read at the end of the next frame (top row first)
+  bool capture_asked = false;
+  int capture_w = 0, capture_h = 0;
+  std::vector<unsigned char> capture;
+  bool capture_ready = false;
+};
+PlatformData g;
 
 // Size and pixel ratio now (no GL call); dt is filled in when a frame is drawn.
 FrameInfo current_frame_info() {
   FrameInfo f;
   int w, h, dw, dh;
-  SDL_GetWindowSize(g_window, &w, &h);
-  SDL_GL_GetDrawableSize(g_window, &dw, &dh);
+  SDL_GetWindowSize(g.window, &w, &h);
+  SDL_GL_GetDrawableSize(g.window, &dw, &dh);
   f.width = w;
   f.height = h;
 #ifdef __EMSCRIPTEN__
@@ -56,10 +89,6 @@ FrameInfo current_frame_info() {
   return f;
 }
 
-// Dear ImGui 1.86 reads keys as "down this frame"; a key pressed and released between two frames (a quick
-// tap, a test driver, a slow software-rendered frame) would never be seen. A release that follows its press
-// within the same batch of events is held back to the next frame.
-std::vector<SDL_Event> g_deferred;
 
 // One turn of the loop. A frame is drawn only when something changes: input arrived (and a few frames to
 // let it settle), the canvas changed size or pixel ratio, the app has something moving (an animation, a
@@ -68,7 +97,7 @@ std::vector<SDL_Event> g_deferred;
 void one_frame() {
   SDL_Event e;
   std::vector<SDL_Event> events;
-  events.swap(g_deferred);
+  events.swap(g.deferred);
   const bool had_deferred = !events.empty();
   while (SDL_PollEvent(&e)) events.push_back(e);
   std::vector<SDL_Scancode> pressed_now;
@@ -76,11 +105,11 @@ void one_frame() {
     if (ev.type == SDL_KEYDOWN) pressed_now.push_back(ev.key.keysym.scancode);
     if (ev.type == SDL_KEYUP &&
         std::find(pressed_now.begin(), pressed_now.end(), ev.key.keysym.scancode) != pressed_now.end()) {
-      g_deferred.push_back(ev);
+      g.deferred.push_back(ev);
       continue;
     }
-    if (!g_deferred.empty() && (ev.type == SDL_KEYDOWN || ev.type == SDL_KEYUP || ev.type == SDL_TEXTINPUT)) {
-      g_deferred.push_back(ev);  // keep the order of later keys (a modifier's release too) behind the held-back release
+    if (!g.deferred.empty() && (ev.type == SDL_KEYDOWN || ev.type == SDL_KEYUP || ev.type == SDL_TEXTINPUT)) {
+      g.deferred.push_back(ev);  // keep the order of later keys (a modifier's release too) behind the held-back release
       continue;
     }
     e = ev;
@@ -96,21 +125,21 @@ void one_frame() {
       io.KeyAlt = (mod & KMOD_ALT) != 0;
       io.KeySuper = (mod & KMOD_GUI) != 0;
     }
-    if (e.type == SDL_QUIT) g_quit = true;
+    if (e.type == SDL_QUIT) g.quit = true;
     if (e.type == SDL_WINDOWEVENT && e.window.event == SDL_WINDOWEVENT_CLOSE &&
-        e.window.windowID == SDL_GetWindowID(g_window))
-      g_quit = true;
+        e.window.windowID == SDL_GetWindowID(g.window))
+      g.quit = true;
   }
-  if (!events.empty() || had_deferred || !g_deferred.empty()) g_pending_frames = std::max(g_pending_frames, kSettleFrames);
+  if (!events.empty() || had_deferred || !g.deferred.empty()) g.pending_frames = std::max(g.pending_frames, kSettleFrames);
   FrameInfo info = current_frame_info();
-  const bool resized = info.width != g_last_drawn.width || info.height != g_last_drawn.height || info.dpr != g_last_drawn.dpr;
+  const bool resized = info.width != g.last_drawn.width || info.height != g.last_drawn.height || info.dpr != g.last_drawn.dpr;
   const bool typing = ImGui::GetIO().WantTextInput;  // the text cursor blinks
-  if (!resized && !typing && g_pending_frames <= 0 && !(g_busy && g_busy())) {
+  if (!resized && !typing && g.pending_frames <= 0 && !(g.busy && g.busy())) {
 #ifdef __EMSCRIPTEN__
     // Idle for half a second: stop the browser's frame callbacks altogether. The page's glue
     // (web/playground.js) resumes the loop on input, on a page-API call and when the canvas is resized.
-    if (++g_idle_turns > 30) {
-      g_idle_turns = 0;
+    if (++g.idle_turns > 30) {
+      g.idle_turns = 0;
       emscripten_pause_main_loop();
       EM_ASM({ if (window.apBridge) window.apBridge.paused(); });
     }
@@ -119,24 +148,24 @@ void one_frame() {
 #endif
     return;
   }
-  g_idle_turns = 0;
-  if (g_pending_frames > 0) --g_pending_frames;
+  g.idle_turns = 0;
+  if (g.pending_frames > 0) --g.pending_frames;
   const Uint64 now = SDL_GetPerformanceCounter();
-  if (g_last_counter != 0) info.dt = double(now - g_last_counter) / double(SDL_GetPerformanceFrequency());
-  g_last_counter = now;
+  if (g.last_counter != 0) info.dt = double(now - g.last_counter) / double(SDL_GetPerformanceFrequency());
+  g.last_counter = now;
   // Dear ImGui 1.86 aborts on a zero delta ("Need a positive DeltaTime"), which headless browsers with a
   // virtual clock can produce; a long pause (idle, a tab in the background) must not jump the animation.
   info.dt = std::clamp(info.dt, 0.0001, 0.25);
-  g_last_drawn = info;
-  if (g_before && g_before(info)) platform_rebuild_font_texture();
+  g.last_drawn = info;
+  if (g.before && g.before(info)) platform_rebuild_font_texture();
   ImGui_ImplSDL2_NewFrame();
   ImGuiIO& io = ImGui::GetIO();
   io.DeltaTime = static_cast<float>(info.dt);
   ImGui::NewFrame();
-  g_frame(info);
+  g.frame(info);
   ImGui::Render();
   int dw, dh;
-  SDL_GL_GetDrawableSize(g_window, &dw, &dh);
+  SDL_GL_GetDrawableSize(g.window, &dw, &dh);
   glViewport(0, 0, dw, dh);
   // The windows' own colour: the scene and the controls draw no background of their own over it (each
   // full-window fill costs a whole pass of pixels with software WebGL).
@@ -146,7 +175,7 @@ void one_frame() {
   imgui_renderer_render(ImGui::GetDrawData(), dw, dh);
   platform_capture_after_render(dw, dh);  // only when a picture of the view was asked for (Export)
   svg_snapshot_after_render(ImGui::GetDrawData(), bg);  // only when an SVG of the view was asked for
-  SDL_GL_SwapWindow(g_window);
+  SDL_GL_SwapWindow(g.window);
   static bool first_frame = true;  // the startup breakdown (./build.sh bench): the first frame's work done
   if (first_frame) { first_frame = false; platform_mark("ap-frame-1"); }
 }
@@ -178,17 +207,17 @@ bool platform_init(const char* title, int width, int height) {
   SDL_GL_SetAttribute(SDL_GL_DEPTH_SIZE, 0);
   SDL_GL_SetAttribute(SDL_GL_STENCIL_SIZE, 0);
   const Uint32 flags = SDL_WINDOW_OPENGL | SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI;
-  g_window = SDL_CreateWindow(title, SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, width, height, flags);
-  if (!g_window) {
+  g.window = SDL_CreateWindow(title, SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, width, height, flags);
+  if (!g.window) {
     std::fprintf(stderr, "SDL_CreateWindow failed: %s\n", SDL_GetError());
     return false;
   }
-  g_gl = SDL_GL_CreateContext(g_window);
-  if (!g_gl) {
+  g.gl = SDL_GL_CreateContext(g.window);
+  if (!g.gl) {
     std::fprintf(stderr, "OpenGL context failed: %s\n", SDL_GetError());
     return false;
   }
-  SDL_GL_MakeCurrent(g_window, g_gl);
+  SDL_GL_MakeCurrent(g.window, g.gl);
   SDL_GL_SetSwapInterval(1);
 
   IMGUI_CHECKVERSION();
@@ -196,7 +225,7 @@ bool platform_init(const char* title, int width, int height) {
   ImGuiIO& io = ImGui::GetIO();
   io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
   io.IniFilename = nullptr;  // no imgui.ini: the layout is computed, and the web build has no filesystem
-  ImGui_ImplSDL2_InitForOpenGL(g_window, g_gl);
+  ImGui_ImplSDL2_InitForOpenGL(g.window, g.gl);
   (void)glsl_version;  // the shaders get their #version line from widgets/gl_program.cpp
   if (!imgui_renderer_init()) {
     std::fprintf(stderr, "the interface's shaders failed to compile\n");
@@ -209,16 +238,16 @@ void platform_rebuild_font_texture() {
   imgui_renderer_fonts();
 }
 
-void platform_request_frames(int n) { g_pending_frames = std::max(g_pending_frames, n); }
+void platform_request_frames(int n) { g.pending_frames = std::max(g.pending_frames, n); }
 
 void platform_run(FrameFn frame, bool (*before_new_frame)(const FrameInfo&), bool (*busy)()) {
-  g_frame = frame;
-  g_before = before_new_frame;
-  g_busy = busy;
+  g.frame = frame;
+  g.before = before_new_frame;
+  g.busy = busy;
 #ifdef __EMSCRIPTEN__
   emscripten_set_main_loop(one_frame, 0, true);
 #else
-  while (!g_quit) one_frame();
+  while (!g.quit) one_frame();
 #endif
 }
 
@@ -226,8 +255,8 @@ void platform_shutdown() {
   imgui_renderer_shutdown();
   ImGui_ImplSDL2_Shutdown();
   ImGui::DestroyContext();
-  SDL_GL_DeleteContext(g_gl);
-  SDL_DestroyWindow(g_window);
+  SDL_GL_DeleteContext(g.gl);
+  SDL_DestroyWindow(g.window);
   SDL_Quit();
 }
 
@@ -306,14 +335,8 @@ bool platform_in_frame() { return EM_ASM_INT({ return window.parent !== window ?
 
 // ---- files loaded on demand ----
 namespace {
-struct Asset {
-  AssetState state = AssetState::None;
-  std::vector<unsigned char> bytes;
-  std::string error;
-};
-std::vector<std::pair<std::string, Asset>> g_assets;  // a handful at most: looked up by name
 Asset* find_asset(const std::string& name) {
-  for (auto& [n, a] : g_assets)
+  for (auto& [n, a] : g.assets)
     if (n == name) return &a;
   return nullptr;
 }
@@ -325,8 +348,8 @@ Asset* find_asset(const std::string& name) {
 // or an error text.
 extern "C" EMSCRIPTEN_KEEPALIVE void ap_asset_arrived(int slot, unsigned char* data, int size, const char* error) {
   using namespace ap;
-  if (slot < 0 || slot >= static_cast<int>(g_assets.size())) { std::free(data); return; }
-  Asset& a = g_assets[static_cast<size_t>(slot)].second;
+  if (slot < 0 || slot >= static_cast<int>(g.assets.size())) { std::free(data); return; }
+  Asset& a = g.assets[static_cast<size_t>(slot)].second;
   if (error) {
     a.state = AssetState::Failed;
     a.error = error;
@@ -341,8 +364,8 @@ namespace ap {
 
 void platform_fetch_asset(const char* name) {
   if (find_asset(name)) return;
-  g_assets.push_back({name, Asset{AssetState::Pending, {}, {}}});
-  const int slot = static_cast<int>(g_assets.size()) - 1;
+  g.assets.push_back({name, Asset{AssetState::Pending, {}, {}}});
+  const int slot = static_cast<int>(g.assets.size()) - 1;
   // web/playground.js fetches it and calls ap_asset_arrived (then wakes the page).
   EM_ASM({ if (window.apBridge) window.apBridge.fetchAsset($0, UTF8ToString($1)); }, slot, name);
 }
@@ -361,7 +384,7 @@ void platform_fetch_asset(const char* name) {
     a.state = AssetState::Failed;
     a.error = path + ": cannot be read";
   }
-  g_assets.push_back({name, std::move(a)});
+  g.assets.push_back({name, std::move(a)});
 }
 #endif
 
@@ -407,8 +430,8 @@ void platform_toggle_fullscreen() {
 }
 #else
 void platform_toggle_fullscreen() {
-  const bool full = (SDL_GetWindowFlags(g_window) & SDL_WINDOW_FULLSCREEN_DESKTOP) != 0;
-  SDL_SetWindowFullscreen(g_window, full ? 0 : SDL_WINDOW_FULLSCREEN_DESKTOP);
+  const bool full = (SDL_GetWindowFlags(g.window) & SDL_WINDOW_FULLSCREEN_DESKTOP) != 0;
+  SDL_SetWindowFullscreen(g.window, full ? 0 : SDL_WINDOW_FULLSCREEN_DESKTOP);
 }
 void platform_replace_url(const std::string&) {}
 std::string platform_page_url() { return {}; }
@@ -430,18 +453,6 @@ void platform_set_document_lang(const char*) {}
 #endif
 
 // ---- files in and out (issue 8): the file chooser, dropped files, downloads, a capture of the view ----
-namespace {
-struct IncomingFile {
-  std::string name;
-  std::vector<unsigned char> bytes;
-  std::string error;
-};
-std::vector<IncomingFile> g_files;  // picked or dropped, not yet taken
-bool g_capture_asked = false;
-int g_capture_w = 0, g_capture_h = 0;
-std::vector<unsigned char> g_capture;  // top row first once read
-bool g_capture_ready = false;
-}  // namespace
 
 #ifdef __EMSCRIPTEN__
 }  // namespace ap
@@ -454,7 +465,7 @@ extern "C" EMSCRIPTEN_KEEPALIVE void ap_file_arrived(const char* name, unsigned 
   if (error) f.error = error;
   else if (data && size > 0) f.bytes.assign(data, data + size);
   std::free(data);
-  g_files.push_back(std::move(f));
+  g.files.push_back(std::move(f));
   platform_request_frames(2);
 }
 namespace ap {
@@ -483,9 +494,9 @@ std::string platform_download(const char* filename, const std::vector<unsigned c
 #endif
 
 bool platform_take_file(std::string* name, std::vector<unsigned char>* bytes, std::string* error) {
-  if (g_files.empty()) return false;
-  IncomingFile f = std::move(g_files.front());
-  g_files.erase(g_files.begin());
+  if (g.files.empty()) return false;
+  IncomingFile f = std::move(g.files.front());
+  g.files.erase(g.files.begin());
   *name = std::move(f.name);
   *bytes = std::move(f.bytes);
   *error = std::move(f.error);
@@ -493,55 +504,52 @@ bool platform_take_file(std::string* name, std::vector<unsigned char>* bytes, st
 }
 
 void platform_request_capture() {
-  g_capture_asked = true;
+  g.capture_asked = true;
   platform_request_frames(2);
 }
 
 // glReadPixels gives the bottom row first: rows are flipped so that row 0 is the top of the view.
 void platform_capture_after_render(int fb_width, int fb_height) {
-  if (!g_capture_asked || fb_width <= 0 || fb_height <= 0) return;
-  g_capture_asked = false;
+  if (!g.capture_asked || fb_width <= 0 || fb_height <= 0) return;
+  g.capture_asked = false;
   const size_t row = static_cast<size_t>(fb_width) * 4;
   std::vector<unsigned char> px(row * static_cast<size_t>(fb_height));
   glPixelStorei(GL_PACK_ALIGNMENT, 1);
   glReadPixels(0, 0, fb_width, fb_height, GL_RGBA, GL_UNSIGNED_BYTE, px.data());
-  g_capture.resize(px.size());
+  g.capture.resize(px.size());
   for (int y = 0; y < fb_height; ++y)
     std::copy(px.begin() + static_cast<long>(row * static_cast<size_t>(fb_height - 1 - y)),
-              px.begin() + static_cast<long>(row * static_cast<size_t>(fb_height - y)), g_capture.begin() + static_cast<long>(row * static_cast<size_t>(y)));
-  for (size_t k = 3; k < g_capture.size(); k += 4) g_capture[k] = 255;  // the canvas is opaque
-  g_capture_w = fb_width;
-  g_capture_h = fb_height;
-  g_capture_ready = true;
+              px.begin() + static_cast<long>(row * static_cast<size_t>(fb_height - y)), g.capture.begin() + static_cast<long>(row * static_cast<size_t>(y)));
+  for (size_t k = 3; k < g.capture.size(); k += 4) g.capture[k] = 255;  // the canvas is opaque
+  g.capture_w = fb_width;
+  g.capture_h = fb_height;
+  g.capture_ready = true;
   platform_request_frames(2);
 }
 
 bool platform_take_capture(int* width, int* height, std::vector<unsigned char>* rgba) {
-  if (!g_capture_ready) return false;
-  g_capture_ready = false;
-  *width = g_capture_w;
-  *height = g_capture_h;
-  *rgba = std::move(g_capture);
-  g_capture = {};
+  if (!g.capture_ready) return false;
+  g.capture_ready = false;
+  *width = g.capture_w;
+  *height = g.capture_h;
+  *rgba = std::move(g.capture);
+  g.capture = {};
   return true;
 }
 
-namespace {
-std::vector<std::string> g_export_requests;
-}  // namespace
 #ifdef __EMSCRIPTEN__
 }  // namespace ap
 extern "C" EMSCRIPTEN_KEEPALIVE void ap_export_request(const char* what) {
-  if (what) ap::g_export_requests.push_back(what);
+  if (what) ap::g.export_requests.push_back(what);
   ap::platform_request_frames(4);
   EM_ASM({ if (window.apBridge) window.apBridge.wake(); });  // the loop may be paused: a call from the page is no input event
 }
 namespace ap {
 #endif
 bool platform_take_export_request(std::string* what) {
-  if (g_export_requests.empty()) return false;
-  *what = g_export_requests.front();
-  g_export_requests.erase(g_export_requests.begin());
+  if (g.export_requests.empty()) return false;
+  *what = g.export_requests.front();
+  g.export_requests.erase(g.export_requests.begin());
   return true;
 }
 

@@ -17,6 +17,7 @@
 #include "core/number_text.h"
 #include "platform/platform.h"
 #include "platform/text_field.h"
+#include "widgets/colormap.h"
 #include "widgets/math_text.h"
 #include "widgets/matrix_view.h"
 #include "widgets/text_fit.h"
@@ -27,7 +28,6 @@ namespace ap {
 namespace {
 
 
-constexpr ImU32 kHighlight = IM_COL32(230, 140, 0, 255);
 
 std::string dims(long long r, long long c) { return std::to_string(r) + " × " + std::to_string(c); }
 
@@ -223,7 +223,7 @@ void BahdanauView::params_stage() {
       const bool attention = p.shape.name == "W_a" || p.shape.name == "U_a" || p.shape.name == "v_a";
       group[r < 6 ? 0 : attention ? 1 : 2] += count;
       ImGui::TableNextRow();
-      if (attention) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg0, IM_COL32(255, 236, 210, 255));
+      if (attention) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg0, chosen_fill());
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(p.shape.name.c_str());
       if (!narrow) {
@@ -297,7 +297,7 @@ float BahdanauView::score_bars(ViewContext& ctx, int k, ImVec2 size) {
     const float ax = a_x0 + col_w * a / a_max;
     dl->AddRectFilled(ImVec2(a_x0, y + pad), ImVec2(std::max(a_x0 + 1.f, ax), y + row_h - pad),
                       colormap(ColorScale::Sequential, colormap_t(a, 0.f, a_top)));
-    if (j == best) dl->AddRect(ImVec2(a_x0 - 1, y + pad - 1), ImVec2(ax + 1, y + row_h - pad + 1), kHighlight, 0, 0, 2.f);
+    if (j == best) dl->AddRect(ImVec2(a_x0 - 1, y + pad - 1), ImVec2(ax + 1, y + row_h - pad + 1), highlight_color(), 0, 0, 2.f);
     if (row_h >= fs * 0.9f) {
       dl->AddText(ImVec2(e_x0 + col_w + fs * 0.3f, ty), faint, fmt(e, 2).c_str());
       dl->AddText(ImVec2(a_x0 + col_w + fs * 0.3f, ty), j == best ? ink : faint, fmt(a, 3).c_str());

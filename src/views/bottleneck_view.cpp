@@ -347,7 +347,7 @@ void BottleneckView::probe_stage(ViewContext& ctx) {
   const float zero = y_of(0.0), bar = slot * 0.36f;
   for (int j = 0; j < L; ++j) {
     const float x0 = p0.x + slot * j;
-    if (j == hovered) dl->AddRectFilled(ImVec2(x0, p0.y), ImVec2(x0 + slot, p1.y), IM_COL32(255, 236, 210, 160));
+    if (j == hovered) dl->AddRectFilled(ImVec2(x0, p0.y), ImVec2(x0 + slot, p1.y), chosen_fill(160));
     const float xc = x0 + slot * 0.5f;
     const double vf = at.r2_final[static_cast<size_t>(j)], vr = at.r2_reader[static_cast<size_t>(j)];
     dl->AddRectFilled(ImVec2(xc - bar, std::min(zero, y_of(vf))), ImVec2(xc - 1.f, std::max(zero, y_of(vf))), accent_warm());

@@ -2,14 +2,13 @@
 // multi-head scenes fetch their scene's: when the scene first wants it (never on a first visit), the bytes are
 // handed to the scene; each failure is reported once under `key` and the report goes when a trained view is on
 // screen. The desktop reads the file beside its fonts (build/native/gen/checkpoints/) and, when it is missing,
-// trains the same recipe here once (deterministic: the same weights; seconds).
+// trains the same recipe with the program's checkpoint_trainer() (app/trained_checkpoint.h).
 #pragma once
 #include <string>
 #include <vector>
 
 #include "app/state.h"
 #include "app/trained_checkpoint.h"
-#include "core/train/checkpoint.h"
 #include "platform/platform.h"
 
 namespace ap {
@@ -27,13 +26,11 @@ void fetch_checkpoint(S& scene, PlaygroundState& st, int* failures_seen, bool sh
     if (a == AssetState::Ready) {
       scene.receive_checkpoint(bytes);
     } else if (a == AssetState::Failed) {
-#ifndef __EMSCRIPTEN__
       std::vector<uint8_t> trained;
-      if (train::train_checkpoint(slot.recipe(), &trained).ok) {
+      if (const CheckpointTrainer train_here = checkpoint_trainer(); train_here && train_here(slot.recipe(), &trained)) {
         scene.receive_checkpoint(std::vector<unsigned char>(trained.begin(), trained.end()));
         return;
       }
-#endif
       scene.checkpoint_failed(Status::Error("the trained model could not be fetched: {0}", {error}));
     }
   }

@@ -26,7 +26,6 @@ namespace {
 constexpr ImU32 kTiledColor = IM_COL32(240, 160, 60, 255); // tiled attention
 constexpr ImU32 kGruColor = IM_COL32(40, 90, 160, 255);
 constexpr ImU32 kConvColor = IM_COL32(90, 160, 90, 255);
-constexpr ImU32 kPathColor = IM_COL32(230, 120, 0, 255);
 
 const char* const kCurveNames[] = {N_("naive attention"), N_("tiled attention"), N_("Elman RNN"), N_("GRU")};
 // Attention warm, the RNN cool (the colour map's accents: they follow the colour-blind switch).
@@ -481,7 +480,7 @@ void CostView::parallel_stage(ViewContext& ctx) {
   s.y_label = tr("time (ms)");
   s.x_log = s.y_log = true;
   s.series = {att, rnn};
-  s.x_markers = {{static_cast<double>(p.lanes), "P = " + std::to_string(p.lanes), kPathColor, false}};
+  s.x_markers = {{static_cast<double>(p.lanes), "P = " + std::to_string(p.lanes), chosen_color(), false}};
   if (par.crossover_lanes > 0) s.x_markers.push_back({static_cast<double>(par.crossover_lanes), "", accent_warm()});
   s.legend = PlotLegend::TopRight;
   ImGui::BeginGroup();
@@ -643,7 +642,7 @@ void CostView::animation_stage(ViewContext& ctx) {
       centered(ImVec2(cx, y_h), h_on ? IM_COL32_WHITE : dim, "h" + (i == m - 1 && p.n > m ? std::string("ₙ") : subscript(i + 1)));
       if (i > 0) {  // hand-off h_{i-1} -> h_i
         const bool handed = i < rnn_done || (i == rnn_done && frac > 0);
-        const ImU32 col = complete ? kPathColor : handed ? accent_cool() : dim;
+        const ImU32 col = complete ? chosen_color() : handed ? accent_cool() : dim;
         const float x_from = x0 + (i - 1) * gap + box * 0.5f, x_to = cx - box * 0.5f;
         dl->AddLine(ImVec2(x_from, y_h), ImVec2(x_to, y_h), col, complete ? 3.f : 1.5f);
         dl->AddTriangleFilled(ImVec2(x_to, y_h), ImVec2(x_to - 6, y_h - 4), ImVec2(x_to - 6, y_h + 4), col);
@@ -653,7 +652,7 @@ void CostView::animation_stage(ViewContext& ctx) {
     if (complete) {
       char path[160];
       std::snprintf(path, sizeof path, "%s: %d", tr("hops from token 1 to token n"), p.n);
-      dl->AddText(ImVec2(o.x, y_tok + box), kPathColor, path);
+      dl->AddText(ImVec2(o.x, y_tok + box), chosen_color(), path);
       dl->AddText(ImVec2(o.x, y_h - box * 1.6f), dim, tr("hidden state"));
     }
   }
@@ -674,7 +673,7 @@ void CostView::animation_stage(ViewContext& ctx) {
           dl->AddLine(ImVec2(x0 + j * gap, y_in - box * 0.5f), ImVec2(x0 + i * gap, y_out + box * 0.5f), col, 1.f);
         }
     if (on)  // the path from token 1 to output n: one hop
-      dl->AddLine(ImVec2(x0, y_in - box * 0.5f), ImVec2(x0 + (m - 1) * gap, y_out + box * 0.5f), kPathColor, 3.f);
+      dl->AddLine(ImVec2(x0, y_in - box * 0.5f), ImVec2(x0 + (m - 1) * gap, y_out + box * 0.5f), chosen_color(), 3.f);
     for (int i = 0; i < m; ++i) {
       const float cx = x0 + i * gap;
       dl->AddRectFilled(ImVec2(cx - box * 0.5f, y_in - box * 0.5f), ImVec2(cx + box * 0.5f, y_in + box * 0.5f),
@@ -686,7 +685,7 @@ void CostView::animation_stage(ViewContext& ctx) {
     if (on) {
       char path[160];
       std::snprintf(path, sizeof path, "%s: 1", tr("hops from token 1 to token n"));
-      dl->AddText(ImVec2(xo, y_in + box), kPathColor, path);
+      dl->AddText(ImVec2(xo, y_in + box), chosen_color(), path);
     }
   }
   if (stacked) {

@@ -13,6 +13,7 @@
 
 #include "core/number_text.h"
 #include "platform/platform.h"
+#include "widgets/colormap.h"
 #include "widgets/matrix_view.h"
 
 namespace ap {
@@ -130,7 +131,7 @@ void ImportView::heads_stage(ViewContext& ctx) {
     scale_for(d, &v);
     const MatrixViewResult r = matrix_view(v, ImVec2(tile_w, tile_h));
     if (h == p.head && H > 1) ImGui::GetWindowDrawList()->AddRect(ImVec2(r.grid_min.x - 2, r.grid_min.y - 2), ImVec2(r.grid_max.x + 2, r.grid_max.y + 2),
-                                                         IM_COL32(230, 120, 0, 255), 3.f, 0, 2.f);
+                                                         chosen_color(), 3.f, 0, 2.f);
     if (r.hover_i >= 0 && r.hover_j >= 0) {
       ctx.hover_what = h;
       ctx.hover_i = r.hover_i;

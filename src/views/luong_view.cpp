@@ -27,7 +27,6 @@ namespace ap {
 
 namespace {
 
-constexpr ImU32 kChosen = IM_COL32(230, 120, 0, 255);      // the highlighted score function
 constexpr ImU32 kPending = IM_COL32(236, 236, 240, 255);   // a cell not computed yet
 constexpr ImU32 kBar = IM_COL32(80, 110, 200, 255);
 const LuongScore kScores[] = {LuongScore::Dot, LuongScore::General, LuongScore::Concat};
@@ -68,7 +67,7 @@ GridHover draw_grid(const Grid& g, ImVec2 size) {
   const float head_h = g.cols ? 2.f * fs + 4.f : 0.f;
   const float cell = std::max(2.f, std::min({g.max_cell, (size.x - lw) / std::max(1, C), (size.y - title_h - head_h) / std::max(1, R)}));
   const ImVec2 g0(o.x + lw, o.y + title_h + head_h), g1(g0.x + C * cell, g0.y + R * cell);
-  if (!g.title.empty()) draw_math_text(dl, ImVec2(o.x + lw, o.y), g.chosen ? kChosen : ink(), g.title.c_str(), fs);
+  if (!g.title.empty()) draw_math_text(dl, ImVec2(o.x + lw, o.y), g.chosen ? chosen_color() : ink(), g.title.c_str(), fs);
   if (g.cols)
     for (int j = 0; j < C && j < static_cast<int>(g.cols->size()); ++j) {
       const std::string s = fit_text((*g.cols)[static_cast<size_t>(j)], 2.f * cell - 4.f);
@@ -89,7 +88,7 @@ GridHover draw_grid(const Grid& g, ImVec2 size) {
       if (cell < fs * 0.8f) break;
       const std::string s = fit_text((*g.rows)[static_cast<size_t>(i)], lw - 6.f);
       dl->AddText(ImVec2(o.x + lw - 4.f - ImGui::CalcTextSize(s.c_str()).x, g0.y + i * cell + (cell - fs) * 0.5f),
-                  i == g.hl_row ? kChosen : ink(), s.c_str());
+                  i == g.hl_row ? chosen_color() : ink(), s.c_str());
     }
   const bool numbers = cell >= fs * 2.3f;
   drawn.numbered = numbers;
@@ -108,9 +107,9 @@ GridHover draw_grid(const Grid& g, ImVec2 size) {
         if (w < cell - 2.f) dl->AddText(ImVec2(a.x + (cell - w) * 0.5f, a.y + (cell - fs) * 0.5f), text_color_on(bg), t.c_str());
       }
     }
-  dl->AddRect(g0, g1, g.chosen ? kChosen : IM_COL32(180, 180, 190, 255), 0.f, 0, g.chosen ? 2.f : 1.f);
+  dl->AddRect(g0, g1, g.chosen ? chosen_color() : IM_COL32(180, 180, 190, 255), 0.f, 0, g.chosen ? 2.f : 1.f);
   if (g.hl_row >= 0 && g.hl_row < R)
-    dl->AddRect(ImVec2(g0.x, g0.y + g.hl_row * cell), ImVec2(g1.x, g0.y + (g.hl_row + 1) * cell), kChosen, 0.f, 0, 2.f);
+    dl->AddRect(ImVec2(g0.x, g0.y + g.hl_row * cell), ImVec2(g1.x, g0.y + (g.hl_row + 1) * cell), chosen_color(), 0.f, 0, 2.f);
   if (ImGui::IsWindowHovered() && ImGui::IsMouseHoveringRect(g0, g1)) {
     const ImVec2 mp = ImGui::GetIO().MousePos;
     hv.i = std::clamp(static_cast<int>((mp.y - g0.y) / cell), 0, R - 1);
@@ -364,7 +363,7 @@ void LuongView::step_stage(ViewContext& ctx) {
     }
     const bool hl = one && kind == chosen;
     const ImVec2 o = ImGui::GetCursorScreenPos();
-    draw_math_text(dl, o, hl ? kChosen : ink(), (std::string(tr(LuongScene::score_title(kind))) + ":  " + LuongScene::score_formula(kind)).c_str(), fs);
+    draw_math_text(dl, o, hl ? chosen_color() : ink(), (std::string(tr(LuongScene::score_title(kind))) + ":  " + LuongScene::score_formula(kind)).c_str(), fs);
     const float head = fs * 1.5f;
     dl->AddText(ImVec2(o.x + pw * 0.30f, o.y + head), dim_text(), tr("score e_tj"));
     dl->AddText(ImVec2(o.x + pw * 0.52f, o.y + head), dim_text(), tr("weight α_tj"));
@@ -389,7 +388,7 @@ void LuongView::step_stage(ViewContext& ctx) {
         dl->AddRect(ImVec2(o.x - 2, y), ImVec2(o.x + pw, y + rh), ink(), 2.f);
       }
     }
-    if (hl) dl->AddRect(ImVec2(o.x - 4, o.y - 2), ImVec2(o.x + pw + 2, y0 + n * rh + 4), kChosen, 4.f, 0, 2.f);
+    if (hl) dl->AddRect(ImVec2(o.x - 4, o.y - 2), ImVec2(o.x + pw + 2, y0 + n * rh + 4), chosen_color(), 4.f, 0, 2.f);
     ImGui::Dummy(ImVec2(pw, ph));
     ImGui::EndGroup();
   }
@@ -494,7 +493,7 @@ void LuongView::compare_stage() {
     };
     const auto row = [&](const char* name, bool hl, const std::string& params, long long count, const char* needs, bool usable) {
       ImGui::TableNextRow();
-      if (hl) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg0, IM_COL32(255, 236, 210, 255));
+      if (hl) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg0, chosen_fill());
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(tr(name));
       ImGui::TableNextColumn();

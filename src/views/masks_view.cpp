@@ -15,6 +15,7 @@
 #include "core/number_text.h"
 #include "platform/platform.h"
 #include "platform/text_field.h"
+#include "widgets/colormap.h"
 #include "widgets/matrix_view.h"
 #include "widgets/seed_input.h"
 
@@ -181,7 +182,7 @@ void MasksView::batch_stage() {
     std::snprintf(len, sizeof len, "%d / %d", b.lengths[static_cast<size_t>(i)], L);
     dl->AddText(ImVec2(o.x + label_w + L * cell_w + fs * 0.6f, y + (cell_h - fs) * 0.5f), ImGui::GetColorU32(ImGuiCol_TextDisabled), len);
     if (i == scene_.params().sentence)
-      dl->AddRect(ImVec2(o.x + label_w - 2, y), ImVec2(o.x + label_w + L * cell_w + 2, y + cell_h), IM_COL32(230, 120, 0, 255), 4.f, 0, 2.f);
+      dl->AddRect(ImVec2(o.x + label_w - 2, y), ImVec2(o.x + label_w + L * cell_w + 2, y + cell_h), chosen_color(), 4.f, 0, 2.f);
   }
   ImGui::Dummy(ImVec2(label_w + L * cell_w + fs * 6.f, fs * 1.4f + B * cell_h + fs * 0.5f));
 }
@@ -257,7 +258,7 @@ void MasksView::damage_stage(ViewContext& ctx) {
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
   const char* cols[] = {N_("bug"), N_("max |row sum − 1|"), N_("weight on hidden keys"), N_("future leak"), N_("padding leak"),
                         N_("entropy change"), N_("max |ΔO|"), N_("empty rows")};
-  const ImU32 chosen_bg = IM_COL32(255, 236, 210, 255);
+  const ImU32 chosen_bg = chosen_fill();
   const auto choose = [&](const MaskLabRun& r, bool chosen, ImGuiSelectableFlags f) {
     if (ImGui::Selectable((std::string(tr(MasksScene::bug_title(r.bug))) + "###row_" + mask_bug_name(r.bug)).c_str(), chosen, f)) {
       edit_.bug = r.bug;

@@ -29,7 +29,6 @@ namespace ap {
 
 namespace {
 
-constexpr ImU32 kCurrent = IM_COL32(230, 120, 0, 255);
 constexpr ImU32 kHeadLine = IM_COL32(40, 40, 48, 255);
 
 void hover_from(ViewContext& ctx, const MatrixViewResult& r, int what) {
@@ -306,9 +305,9 @@ void MultiheadView::heads_stage(ViewContext& ctx) {
     const MatrixViewResult r = matrix_view(v, ImVec2(label_w + cell * n, title_h + header_h + cell * n));
     if (k < shown && q >= 0)  // the query whose choice is reported below
       ImGui::GetWindowDrawList()->AddRect(ImVec2(r.grid_min.x - 1, r.grid_min.y + q * r.cell_h - 1),
-                                          ImVec2(r.grid_max.x + 1, r.grid_min.y + (q + 1) * r.cell_h + 1), kCurrent, 0, 0, 2.f);
+                                          ImVec2(r.grid_max.x + 1, r.grid_min.y + (q + 1) * r.cell_h + 1), chosen_color(), 0, 0, 2.f);
     if (!complete && k == shown && k < h)  // the head being computed
-      ImGui::GetWindowDrawList()->AddRect(ImVec2(r.grid_min.x - 3, r.grid_min.y - 3), ImVec2(r.grid_max.x + 3, r.grid_max.y + 3), kCurrent, 3.f, 0, 2.f);
+      ImGui::GetWindowDrawList()->AddRect(ImVec2(r.grid_min.x - 3, r.grid_min.y - 3), ImVec2(r.grid_max.x + 3, r.grid_max.y + 3), chosen_color(), 3.f, 0, 2.f);
     hover_from(ctx, r, multihead_hover_id(MultiheadItem::Weights, k));
     if (k < shown) {
       const HeadFocus& f = m.focus[static_cast<size_t>(k)];
@@ -437,7 +436,7 @@ void MultiheadView::params_stage(ViewContext& ctx) {
     for (const MultiHeadParamCount& c : m.table) {
       ImGui::TableNextRow();
       const bool chosen = c.heads == m.weights.heads;
-      if (chosen) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg0, IM_COL32(255, 236, 210, 255));
+      if (chosen) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg0, chosen_fill());
       ImGui::TableNextColumn();
       if (ImGui::Selectable(("h = " + std::to_string(c.heads) + "###row_h" + std::to_string(c.heads)).c_str(), chosen, ImGuiSelectableFlags_SpanAllColumns)) {
         edit_ = p;

@@ -468,7 +468,7 @@ void SelfView::measured_stage(ViewContext& ctx) {
     const ImVec2 b0(o.x + label_w, y + fs * 0.25f), b1(o.x + label_w + bar_w, y + row_h - fs * 0.25f);
     dl->AddRectFilled(b0, b1, IM_COL32(236, 236, 240, 255), 3.f);
     dl->AddRectFilled(b0, ImVec2(b0.x + bar_w * static_cast<float>(std::clamp(w.mean, 0.0, 1.0)), b1.y), series_color(s), 3.f);
-    if (s == shown) dl->AddRect(ImVec2(b0.x - 2, b0.y - 2), ImVec2(b1.x + 2, b1.y + 2), IM_COL32(230, 120, 0, 255), 4.f, 0, 2.f);
+    if (s == shown) dl->AddRect(ImVec2(b0.x - 2, b0.y - 2), ImVec2(b1.x + 2, b1.y + 2), chosen_color(), 4.f, 0, 2.f);
     dl->AddText(ImVec2(b1.x + fs * 0.6f, y + (row_h - fs) * 0.5f), text, notes[static_cast<size_t>(s)].c_str());
   }
   const float ux = o.x + label_w + bar_w * static_cast<float>(uniform);

@@ -60,6 +60,10 @@ uint32_t rgba(int r, int g, int b, int alpha) {
 uint32_t accent_warm(int alpha) { return g_colorblind ? rgba(230, 120, 20, alpha) : rgba(214, 96, 77, alpha); }
 uint32_t accent_cool(int alpha) { return g_colorblind ? rgba(40, 90, 170, alpha) : rgba(67, 147, 195, alpha); }
 
+uint32_t highlight_color(int alpha) { return rgba(230, 140, 0, alpha); }
+uint32_t chosen_color(int alpha) { return rgba(230, 120, 0, alpha); }
+uint32_t chosen_fill(int alpha) { return rgba(255, 236, 210, alpha); }
+
 uint32_t series_color(int k, int alpha) {
   struct Rgb { int r, g, b; };
   static const Rgb kDefault[4] = {{214, 96, 40}, {150, 110, 190}, {40, 110, 190}, {40, 150, 90}};

@@ -35,6 +35,12 @@ uint32_t accent_cool(int alpha = 255);
 // k = 0 … 3 (others wrap). Default orange-red, violet, blue, green; colour-blind Okabe–Ito's vermilion,
 // reddish purple, blue, bluish green.
 uint32_t series_color(int k, int alpha = 255);
+// The emphasis colours, the same in both palettes (orange reads against both scales' ends): the item the
+// pointer or the timeline is on (a hovered cell, the stage being shown), the item the learner chose (a
+// setting, a row, a score function, a path), and the background of a chosen row.
+uint32_t highlight_color(int alpha = 255);
+uint32_t chosen_color(int alpha = 255);
+uint32_t chosen_fill(int alpha = 255);
 // Black or white, whichever reads better on `bg`.
 uint32_t text_color_on(uint32_t bg);
 

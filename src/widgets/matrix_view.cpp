@@ -6,6 +6,7 @@
 
 #include "core/number_text.h"
 #include "core/utf8.h"
+#include "widgets/colormap.h"
 #include "widgets/heatmap.h"
 #include "widgets/text_fit.h"
 #include "widgets/math_text.h"
@@ -263,7 +264,7 @@ MatrixViewResult matrix_view(const MatrixView& v, ImVec2 avail) {
     heatmap_draw(dl, v.key, M, g0, g1, hs);
   }
   // Highlight outlines (drawn over cells or heatmap).
-  const ImU32 hl = IM_COL32(230, 140, 0, 255);
+  const ImU32 hl = highlight_color();
   if (v.hl_row >= 0 && v.hl_row < rows)
     dl->AddRect(ImVec2(g0.x - 1, g0.y + v.hl_row * L.cell_h - 1), ImVec2(g1.x + 1, g0.y + (v.hl_row + 1) * L.cell_h + 1), hl, 0, 0, 2.5f);
   if (v.hl_col >= 0 && v.hl_col < cols)

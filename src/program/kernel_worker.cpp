@@ -11,16 +11,14 @@
 #include <string>
 
 #include "core/split_work.h"
+#include "program/worker_status.h"
 
 namespace {
 ap::SplitAttention g_attention;
 ap::SplitGru g_gru;
 std::string g_error;
 
-int result(const ap::Status& s) {
-  g_error = s.ok ? std::string() : s.message;
-  return s.ok ? 1 : 0;
-}
+int result(const ap::Status& s) { return ap::worker_answer(s, &g_error); }
 }  // namespace
 
 extern "C" {

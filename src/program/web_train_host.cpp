@@ -1,6 +1,6 @@
 // The training host in the browser (app/train_host.h) over one Web Worker. Starting the worker, passing
 // messages and pausing while the tab is hidden is the little JavaScript of web/playground.js
-// (window.apTrain); the worker runs src/worker/train_worker.cpp. A report comes back through ap_train_report()
+// (window.apTrain); the worker runs src/program/train_worker.cpp. A report comes back through ap_train_report()
 // as the packed array of core/train/report.h, which is checked here before the scene sees it.
 #ifdef __EMSCRIPTEN__
 #include <emscripten.h>

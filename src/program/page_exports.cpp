@@ -9,7 +9,7 @@
 
 #include "app/api.h"
 #include "app/url.h"
-#include "page_exports.h"
+#include "program/page_exports.h"
 #include "platform/platform.h"
 
 namespace {
@@ -55,7 +55,7 @@ EMSCRIPTEN_KEEPALIVE const char* ap_link_query() {
 }
 }
 #else
-#include "page_exports.h"
+#include "program/page_exports.h"
 #include "platform/platform.h"
 void ap::page_api_attach(PlaygroundState*) {}
 #endif

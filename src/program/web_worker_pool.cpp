@@ -1,6 +1,6 @@
 // The cost lab's parallel workers in the browser: a WorkerPool (app/worker_pool.h) over Web Workers. The
 // pool itself (starting workers, wiring their MessagePorts, timing a job) is the little JavaScript of
-// web/playground.js (window.apWorkers); each worker runs src/worker/kernel_worker.cpp. A finished job comes
+// web/playground.js (window.apWorkers); each worker runs src/program/kernel_worker.cpp. A finished job comes
 // back through ap_worker_done(), which also asks for a frame so the scene can collect it.
 #ifdef __EMSCRIPTEN__
 #include <emscripten.h>

@@ -4,10 +4,12 @@
 
 #include "app/i18n.h"
 #include "app/train_host.h"
+#include "app/trained_checkpoint.h"
 #include "app/url.h"
 #include "app/worker_pool.h"
-#include "page_exports.h"
+#include "program/page_exports.h"
 #include "platform/platform.h"
+#include "core/train/checkpoint.h"
 #include "ui/ui_state.h"
 
 namespace ap {
@@ -36,6 +38,10 @@ int main(int argc, char** argv) {
   ap::set_worker_pool(threads.get());
   static std::unique_ptr<ap::TrainHost> trainer = ap::make_thread_train_host();
   ap::set_train_host(trainer.get());
+  // The trained views' checkpoints: read from build/native/gen/checkpoints/, or trained here when missing.
+  ap::set_checkpoint_trainer([](const ap::train::Recipe& r, std::vector<uint8_t>* out) {
+    return ap::train::train_checkpoint(r, out).ok;
+  });
 #endif
   ap::platform_mark("ap-main");
   g_state = new ap::PlaygroundState();
@@ -49,7 +55,9 @@ int main(int argc, char** argv) {
   g_state->welcome = !ap::platform_in_frame();
   if (!query.empty()) ap::apply_url_query(*g_state, query);
   ap::fonts_prefetch(*g_state, *g_ui);  // a Chinese start: the interface's Chinese font, fetched from now on
-  ap::platform_mark("ap-model-ready");  // every scene's first model built, the link applied
+  // The link applied; a scene builds its first model when first used (the one on screen: in the first frame,
+  // unless the link already did).
+  ap::platform_mark("ap-model-ready");
   ap::page_api_attach(g_state);
   ap::platform_run(frame, before_frame, busy);
   ap::ui_shutdown(*g_ui);

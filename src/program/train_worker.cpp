@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "core/train/report.h"
+#include "program/worker_status.h"
 
 namespace {
 ap::train::Trainer g_trainer;
@@ -26,10 +27,7 @@ std::vector<std::string> g_words;
 std::vector<double> g_report;
 std::string g_error;
 
-int result(const ap::Status& s) {
-  g_error = s.ok ? std::string() : s.message;
-  return s.ok ? 1 : 0;
-}
+int result(const ap::Status& s) { return ap::worker_answer(s, &g_error); }
 }  // namespace
 
 extern "C" {
