@@ -1,5 +1,5 @@
-// The list of scenes, in the lesson's order. Adding a scene: one line here (and one in
-// src/views/view_registry.cpp for its drawing).
+// The scenes, in the lesson's order: one line each in app/scene_list.h (views/view_registry.cpp gives each
+// its view from the same list).
 #pragma once
 #include <memory>
 #include <vector>
