@@ -6,7 +6,6 @@
 #include "views/bahdanau_view.h"
 
 #include <imgui.h>
-#include <imgui_internal.h>  // ClearActiveID: hand a touch field to the browser prompt
 
 #include <algorithm>
 #include <cmath>
@@ -49,12 +48,6 @@ std::string join_range(const std::vector<std::string>& toks, int from, int to) {
 
 BahdanauView::~BahdanauView() { heatmap_release(this); }
 
-void BahdanauView::sync() {
-  if (generation_seen_ == scene_.generation()) return;
-  generation_seen_ = scene_.generation();
-  edit_ = scene_.params();
-  external_change_ = true;
-}
 
 // A one-line sentence field; true when it changed `text`.
 bool BahdanauView::sentence_field(ViewContext& ctx, const char* label, const char* id, std::string* text) {
@@ -69,22 +62,20 @@ bool BahdanauView::sentence_field(ViewContext& ctx, const char* label, const cha
 }
 
 void BahdanauView::controls(ViewContext& ctx) {
-  sync();
+  edit_.sync(scene_);
   // Each control changes one field of the scene's parameters; a refused value stays in its field with a message.
   const auto apply = [&](const char* key, auto set) {
     BahdanauParams p = scene_.params();
     set(p);
     (void)report_result(ctx.st, key, scene_.apply(p));
-    generation_seen_ = scene_.generation();
+    edit_.submitted(scene_);
   };
-  if (external_change_ && (ImGui::GetActiveID() == ImGui::GetID("##source") || ImGui::GetActiveID() == ImGui::GetID("##target")))
-    ImGui::ClearActiveID();
-  external_change_ = false;
+  edit_.release_fields({"##source", "##target"});
   ImGui::Spacing();
-  if (sentence_field(ctx, N_("source sentence"), "##source", &edit_.source))
-    apply("source", [&](BahdanauParams& p) { p.source = edit_.source; });
-  if (sentence_field(ctx, N_("target sentence (the reference the decoder reads)"), "##target", &edit_.target))
-    apply("target", [&](BahdanauParams& p) { p.target = edit_.target; });
+  if (sentence_field(ctx, N_("source sentence"), "##source", &edit_.p.source))
+    apply("source", [&](BahdanauParams& p) { p.source = edit_.p.source; });
+  if (sentence_field(ctx, N_("target sentence (the reference the decoder reads)"), "##target", &edit_.p.target))
+    apply("target", [&](BahdanauParams& p) { p.target = edit_.p.target; });
   const float field = ImGui::GetFontSize() * 7.f;
   const auto int_field = [&](const char* name, int* v, int BahdanauParams::*member, const char* tip) {
     ImGui::SetNextItemWidth(field);
@@ -92,12 +83,12 @@ void BahdanauView::controls(ViewContext& ctx) {
       apply(name, [&](BahdanauParams& p) { p.*member = *v; });
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(tip));
   };
-  int_field("d_emb", &edit_.d_emb, &BahdanauParams::d_emb, N_("Width of the word embeddings (source and target), 1 to 64"));
-  int_field("d_h", &edit_.d_h, &BahdanauParams::d_h, N_("Width of each encoder direction; h_j has 2·d_h numbers"));
-  int_field("d_s", &edit_.d_s, &BahdanauParams::d_s, N_("Width of the decoder state s_t"));
-  int_field("d_a", &edit_.d_a, &BahdanauParams::d_a, N_("Width of the attention's hidden layer tanh(W_a s_t-1 + U_a h_j)"));
-  if (seed_input(tr("seed"), "seed", &edit_.seed, field)) {
-    apply("seed", [&](BahdanauParams& p) { p.seed = edit_.seed; });
+  int_field("d_emb", &edit_.p.d_emb, &BahdanauParams::d_emb, N_("Width of the word embeddings (source and target), 1 to 64"));
+  int_field("d_h", &edit_.p.d_h, &BahdanauParams::d_h, N_("Width of each encoder direction; h_j has 2·d_h numbers"));
+  int_field("d_s", &edit_.p.d_s, &BahdanauParams::d_s, N_("Width of the decoder state s_t"));
+  int_field("d_a", &edit_.p.d_a, &BahdanauParams::d_a, N_("Width of the attention's hidden layer tanh(W_a s_t-1 + U_a h_j)"));
+  if (seed_input(tr("seed"), "seed", &edit_.p.seed, field)) {
+    apply("seed", [&](BahdanauParams& p) { p.seed = edit_.p.seed; });
   }
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("Every weight comes from this seed"));
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
@@ -142,7 +133,7 @@ std::string BahdanauView::step_text(const ViewContext&) const {
 }
 
 void BahdanauView::stage(ViewContext& ctx) {
-  sync();
+  edit_.sync(scene_);
   switch (static_cast<BahdanauStage>(scene_.timeline.stage())) {
     case BahdanauStage::Encoder: encoder_stage(ctx); break;
     case BahdanauStage::Params: params_stage(); break;

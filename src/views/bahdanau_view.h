@@ -3,6 +3,7 @@
 #include <string>
 
 #include "app/scenes/bahdanau_scene.h"
+#include "views/edit_buffer.h"
 #include "views/view.h"
 
 namespace ap {
@@ -16,7 +17,6 @@ class BahdanauView final : public SceneView {
   std::string step_text(const ViewContext& ctx) const override;
 
  private:
-  void sync();
   bool sentence_field(ViewContext& ctx, const char* label, const char* id, std::string* text);
   void encoder_stage(ViewContext& ctx);
   void params_stage();
@@ -27,9 +27,7 @@ class BahdanauView final : public SceneView {
   float score_bars(ViewContext& ctx, int k, ImVec2 size);
 
   BahdanauScene& scene_;
-  int generation_seen_ = -1;
-  bool external_change_ = false;  // the model changed outside the controls since they last drew
-  BahdanauParams edit_;
+  EditBuffer<BahdanauParams> edit_;  // what the fields show (may hold a value the scene refused)
   Mat s_prev_, context_;  // 1 × d_s and 1 × d_enc: the current step's rows, as matrices to draw
 };
 

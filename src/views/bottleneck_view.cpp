@@ -5,7 +5,6 @@
 #include "views/bottleneck_view.h"
 
 #include <imgui.h>
-#include <imgui_internal.h>  // ClearActiveID: hand a touch field to the browser prompt
 
 #include <algorithm>
 #include <cmath>
@@ -60,15 +59,12 @@ BottleneckView::~BottleneckView() { heatmap_release(this); }
 // A new model from outside the controls (page API, preset, link): the fields show it. A text field being
 // typed into would otherwise write its own text back over it at the next frame, so it lets go.
 void BottleneckView::sync() {
-  if (generation_seen_ == scene_.generation()) return;
-  generation_seen_ = scene_.generation();
-  edit_ = scene_.params();
-  text_ = edit_.text;
+  if (!edit_.sync(scene_)) return;
+  text_ = edit_.p.text;
   const Vec& c = scene_.model().trace.last;
   c_column_ = Mat(c);  // d_h × 1: the same numbers, as a column for the matrix view
   unit_labels_.clear();
   for (Eigen::Index k = 0; k < c.size(); ++k) unit_labels_.push_back(std::to_string(k + 1));
-  external_change_ = true;
 }
 
 void BottleneckView::controls(ViewContext& ctx) {
@@ -76,14 +72,12 @@ void BottleneckView::controls(ViewContext& ctx) {
   const float fs = ImGui::GetFontSize();
   // What the controls change is already in the fields: not an outside change.
   const auto apply = [&](const char* key) {
-    (void)report_result(ctx.st, key, scene_.apply(edit_));
-    generation_seen_ = scene_.generation();
+    (void)edit_.submit(ctx.st, scene_, key);
     c_column_ = Mat(scene_.model().trace.last);
     unit_labels_.clear();
     for (Eigen::Index k = 0; k < c_column_.rows(); ++k) unit_labels_.push_back(std::to_string(k + 1));
   };
-  if (external_change_ && ImGui::GetActiveID() == ImGui::GetID("##text")) ImGui::ClearActiveID();
-  external_change_ = false;
+  edit_.release_fields({"##text"});
   ImGui::Spacing();
   ImGui::TextUnformatted(tr("sentence"));
   ImGui::SetNextItemWidth(-1);
@@ -91,7 +85,7 @@ void BottleneckView::controls(ViewContext& ctx) {
   o.max_bytes = 4095;
   o.accessible_name = tr("sentence");
   if (text_field("##text", &text_, o)) {
-    edit_.text = text_;
+    edit_.p.text = text_;
     apply("text");
   }
   const float field = fs * 7.f;
@@ -99,24 +93,24 @@ void BottleneckView::controls(ViewContext& ctx) {
     ImGui::SetNextItemWidth(field);
     if (ImGui::InputInt((std::string(label) + "###" + id).c_str(), v, step, step)) apply(id);
   };
-  int_field("d_in", "d_in", &edit_.d_in, 1);
-  int_field("d_h", "d_h", &edit_.d_h, 8);
+  int_field("d_in", "d_in", &edit_.p.d_in, 1);
+  int_field("d_h", "d_h", &edit_.p.d_h, 8);
   ImGui::SetNextItemWidth(field);
-  if (ImGui::InputDouble((std::string(tr("recurrent gain g")) + "###gain").c_str(), &edit_.gain, 0.1, 0.1, "%.2f")) apply("gain");
-  if (seed_input(tr("seed"), "seed", &edit_.seed, field)) {
+  if (ImGui::InputDouble((std::string(tr("recurrent gain g")) + "###gain").c_str(), &edit_.p.gain, 0.1, 0.1, "%.2f")) apply("gain");
+  if (seed_input(tr("seed"), "seed", &edit_.p.seed, field)) {
     apply("seed");
   }
   section_heading(tr("the probe"));
   dim_wrapped(tr("R² says how much of a word a linear read-out recovers from c: 1 all of it, 0 no more than guessing the average word, below 0 worse than that (on sentences the read-out never saw)."));
   // The probe's own settings: most learners never need them (issue 17: folded under "Advanced").
   if (ImGui::TreeNode((std::string(tr("Advanced")) + "###advanced").c_str())) {
-    int_field(tr("vocabulary"), "vocab", &edit_.vocab, 16);
-    int_field("L_max", "l_max", &edit_.l_max, 1);
+    int_field(tr("vocabulary"), "vocab", &edit_.p.vocab, 16);
+    int_field("L_max", "l_max", &edit_.p.l_max, 1);
     dim_wrapped(tr("L_max: the longest sentence the last stage measures."));
-    int_field(tr("training sentences"), "n_train", &edit_.n_train, 128);
-    int_field(tr("held-out sentences"), "n_test", &edit_.n_test, 64);
+    int_field(tr("training sentences"), "n_train", &edit_.p.n_train, 128);
+    int_field(tr("held-out sentences"), "n_test", &edit_.p.n_test, 64);
     ImGui::SetNextItemWidth(field);
-    if (ImGui::InputDouble((std::string(tr("ridge λ")) + "###lambda").c_str(), &edit_.lambda, 0.001, 0.01, "%.4g")) apply("lambda");
+    if (ImGui::InputDouble((std::string(tr("ridge λ")) + "###lambda").c_str(), &edit_.p.lambda, 0.001, 0.01, "%.4g")) apply("lambda");
     dim_wrapped(tr("ridge λ: how strongly the read-out's weights are pulled towards 0, so that it does not fit the training sentences' noise."));
     const long long work = scene_.model().probe.work;
     dim_wrapped(fill(N_("probe cost: {0} million multiply-adds (budget {1} million)"),

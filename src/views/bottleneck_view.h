@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "app/scenes/bottleneck_scene.h"
+#include "views/edit_buffer.h"
 #include "views/view.h"
 
 namespace ap {
@@ -23,9 +24,7 @@ class BottleneckView final : public SceneView {
   void probe_stage(ViewContext& ctx);
   void grow_stage(ViewContext& ctx);
   BottleneckScene& scene_;
-  int generation_seen_ = -1;
-  bool external_change_ = false;  // the model changed outside the controls since they last drew
-  BottleneckParams edit_;
+  EditBuffer<BottleneckParams> edit_;  // what the fields show (may hold a value the scene refused)
   std::string text_;                    // the sentence field
   Mat c_column_;                        // c as a d_h × 1 matrix, for the matrix view
   std::vector<std::string> unit_labels_;  // "1" … "d_h"

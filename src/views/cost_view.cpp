@@ -85,38 +85,33 @@ PlotSeries line_series(const char* name, ImU32 color, bool dashed = false) {
 
 }  // namespace
 
-void CostView::sync() {
-  if (generation_seen_ == scene_.generation()) return;
-  generation_seen_ = scene_.generation();
-  edit_ = scene_.params();
-}
 
 void CostView::controls(ViewContext& ctx) {
-  sync();
+  edit_.sync(scene_);
   const float field = ImGui::GetFontSize() * 7.f;
-  const auto apply = [&](const char* key) { (void)report_result(ctx.st, key, scene_.apply(edit_)); };
+  const auto apply = [&](const char* key) { (void)report_result(ctx.st, key, scene_.apply(edit_.p)); };
   const auto tip = [](const char* t) { if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(t)); };
   ImGui::Spacing();
   ImGui::SetNextItemWidth(field);
-  if (ImGui::InputInt("n###n", &edit_.n, 1, 64)) apply("n");
+  if (ImGui::InputInt("n###n", &edit_.p.n, 1, 64)) apply("n");
   tip(N_("Sequence length (tokens)"));
   ImGui::SetNextItemWidth(field);
-  if (ImGui::InputInt("d###d", &edit_.d, 1, 16)) apply("d");
+  if (ImGui::InputInt("d###d", &edit_.p.d, 1, 16)) apply("d");
   tip(N_("Model width = d_k = hidden size"));
   ImGui::SetNextItemWidth(field);
-  if (ImGui::InputInt("k###k", &edit_.k, 1, 1)) apply("k");
+  if (ImGui::InputInt("k###k", &edit_.p.k, 1, 1)) apply("k");
   tip(N_("Convolution kernel width"));
   ImGui::SetNextItemWidth(field);
-  if (ImGui::SliderInt("P###P", &edit_.lanes, 1, static_cast<int>(cost::kMaxLanes), "%d", ImGuiSliderFlags_Logarithmic)) apply("P");
+  if (ImGui::SliderInt("P###P", &edit_.p.lanes, 1, static_cast<int>(cost::kMaxLanes), "%d", ImGuiSliderFlags_Logarithmic)) apply("P");
   tip(N_("Lanes: multiply-adds that can run at the same time"));
   ImGui::Separator();
   ImGui::SetNextItemWidth(field);
-  if (ImGui::SliderInt((std::string(tr("sweep up to n")) + "###sweep_max_n").c_str(), &edit_.sweep_max_n, cost_limits::kMinSweepN,
+  if (ImGui::SliderInt((std::string(tr("sweep up to n")) + "###sweep_max_n").c_str(), &edit_.p.sweep_max_n, cost_limits::kMinSweepN,
                        cost_limits::kMaxSweepN, "%d", ImGuiSliderFlags_Logarithmic))
     apply("sweep_max_n");
   tip(N_("Largest n of the measurement"));
   ImGui::SetNextItemWidth(field);
-  if (ImGui::SliderInt((std::string(tr("runs")) + "###sweep_runs").c_str(), &edit_.sweep_runs, 1, cost_limits::kMaxRuns)) apply("sweep_runs");
+  if (ImGui::SliderInt((std::string(tr("runs")) + "###sweep_runs").c_str(), &edit_.p.sweep_runs, 1, cost_limits::kMaxRuns)) apply("sweep_runs");
   tip(N_("Timed samples per point (the median is plotted)"));
   measure_button(ctx, "c");
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
@@ -153,7 +148,7 @@ std::string CostView::step_text(const ViewContext&) const {
 }
 
 void CostView::stage(ViewContext& ctx) {
-  sync();
+  edit_.sync(scene_);
   const CostStage at = static_cast<CostStage>(scene_.timeline.stage());
   // Stages 3 and 4 show measured times: the first time either opens, a quick measurement starts by itself.
   if ((at == CostStage::Measured || at == CostStage::Parallel) && scene_.sweep_state() == SweepState::Idle)
@@ -495,8 +490,8 @@ void CostView::parallel_stage(ViewContext& ctx) {
   ImGui::SameLine(0, fs);
   ImGui::BeginChild("parallel_side", ImVec2(side, h), false);
   ImGui::SetNextItemWidth(side - fs);
-  if (ImGui::SliderInt("##P_stage", &edit_.lanes, 1, static_cast<int>(cost::kMaxLanes), "P = %d", ImGuiSliderFlags_Logarithmic))
-    (void)report_result(ctx.st, "P", scene_.apply(edit_));
+  if (ImGui::SliderInt("##P_stage", &edit_.p.lanes, 1, static_cast<int>(cost::kMaxLanes), "P = %d", ImGuiSliderFlags_Logarithmic))
+    (void)report_result(ctx.st, "P", scene_.apply(edit_.p));
   const auto block = [&](const char* name, ImU32 color, const WorkDepthTime& t, double ns_mac, double ns_step, const char* depth) {
     ImGui::PushStyleColor(ImGuiCol_Text, color);
     ImGui::TextUnformatted(tr(name));

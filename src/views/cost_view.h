@@ -3,6 +3,7 @@
 #include <imgui.h>
 
 #include "app/scenes/cost_scene.h"
+#include "views/edit_buffer.h"
 #include "views/view.h"
 
 namespace ap {
@@ -15,7 +16,6 @@ class CostView final : public SceneView {
   std::string step_text(const ViewContext& ctx) const override;
 
  private:
-  void sync();
   void sweep_bar(ViewContext& ctx);
   void measure_button(ViewContext& ctx, const char* id);
   void table_stage(ViewContext& ctx);
@@ -26,8 +26,7 @@ class CostView final : public SceneView {
   void animation_stage(ViewContext& ctx);
   void memory_stage(ViewContext& ctx);
   CostScene& scene_;
-  int generation_seen_ = -1;
-  CostParams edit_;  // what the fields show (may hold a value the scene refused)
+  EditBuffer<CostParams> edit_;  // what the fields show (may hold a value the scene refused)
 };
 
 }  // namespace ap

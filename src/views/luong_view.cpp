@@ -5,7 +5,6 @@
 #include "views/luong_view.h"
 
 #include <imgui.h>
-#include <imgui_internal.h>  // ClearActiveID: hand a touch field to the browser prompt
 
 #include <algorithm>
 #include <cmath>
@@ -149,57 +148,42 @@ void undefined_panel(const LuongParams& p, LuongScore k, ImVec2 size) {
 
 }  // namespace
 
-// A new model from outside the controls (page API, preset, link): the fields show it. A text field being
-// typed into would otherwise write its own text back over it at the next frame, so it lets go.
-void LuongView::sync() {
-  if (generation_seen_ == scene_.generation()) return;
-  generation_seen_ = scene_.generation();
-  edit_ = scene_.params();
-  external_change_ = true;
-}
-
+// A sentence field: what is typed goes to the scene (a refused sentence stays, beside its message).
 void LuongView::sentence_field(ViewContext& ctx, const char* label, const char* id, std::string* value) {
   ImGui::TextUnformatted(tr(label));
   const std::string hid = std::string("##") + id;
-  if (external_change_ && ImGui::GetActiveID() == ImGui::GetID(hid.c_str())) ImGui::ClearActiveID();
   ImGui::SetNextItemWidth(-1);
   TextFieldOptions o;
   o.max_bytes = 1023;
   o.accessible_name = tr(label);
-  if (ap::text_field(hid.c_str(), value, o)) {
-    (void)report_result(ctx.st, id, scene_.apply(edit_));
-    generation_seen_ = scene_.generation();
-  }
+  if (ap::text_field(hid.c_str(), value, o)) (void)edit_.submit(ctx.st, scene_, id);
 }
 
 void LuongView::controls(ViewContext& ctx) {
-  sync();
+  edit_.sync(scene_);
   const float fs = ImGui::GetFontSize();
-  const auto apply = [&](const char* key) {
-    (void)report_result(ctx.st, key, scene_.apply(edit_));
-    generation_seen_ = scene_.generation();
-  };
+  const auto apply = [&](const char* key) { (void)edit_.submit(ctx.st, scene_, key); };
   ImGui::Spacing();
-  sentence_field(ctx, N_("source sentence (encoder input)"), "source", &edit_.source);
-  sentence_field(ctx, N_("target sentence (teacher forcing)"), "target", &edit_.target);
-  external_change_ = false;
+  edit_.release_fields({"##source", "##target"});
+  sentence_field(ctx, N_("source sentence (encoder input)"), "source", &edit_.p.source);
+  sentence_field(ctx, N_("target sentence (teacher forcing)"), "target", &edit_.p.target);
   const LuongModel& m = scene_.model();
   ImGui::TextDisabled("%s: n = %d   %s: T = %d", tr("source tokens"), m.run.n, tr("target steps"), m.run.T);
   ImGui::TextUnformatted(tr("score shown"));
   ImGui::SetNextItemWidth(-1);
   LuongScore shown_kind;
-  const bool one = parse_luong_score_name(edit_.score, &shown_kind);
+  const bool one = parse_luong_score_name(edit_.p.score, &shown_kind);
   if (ImGui::BeginCombo("##score", one ? tr(LuongScene::score_title(shown_kind)) : tr("all three"))) {
     if (ImGui::Selectable((std::string(tr("all three")) + "###all").c_str(), !one)) {
-      edit_.score = "all";
+      edit_.p.score = "all";
       apply("score");
     }
     for (LuongScore k : kScores) {
-      const bool usable = k != LuongScore::Dot || edit_.d_s == edit_.d_h;
+      const bool usable = k != LuongScore::Dot || edit_.p.d_s == edit_.p.d_h;
       std::string label = tr(LuongScene::score_title(k));
       if (!usable) label += std::string("  (") + tr("d_s = d_enc") + ")";
       if (ImGui::Selectable((label + "###" + luong_score_name(k)).c_str(), one && k == shown_kind, usable ? 0 : ImGuiSelectableFlags_Disabled)) {
-        edit_.score = luong_score_name(k);
+        edit_.p.score = luong_score_name(k);
         apply("score");
       }
     }
@@ -210,17 +194,17 @@ void LuongView::controls(ViewContext& ctx) {
     ImGui::SetNextItemWidth(field);
     if (ImGui::InputInt((std::string(tr(label)) + "###" + id).c_str(), v, step, step * 4)) apply(id);
   };
-  int_field(N_("embedding width d_emb"), "d_emb", &edit_.d_emb, 4);
-  int_field(N_("encoder width d_h"), "d_h", &edit_.d_h, 4);
-  int_field(N_("decoder width d_s"), "d_s", &edit_.d_s, 4);
-  int_field(N_("concat width d_a"), "d_a", &edit_.d_a, 4);
-  float gain = static_cast<float>(edit_.gain);
+  int_field(N_("embedding width d_emb"), "d_emb", &edit_.p.d_emb, 4);
+  int_field(N_("encoder width d_h"), "d_h", &edit_.p.d_h, 4);
+  int_field(N_("decoder width d_s"), "d_s", &edit_.p.d_s, 4);
+  int_field(N_("concat width d_a"), "d_a", &edit_.p.d_a, 4);
+  float gain = static_cast<float>(edit_.p.gain);
   ImGui::SetNextItemWidth(field);
   if (ImGui::SliderFloat((std::string(tr("encoder gain g")) + "###gain").c_str(), &gain, 0.f, static_cast<float>(s2s_limits::kMaxGain), "%.2f")) {
-    edit_.gain = std::round(static_cast<double>(gain) * 100.0) / 100.0;
+    edit_.p.gain = std::round(static_cast<double>(gain) * 100.0) / 100.0;
     apply("gain");
   }
-  if (seed_input(tr("seed"), "seed", &edit_.seed, field)) {
+  if (seed_input(tr("seed"), "seed", &edit_.p.seed, field)) {
     apply("seed");
   }
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
@@ -264,7 +248,7 @@ std::string LuongView::step_text(const ViewContext&) const {
 }
 
 void LuongView::stage(ViewContext& ctx) {
-  sync();
+  edit_.sync(scene_);
   switch (static_cast<LuongStage>(scene_.timeline.stage())) {
     case LuongStage::States: states_stage(ctx); break;
     case LuongStage::Step: step_stage(ctx); break;

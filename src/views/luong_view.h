@@ -3,6 +3,7 @@
 #include <string>
 
 #include "app/scenes/luong_scene.h"
+#include "views/edit_buffer.h"
 #include "views/view.h"
 
 namespace ap {
@@ -15,16 +16,13 @@ class LuongView final : public SceneView {
   std::string step_text(const ViewContext& ctx) const override;
 
  private:
-  void sync();
   void sentence_field(ViewContext& ctx, const char* label, const char* id, std::string* value);
   void states_stage(ViewContext& ctx);
   void step_stage(ViewContext& ctx);
   void alignments_stage(ViewContext& ctx);
   void compare_stage();
   LuongScene& scene_;
-  int generation_seen_ = -1;
-  bool external_change_ = false;  // the model changed outside the controls since they last drew
-  LuongParams edit_;
+  EditBuffer<LuongParams> edit_;  // what the fields show (may hold a value the scene refused)
 };
 
 }  // namespace ap

@@ -5,7 +5,6 @@
 #include "views/masks_view.h"
 
 #include <imgui.h>
-#include <imgui_internal.h>  // ClearActiveID: hand a touch field to the browser prompt
 
 #include <algorithm>
 #include <cstdio>
@@ -52,23 +51,15 @@ MasksView::~MasksView() { heatmap_release(this); }
 // A new model from outside the controls (page API, preset, link): the fields show it. A text field being
 // typed into would otherwise write its own text back over it at the next frame, so it lets go.
 void MasksView::sync() {
-  if (generation_seen_ == scene_.generation()) return;
-  generation_seen_ = scene_.generation();
-  edit_ = scene_.params();
-  text_ = join_lines(edit_.sentences);
-  external_change_ = true;
+  if (edit_.sync(scene_)) text_ = join_lines(edit_.p.sentences);
 }
 
 void MasksView::controls(ViewContext& ctx) {
   sync();
   const float fs = ImGui::GetFontSize();
   // What the controls change is already in the fields: not an outside change.
-  const auto apply = [&](const char* key) {
-    (void)report_result(ctx.st, key, scene_.apply(edit_));
-    generation_seen_ = scene_.generation();
-  };
-  if (external_change_ && ImGui::GetActiveID() == ImGui::GetID("##sentences")) ImGui::ClearActiveID();
-  external_change_ = false;
+  const auto apply = [&](const char* key) { (void)edit_.submit(ctx.st, scene_, key); };
+  edit_.release_fields({"##sentences"});
   ImGui::Spacing();
   ImGui::TextUnformatted(tr("sentences"));
   ImGui::SameLine();
@@ -79,21 +70,21 @@ void MasksView::controls(ViewContext& ctx) {
   o.max_bytes = 4095;
   o.accessible_name = tr("one sentence per line");
   if (text_field("##sentences", &text_, o)) {
-    edit_.sentences = split_lines(text_);
-    edit_.sentence = std::min<int>(edit_.sentence, static_cast<int>(edit_.sentences.size()) - 1);
+    edit_.p.sentences = split_lines(text_);
+    edit_.p.sentence = std::min<int>(edit_.p.sentence, static_cast<int>(edit_.p.sentences.size()) - 1);
     apply("sentences");
   }
-  if (ImGui::Checkbox((std::string(tr("causal mask")) + "###causal").c_str(), &edit_.causal)) {
-    if (!edit_.causal && mask_bug_needs_causal(edit_.bug)) edit_.bug = MaskBug::None;
+  if (ImGui::Checkbox((std::string(tr("causal mask")) + "###causal").c_str(), &edit_.p.causal)) {
+    if (!edit_.p.causal && mask_bug_needs_causal(edit_.p.bug)) edit_.p.bug = MaskBug::None;
     apply("causal");
   }
   ImGui::SetNextItemWidth(-1);
-  if (ImGui::BeginCombo("##bug", tr(MasksScene::bug_title(edit_.bug)))) {
+  if (ImGui::BeginCombo("##bug", tr(MasksScene::bug_title(edit_.p.bug)))) {
     for (MaskBug b : all_mask_bugs()) {
-      const bool usable = edit_.causal || !mask_bug_needs_causal(b);
+      const bool usable = edit_.p.causal || !mask_bug_needs_causal(b);
       std::string label = std::string(tr(MasksScene::bug_title(b))) + (usable ? "" : std::string("  (") + tr("needs the causal mask") + ")");
-      if (ImGui::Selectable((label + "###" + mask_bug_name(b)).c_str(), b == edit_.bug, usable ? 0 : ImGuiSelectableFlags_Disabled)) {
-        edit_.bug = b;
+      if (ImGui::Selectable((label + "###" + mask_bug_name(b)).c_str(), b == edit_.p.bug, usable ? 0 : ImGuiSelectableFlags_Disabled)) {
+        edit_.p.bug = b;
         apply("bug");
       }
     }
@@ -105,17 +96,17 @@ void MasksView::controls(ViewContext& ctx) {
     ImGui::SetNextItemWidth(field);
     if (ImGui::InputInt((std::string(tr(label)) + "###" + id).c_str(), v, step, step)) apply(id);
   };
-  int_field(N_("pad to L (0: longest)"), "pad_to", &edit_.pad_to, 1);
-  int_field("d_model", "d_model", &edit_.d_model, 8);
-  int_field(N_("heads"), "heads", &edit_.heads, 1);
-  if (seed_input(tr("seed"), "seed", &edit_.seed, field)) {
+  int_field(N_("pad to L (0: longest)"), "pad_to", &edit_.p.pad_to, 1);
+  int_field("d_model", "d_model", &edit_.p.d_model, 8);
+  int_field(N_("heads"), "heads", &edit_.p.heads, 1);
+  if (seed_input(tr("seed"), "seed", &edit_.p.seed, field)) {
     apply("seed");
   }
   ImGui::SetNextItemWidth(field);
-  int shown = edit_.sentence + 1;
+  int shown = edit_.p.sentence + 1;
   if (ImGui::SliderInt((std::string(tr("sentence shown")) + "###sentence").c_str(), &shown, 1,
                        std::max(1, static_cast<int>(scene_.params().sentences.size())))) {
-    edit_.sentence = shown - 1;
+    edit_.p.sentence = shown - 1;
     apply("sentence");
   }
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
@@ -261,8 +252,8 @@ void MasksView::damage_stage(ViewContext& ctx) {
   const ImU32 chosen_bg = chosen_fill();
   const auto choose = [&](const MaskLabRun& r, bool chosen, ImGuiSelectableFlags f) {
     if (ImGui::Selectable((std::string(tr(MasksScene::bug_title(r.bug))) + "###row_" + mask_bug_name(r.bug)).c_str(), chosen, f)) {
-      edit_.bug = r.bug;
-      (void)report_result(ctx.st, "bug", scene_.apply(edit_));
+      edit_.p.bug = r.bug;
+      (void)report_result(ctx.st, "bug", scene_.apply(edit_.p));
     }
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(MasksScene::bug_effect(r.bug)));
   };

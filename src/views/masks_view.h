@@ -3,6 +3,7 @@
 #include <string>
 
 #include "app/scenes/masks_scene.h"
+#include "views/edit_buffer.h"
 #include "views/view.h"
 
 namespace ap {
@@ -21,9 +22,7 @@ class MasksView final : public SceneView {
   void matrices(ViewContext& ctx, bool weights);
   void damage_stage(ViewContext& ctx);
   MasksScene& scene_;
-  int generation_seen_ = -1;
-  bool external_change_ = false;  // the model changed outside the controls since they last drew
-  MasksParams edit_;
+  EditBuffer<MasksParams> edit_;  // what the fields show (may hold a value the scene refused)
   std::string text_;  // the sentences field, one per line
 };
 

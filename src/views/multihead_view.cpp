@@ -6,7 +6,6 @@
 #include "views/multihead_view.h"
 
 #include <imgui.h>
-#include <imgui_internal.h>  // ClearActiveID: hand a touch field to the browser prompt
 
 #include <algorithm>
 #include <cmath>
@@ -46,16 +45,10 @@ MultiheadView::~MultiheadView() { heatmap_release(this); }
 // view waits for is fetched from here, which the stage calls too (on a phone the controls may be hidden).
 void MultiheadView::sync(ViewContext& ctx) {
   fetch_checkpoint(scene_, ctx.st, &failures_seen_, scene_.model().trained);
-  if (generation_seen_ == scene_.generation()) return;
-  generation_seen_ = scene_.generation();
-  edit_ = scene_.params();
-  external_change_ = true;
+  edit_.sync(scene_);
 }
 
-void MultiheadView::apply(ViewContext& ctx, const char* key) {
-  (void)report_result(ctx.st, key, scene_.apply(edit_));
-  generation_seen_ = scene_.generation();  // what the controls changed is already in the fields
-}
+void MultiheadView::apply(ViewContext& ctx, const char* key) { (void)edit_.submit(ctx.st, scene_, key); }
 
 // Which weights: seeded ("random, seed s") or the layer of the build's heads experiment (the checkpoint is
 // fetched the first time); the label says which, measured, never typed.
@@ -70,7 +63,7 @@ void MultiheadView::weights_controls(ViewContext& ctx) {
     p.trained = which == 1;
     if (p.trained) p.text = kTrainedSentence;  // the task's words (the scene fixes the shapes)
     (void)report_result(ctx.st, "weights", scene_.apply(p));
-    generation_seen_ = -1;
+    edit_.forget();
   }
   ImGui::PushTextWrapPos(0.f);
   if (scene_.trained_pending()) ImGui::TextDisabled("%s", tr("loading the trained model…"));
@@ -83,29 +76,28 @@ void MultiheadView::controls(ViewContext& ctx) {
   const float fs = ImGui::GetFontSize();
   const bool trained = scene_.model().trained;
   weights_controls(ctx);
-  if (external_change_ && ImGui::GetActiveID() == ImGui::GetID("##text")) ImGui::ClearActiveID();
-  external_change_ = false;
+  edit_.release_fields({"##text"});
   ImGui::Spacing();
   ImGui::TextUnformatted(tr("Sentence"));
   ImGui::SetNextItemWidth(-1);
   TextFieldOptions o;
   o.max_bytes = 2047;
   o.accessible_name = tr("Sentence");
-  if (text_field("##text", &edit_.text, o)) apply(ctx, "text");
+  if (text_field("##text", &edit_.p.text, o)) apply(ctx, "text");
   const float field = fs * 7.f;
   ImGui::BeginDisabled(trained);  // the trained layer fixes these (the scene refuses other values)
   ImGui::SetNextItemWidth(field);
-  if (ImGui::InputInt("d_model###d_model", &edit_.d_model, 8, 64)) apply(ctx, "d_model");
+  if (ImGui::InputInt("d_model###d_model", &edit_.p.d_model, 8, 64)) apply(ctx, "d_model");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("Width of each token's embedding x_i; h must divide it"));
   ImGui::SetNextItemWidth(field);
-  if (ImGui::InputInt((std::string(tr("heads h")) + "###h").c_str(), &edit_.h, 1, 1)) apply(ctx, "h");
+  if (ImGui::InputInt((std::string(tr("heads h")) + "###h").c_str(), &edit_.p.h, 1, 1)) apply(ctx, "h");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("Number of heads; d_k = d_model / h"));
   for (int h : {1, 2, 4, 8, 16}) {  // the usual head counts in one click
     if (h > 1) ImGui::SameLine();
     const bool on = scene_.params().h == h;
     if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
     if (ImGui::SmallButton(("h=" + std::to_string(h) + "###hq" + std::to_string(h)).c_str())) {
-      edit_.h = h;
+      edit_.p.h = h;
       apply(ctx, "h");
     }
     if (on) ImGui::PopStyleColor();
@@ -114,12 +106,12 @@ void MultiheadView::controls(ViewContext& ctx) {
   ImGui::SameLine();
   for (MaskKind k : {MaskKind::None, MaskKind::Padding, MaskKind::Causal}) {
     if (k != MaskKind::None) ImGui::SameLine();
-    if (ImGui::RadioButton((std::string(tr(mask_name(k))) + "###mask_" + mask_name(k)).c_str(), edit_.mask == k)) {
-      edit_.mask = k;
+    if (ImGui::RadioButton((std::string(tr(mask_name(k))) + "###mask_" + mask_name(k)).c_str(), edit_.p.mask == k)) {
+      edit_.p.mask = k;
       apply(ctx, "mask");
     }
   }
-  if (seed_input(tr("seed"), "seed", &edit_.seed, field)) {  // the seeded weights' (the trained layer has none)
+  if (seed_input(tr("seed"), "seed", &edit_.p.seed, field)) {  // the seeded weights' (the trained layer has none)
     apply(ctx, "seed");
   }
   ImGui::EndDisabled();
@@ -439,8 +431,8 @@ void MultiheadView::params_stage(ViewContext& ctx) {
       if (chosen) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg0, chosen_fill());
       ImGui::TableNextColumn();
       if (ImGui::Selectable(("h = " + std::to_string(c.heads) + "###row_h" + std::to_string(c.heads)).c_str(), chosen, ImGuiSelectableFlags_SpanAllColumns)) {
-        edit_ = p;
-        edit_.h = c.heads;
+        edit_.p = p;
+        edit_.p.h = c.heads;
         apply(ctx, "h");
       }
       ImGui::TableNextColumn();

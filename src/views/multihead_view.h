@@ -3,6 +3,7 @@
 #include <string>
 
 #include "app/scenes/multihead_scene.h"
+#include "views/edit_buffer.h"
 #include "views/view.h"
 
 namespace ap {
@@ -24,10 +25,8 @@ class MultiheadView final : public SceneView {
   void concat_stage(ViewContext& ctx);
   void params_stage(ViewContext& ctx);
   MultiheadScene& scene_;
-  int generation_seen_ = -1;
   int failures_seen_ = 0;          // checkpoint failures already reported
-  bool external_change_ = false;  // the model changed outside the controls since they last drew
-  MultiheadParams edit_;
+  EditBuffer<MultiheadParams> edit_;  // what the fields show (may hold a value the scene refused)
 };
 
 }  // namespace ap

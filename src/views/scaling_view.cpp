@@ -39,34 +39,29 @@ void stat_line(const char* label, double measured, double expected) {
 
 }  // namespace
 
-void ScalingView::sync() {
-  if (generation_seen_ == scene_.generation()) return;
-  generation_seen_ = scene_.generation();
-  edit_ = scene_.params();
-}
 
 void ScalingView::controls(ViewContext& ctx) {
-  sync();
+  edit_.sync(scene_);
   const float field = ImGui::GetFontSize() * 7.f;
-  const auto apply = [&](const char* key) { (void)report_result(ctx.st, key, scene_.apply(edit_)); };
+  const auto apply = [&](const char* key) { (void)report_result(ctx.st, key, scene_.apply(edit_.p)); };
   ImGui::Spacing();
   ImGui::SetNextItemWidth(field);
-  if (ImGui::SliderInt("d_k###d_k", &edit_.d_k, 1, scaling_limits::kMaxDk, "%d", ImGuiSliderFlags_Logarithmic)) apply("d_k");
+  if (ImGui::SliderInt("d_k###d_k", &edit_.p.d_k, 1, scaling_limits::kMaxDk, "%d", ImGuiSliderFlags_Logarithmic)) apply("d_k");
   // The sample counts: most learners never need them (issue 17: folded under "Advanced", a line each).
   if (ImGui::TreeNode((std::string(tr("Advanced")) + "###advanced").c_str())) {
     ImGui::SetNextItemWidth(field);
-    if (ImGui::InputInt((std::string(tr("samples")) + "###samples").c_str(), &edit_.samples, 100, 1000)) apply("samples");
+    if (ImGui::InputInt((std::string(tr("samples")) + "###samples").c_str(), &edit_.p.samples, 100, 1000)) apply("samples");
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     ImGui::TextWrapped("%s", tr("Number of (q, k) pairs drawn"));
     ImGui::PopStyleColor();
     ImGui::SetNextItemWidth(field);
-    if (ImGui::InputInt((std::string(tr("keys")) + "###n_keys").c_str(), &edit_.n_keys, 1, 16)) apply("n_keys");
+    if (ImGui::InputInt((std::string(tr("keys")) + "###n_keys").c_str(), &edit_.p.n_keys, 1, 16)) apply("n_keys");
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     ImGui::TextWrapped("%s", tr("Keys per softmax row in the sweep"));
     ImGui::PopStyleColor();
     ImGui::TreePop();
   }
-  if (seed_input(tr("seed"), "seed", &edit_.seed, field)) {
+  if (seed_input(tr("seed"), "seed", &edit_.p.seed, field)) {
     apply("seed");
   }
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
@@ -95,7 +90,7 @@ std::string ScalingView::step_text(const ViewContext&) const {
 }
 
 void ScalingView::stage(ViewContext& ctx) {
-  sync();
+  edit_.sync(scene_);
   const ScalingResult& r = scene_.result();
   const ScalingParams& p = scene_.params();
   const ImVec2 avail = ImGui::GetContentRegionAvail();

@@ -1,6 +1,7 @@
 // The drawing of the scene "Why √dₖ" (see scaling_view.cpp).
 #pragma once
 #include "app/scenes/scaling_scene.h"
+#include "views/edit_buffer.h"
 #include "views/view.h"
 
 namespace ap {
@@ -13,10 +14,8 @@ class ScalingView final : public SceneView {
   std::string step_text(const ViewContext& ctx) const override;
 
  private:
-  void sync();
   ScalingScene& scene_;
-  int generation_seen_ = -1;
-  ScalingParams edit_;  // what the fields show (may hold a value the scene refused)
+  EditBuffer<ScalingParams> edit_;  // what the fields show (may hold a value the scene refused)
 };
 
 }  // namespace ap

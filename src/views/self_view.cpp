@@ -7,7 +7,6 @@
 #include "self_view.h"
 
 #include <imgui.h>
-#include <imgui_internal.h>  // ClearActiveID: hand a touch field to the browser prompt
 
 #include <algorithm>
 #include <cmath>
@@ -40,17 +39,14 @@ SelfView::~SelfView() { heatmap_release(this); }
 // typed into lets go (it would otherwise write its own text back over it at the next frame).
 void SelfView::sync(ViewContext& ctx) {
   fetch_checkpoint(scene_, ctx.st, &failures_seen_, scene_.model().trained);
-  if (generation_seen_ == scene_.generation()) return;
-  generation_seen_ = scene_.generation();
-  edit_ = scene_.params();
-  text_ = edit_.text;
-  text2_ = edit_.text2;
+  if (!edit_.sync(scene_)) return;
+  text_ = edit_.p.text;
+  text2_ = edit_.p.text2;
   const SelfAttnModel& m = scene_.model();
   range_x_ = symmetric_range({&m.X, &m.X2});
   range_qkv_ = symmetric_range({&m.Q, &m.K, &m.V});
   range_scaled_ = symmetric_range({&m.trace.scaled});
   range_out_ = symmetric_range({&m.trace.output});
-  external_change_ = true;
 }
 
 // One sentence field: what is typed goes to the scene; a refused sentence leaves a message and the last model.
@@ -63,7 +59,7 @@ bool SelfView::sentence_field(ViewContext& ctx, const char* id, std::string* tex
   SelfSceneParams p = scene_.params();
   p.*member = *text;
   (void)report_result(ctx.st, id + 2, scene_.apply(p));
-  generation_seen_ = scene_.generation();
+  edit_.submitted(scene_);
   return true;
 }
 
@@ -109,39 +105,33 @@ void SelfView::controls(ViewContext& ctx) {
   const bool trained = scene_.model().trained;
   const SelfAttnModel& m = scene_.model();
   const float fs = ImGui::GetFontSize();
-  const auto apply = [&](const char* key) {
-    (void)report_result(ctx.st, key, scene_.apply(edit_));
-    generation_seen_ = scene_.generation();
-  };
-  if (external_change_) {
-    if (ImGui::GetActiveID() == ImGui::GetID("##text") || ImGui::GetActiveID() == ImGui::GetID("##text2")) ImGui::ClearActiveID();
-    external_change_ = false;
-  }
+  const auto apply = [&](const char* key) { (void)edit_.submit(ctx.st, scene_, key); };
+  edit_.release_fields({"##text", "##text2"});
   section_heading(tr("first sentence (keys, values)"));
   sentence_field(ctx, "##text", &text_, &SelfAttnParams::text);
   ImGui::TextDisabled("m = %d   (%s %d)", m.trace.m, tr("limit"), self_limits::kMaxTokens);
   ImGui::BeginDisabled(trained);  // the trained layer fixes these (the scene refuses other values)
-  if (ImGui::Checkbox((std::string(tr("cross-attention: queries from the second sentence")) + "###cross").c_str(), &edit_.cross)) apply("cross");
+  if (ImGui::Checkbox((std::string(tr("cross-attention: queries from the second sentence")) + "###cross").c_str(), &edit_.p.cross)) apply("cross");
   ImGui::BeginDisabled(!scene_.params().cross || trained);
   ImGui::TextUnformatted(tr("second sentence (queries)"));
   sentence_field(ctx, "##text2", &text2_, &SelfAttnParams::text2);
   if (scene_.params().cross) ImGui::TextDisabled("n = %d", m.trace.n);
   ImGui::EndDisabled();
   ImGui::Spacing();
-  if (ImGui::Checkbox((std::string(tr("Q = K = V = X (no projections)")) + "###identity").c_str(), &edit_.identity)) apply("identity");
+  if (ImGui::Checkbox((std::string(tr("Q = K = V = X (no projections)")) + "###identity").c_str(), &edit_.p.identity)) apply("identity");
   const float field = fs * 7.f;
   ImGui::SetNextItemWidth(field);
-  if (ImGui::InputInt("d_model###d_model", &edit_.d_model, 1, 8)) apply("d_model");
+  if (ImGui::InputInt("d_model###d_model", &edit_.p.d_model, 1, 8)) apply("d_model");
   ImGui::SetNextItemWidth(field);
-  if (ImGui::InputInt("d_k###d_k", &edit_.d_k, 1, 4)) apply("d_k");
+  if (ImGui::InputInt("d_k###d_k", &edit_.p.d_k, 1, 4)) apply("d_k");
   if (scene_.params().identity) {
     ImGui::PushTextWrapPos(0.f);
     ImGui::TextDisabled("%s", tr("d_k is not used: Q = K = V = X has d_model columns"));
     ImGui::PopTextWrapPos();
   }
-  if (ImGui::Checkbox((std::string(tr("add position codes (sin/cos)")) + "###positional").c_str(), &edit_.positional)) apply("positional");
+  if (ImGui::Checkbox((std::string(tr("add position codes (sin/cos)")) + "###positional").c_str(), &edit_.p.positional)) apply("positional");
   ImGui::EndDisabled();
-  if (seed_input(tr("seed"), "seed", &edit_.seed, field)) {
+  if (seed_input(tr("seed"), "seed", &edit_.p.seed, field)) {
     apply("seed");
   }
   ImGui::Spacing();

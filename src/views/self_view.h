@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "app/scenes/self_scene.h"
+#include "views/edit_buffer.h"
 #include "views/view.h"
 
 namespace ap {
@@ -26,9 +27,7 @@ class SelfView final : public SceneView {
   void output_stage(ViewContext& ctx);
   void measured_stage(ViewContext& ctx);
   SelfScene& scene_;
-  int generation_seen_ = -1;
-  bool external_change_ = false;  // the model changed outside the controls since they last drew
-  SelfSceneParams edit_;
+  EditBuffer<SelfSceneParams> edit_;  // what the fields show (may hold a value the scene refused)
   int failures_seen_ = 0;          // checkpoint failures already reported
   std::string text_, text2_;      // the two sentence fields (kept when the scene refuses them)
   float range_x_ = 1.f, range_qkv_ = 1.f, range_scaled_ = 1.f, range_out_ = 1.f;  // colour scales

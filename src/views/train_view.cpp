@@ -5,7 +5,6 @@
 #include "views/train_view.h"
 
 #include <imgui.h>
-#include <imgui_internal.h>  // ClearActiveID: hand a touch field to the browser prompt
 
 #include <algorithm>
 #include <cmath>
@@ -26,31 +25,22 @@ namespace ap {
 
 TrainView::~TrainView() { heatmap_release(this); }
 
-void TrainView::sync() {
-  if (generation_seen_ == scene_.generation()) return;
-  generation_seen_ = scene_.generation();
-  edit_ = scene_.params();
-  external_change_ = true;
-}
-
 void TrainView::apply(ViewContext& ctx, const char* key) {
-  if (!report_result(ctx.st, key, scene_.apply(edit_)).ok) edit_ = scene_.params();  // the last good values stay
-  generation_seen_ = scene_.generation();
+  if (!edit_.submit(ctx.st, scene_, key).ok) edit_.p = scene_.params();  // the last good values stay
 }
 
 void TrainView::controls(ViewContext& ctx) {
-  sync();
+  edit_.sync(scene_);
   const float fs = ImGui::GetFontSize();
-  if (external_change_ && ImGui::GetActiveID() == ImGui::GetID("##train_text")) ImGui::ClearActiveID();
-  external_change_ = false;
-  const bool letters = edit_.recipe.task == train::kInductionTask;
+  edit_.release_fields({"##train_text"});
+  const bool letters = edit_.p.recipe.task == train::kInductionTask;
   ImGui::Spacing();
   ImGui::TextUnformatted(tr(letters ? "Sequence" : "Sentence"));
   ImGui::SetNextItemWidth(-1);
   TextFieldOptions o;
   o.max_bytes = 512;
   o.accessible_name = tr(letters ? "Sequence" : "Sentence");
-  if (text_field("##train_text", &edit_.text, o)) apply(ctx, "text");
+  if (text_field("##train_text", &edit_.p.text, o)) apply(ctx, "text");
   // The commands.
   const TrainRunState s = scene_.state();
   if (s == TrainRunState::Running) {
@@ -65,7 +55,7 @@ void TrainView::controls(ViewContext& ctx) {
   if (ImGui::Button((std::string(tr("Reset")) + "###train_reset").c_str())) (void)report_result(ctx.st, "training", scene_.reset());
   // The recipe: the task (with its default recipe and text), then its size (layers for coreference and
   // induction, heads for the heads experiment).
-  const bool heads_task = edit_.recipe.task == train::kHeadsTask;
+  const bool heads_task = edit_.p.recipe.task == train::kHeadsTask;
   ImGui::TextUnformatted(tr("task"));
   struct TaskChoice {
     const char* task;
@@ -76,20 +66,20 @@ void TrainView::controls(ViewContext& ctx) {
                               {train::kHeadsTask, N_("Heads: name the referent (1 layer)"), train::heads_recipe(2)},
                               {train::kInductionTask, N_("Induction heads: copy what followed (2 layers)"), train::induction_recipe()}};
   for (const TaskChoice& c : tasks) {
-    const bool on = edit_.recipe.task == c.task;
+    const bool on = edit_.p.recipe.task == c.task;
     if (ImGui::RadioButton((std::string(tr(c.name)) + "###train_task_" + c.task).c_str(), on) && !on) {
       const bool was_letters = letters;
-      const uint64_t seed = edit_.recipe.seed;  // the task's own recipe (sizes, steps), the learner's seed
-      edit_.recipe = c.recipe;
-      edit_.recipe.seed = seed;
-      if (was_letters != (edit_.recipe.task == train::kInductionTask)) edit_.text = train_default_text(edit_.recipe.task);
+      const uint64_t seed = edit_.p.recipe.seed;  // the task's own recipe (sizes, steps), the learner's seed
+      edit_.p.recipe = c.recipe;
+      edit_.p.recipe.seed = seed;
+      if (was_letters != (edit_.p.recipe.task == train::kInductionTask)) edit_.p.text = train_default_text(edit_.p.recipe.task);
       apply(ctx, "task");
     }
   }
   ImGui::TextUnformatted(tr(heads_task ? "heads" : "layers"));
   for (int n : heads_task ? std::vector<int>{1, 2, 4} : std::vector<int>{1, 2}) {
     ImGui::SameLine();
-    int& value = heads_task ? edit_.recipe.heads : edit_.recipe.layers;
+    int& value = heads_task ? edit_.p.recipe.heads : edit_.p.recipe.layers;
     if (ImGui::RadioButton((std::to_string(n) + (heads_task ? "###train_heads" : "###train_layers") + std::to_string(n)).c_str(), value == n)) {
       value = n;
       apply(ctx, heads_task ? "heads" : "layers");
@@ -97,11 +87,11 @@ void TrainView::controls(ViewContext& ctx) {
   }
   const float field = fs * 7.f;
   ImGui::SetNextItemWidth(field);
-  if (ImGui::InputDouble((std::string(tr("learning rate")) + "###train_lr").c_str(), &edit_.recipe.learning_rate, 0.001, 0.01, "%.4g"))
+  if (ImGui::InputDouble((std::string(tr("learning rate")) + "###train_lr").c_str(), &edit_.p.recipe.learning_rate, 0.001, 0.01, "%.4g"))
     apply(ctx, "learning_rate");
   ImGui::SetNextItemWidth(field);
-  if (ImGui::InputInt((std::string(tr("steps")) + "###train_steps").c_str(), &edit_.recipe.steps, 100, 1000)) apply(ctx, "steps");
-  if (seed_input(tr("seed"), "train_seed", &edit_.recipe.seed, field)) {
+  if (ImGui::InputInt((std::string(tr("steps")) + "###train_steps").c_str(), &edit_.p.recipe.steps, 100, 1000)) apply(ctx, "steps");
+  if (seed_input(tr("seed"), "train_seed", &edit_.p.recipe.seed, field)) {
     apply(ctx, "seed");
   }
   // What the weights are, measured.
@@ -181,7 +171,7 @@ std::string TrainView::step_text(const ViewContext&) const {
 }
 
 void TrainView::stage(ViewContext& ctx) {
-  sync();
+  edit_.sync(scene_);
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float fs = ImGui::GetFontSize();
   // Stage 1 (the task): the sentence's attention in every layer, large. Stage 2 (learning): the curves beside it.

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "app/scenes/train_scene.h"
+#include "views/edit_buffer.h"
 #include "views/view.h"
 
 namespace ap {
@@ -16,16 +17,13 @@ class TrainView final : public SceneView {
   std::string step_text(const ViewContext& ctx) const override;
 
  private:
-  void sync();
   void apply(ViewContext& ctx, const char* key);
   void curves(ViewContext& ctx, float width, float height);
   void maps(ViewContext& ctx, float width, float height);
   void head_table();
   void induction_table();
   TrainScene& scene_;
-  int generation_seen_ = -1;
-  bool external_change_ = false;
-  TrainParams edit_;
+  EditBuffer<TrainParams> edit_;  // what the fields show (may hold a value the scene refused)
 };
 
 }  // namespace ap
