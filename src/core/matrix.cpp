@@ -26,6 +26,13 @@ std::string format_template(const char* tmpl, const std::vector<std::string>& ar
   return out;
 }
 
+Status check_in_range(double v, const char* name, double lo, double hi) {
+  if (!(v >= lo && v <= hi))  // also refuses NaN
+    return Status::Error("{0} must be between {1} and {2}, got {3}",
+                         {name, format_number(lo), format_number(hi), format_number(v)});
+  return Status::Ok();
+}
+
 Status check_size(long long value, const char* name, long long max) {
   if (value < 1 || value > max) return Status::Error("{0} must be between 1 and {1}, got {2}", {name, arg(max), arg(value)});
   return Status::Ok();

@@ -35,6 +35,9 @@ Status check_matrix(const Mat& m, const char* name, int expect_rows, int expect_
 // Checks 1 <= value <= max for a size parameter; message names it ("d_k must be between 1 and 512, got 0").
 Status check_size(long long value, const char* name, long long max);
 
+// Checks lo <= v <= hi (NaN refused); message names it ("the recurrent gain must be between 0 and 2, got 3").
+Status check_in_range(double v, const char* name, double lo, double hi);
+
 // Prints a float for messages with up to 4 significant decimals ("0.7071", "-inf", "NaN").
 std::string format_number(double v);
 

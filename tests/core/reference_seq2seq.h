@@ -8,6 +8,7 @@
 #include <cmath>
 #include <vector>
 
+#include "core/bottleneck_probe.h"
 #include "core/seq2seq.h"
 #include "reference.h"
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "app/param_scene.h"
+#include "core/bottleneck_probe.h"
 #include "core/seq2seq.h"
 
 namespace ap {
