@@ -1,3 +1,6 @@
+// The kernels of kernels.h. Over 700 lines for a reason: each kernel's scalar loops and its SIMD path (wasm
+// simd128 and SSE2 behind one set of lane helpers) sit side by side, so that a fast path is read beside the
+// plain one it must equal (tests/core/test_kernels.cpp compares them).
 #include "kernels.h"
 
 #include <algorithm>

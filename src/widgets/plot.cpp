@@ -1,3 +1,7 @@
+// The plot widget (plot.h): plot() draws in phases over a PlotFrame (lay_out, grid, legend, data, ticks,
+// titles, hover, read-out); above them, the private pieces the phases share (rectangles, axes and their
+// ticks, the legend, series, markers, the nearest points). Over 700 lines for a reason: those pieces share
+// private types (Rect, Style, Axis, Legend) that no other file needs, and each is used by one phase or two.
 #include "plot.h"
 
 #include <algorithm>
@@ -27,7 +31,6 @@ ImU32 with_alpha(ImU32 c, float a) {
 }
 
 float text_w(const std::string& s) { return ImGui::CalcTextSize(s.c_str()).x; }
-
 
 // `s` shortened (whole characters) with "…" so that it is at most `w` wide; "" if not even "…" fits.
 std::string fit(const std::string& s, float w) { return fit_text(s, w, nullptr, /*empty_if_none=*/true); }
@@ -555,9 +558,30 @@ std::vector<PlotDrawn> plots_drawn() {
   return out;
 }
 
-PlotResult plot(const char* id, const PlotSpec& spec, ImVec2 size) {
-  PlotResult res;
-  ImGui::PushID(id ? id : "plot");
+namespace {
+
+// One plot being drawn: what plot() works out in its phases, passed from one to the next.
+struct PlotFrame {
+  explicit PlotFrame(const PlotSpec& s) : spec(s) {}
+  const PlotSpec& spec;
+  std::vector<SeriesView> views;  // plot_series_views(spec)
+  Style st;
+  Rect box;                       // the whole item
+  float W = 0, H = 0;             // its size
+  AxisKind kx = AxisKind::Linear, ky = AxisKind::Linear;
+  AxisRange xr, yr;               // the data's ranges (with markers and fixed ends)
+  bool has_data = false;
+  // lay_out: the axes' rectangle and their ticks, what is shown
+  Rect ax;
+  Axis xa, ya;
+  bool show_title = false, show_xl = false, show_yl = false, show_ticks = false, legend_outside = false;
+  // place_legend
+  Legend legend;
+  Rect legend_box;
+};
+
+// The plot's colours and sizes, from the ImGui style and the font size of the moment.
+Style plot_style() {
   Style st;
   st.fs = ImGui::GetFontSize();
   st.pad = std::max(2.f, std::floor(st.fs * 0.3f));
@@ -572,38 +596,22 @@ PlotResult plot(const char* id, const PlotSpec& spec, ImVec2 size) {
   st.border = ImGui::GetColorU32(ImGuiCol_TextDisabled, 0.55f);
   st.grid_major = ImGui::GetColorU32(ImGuiCol_TextDisabled, 0.22f);
   st.grid_minor = ImGui::GetColorU32(ImGuiCol_TextDisabled, 0.09f);
+  return st;
+}
 
-  // The box.
-  const ImVec2 avail = ImGui::GetContentRegionAvail();
-  float W = size.x > 0 ? size.x : avail.x + size.x;
-  float H = size.y > 0 ? size.y : size.y < 0 ? avail.y + size.y : st.fs * 14;
-  W = std::floor(std::max(W, 1.f));
-  H = std::floor(std::max(H, 1.f));
-  ImVec2 o = ImGui::GetCursorScreenPos();
-  o = ImVec2(std::floor(o.x), std::floor(o.y));
-  ImGui::InvisibleButton("##plot", ImVec2(W, H));
-  const bool item_hovered = ImGui::IsItemHovered();
-  const bool item_clicked = ImGui::IsItemClicked(ImGuiMouseButton_Left);
-  const bool visible = ImGui::IsItemVisible();
-  const Rect box{o.x, o.y, o.x + W, o.y + H};
-
-  // Ranges.
-  const std::vector<SeriesView> views = plot_series_views(spec);
-  const DataRange dr = data_range(views, spec.x_log, spec.y_log);
-  bool any_bars = false;
-  for (const SeriesView& v : views) any_bars = any_bars || (v.bars && v.n > 0);
-  const AxisKind kx = spec.x_log ? AxisKind::Log10 : AxisKind::Linear;
-  const AxisKind ky = spec.y_log ? AxisKind::Log10 : AxisKind::Linear;
-  const AxisRange xr = auto_range(kx, dr.x, spec.x_markers, spec.x_min, spec.x_max, false);
-  const AxisRange yr = auto_range(ky, dr.y, spec.y_markers, spec.y_min, spec.y_max, any_bars);
-  const bool has_data = dr.x.valid && dr.y.valid;
-
-  // Layout: full; then without axis labels; then without title and tick labels (just the axes).
+// Layout: full; then without axis labels; then without title and tick labels (just the axes).
+void lay_out(PlotFrame& f) {
+  const PlotSpec& spec = f.spec;
+  const Style& st = f.st;
+  const Rect& box = f.box;
+  const float W = f.W;
+  const AxisKind kx = f.kx, ky = f.ky;
+  const AxisRange xr = f.xr, yr = f.yr;
+  Rect& ax = f.ax;
+  Axis &xa = f.xa, &ya = f.ya;
+  bool &show_title = f.show_title, &show_xl = f.show_xl, &show_yl = f.show_yl, &show_ticks = f.show_ticks,
+       &legend_outside = f.legend_outside;
   const float fs = st.fs, pad = st.pad;
-  Rect ax;
-  Axis xa, ya;
-  bool show_title = false, show_xl = false, show_yl = false, show_ticks = false, legend_outside = false;
-  Legend legend;
   for (int stage = 0; stage < 3; ++stage) {
     show_title = !spec.title.empty() && stage < 2;
     show_xl = !spec.x_label.empty() && stage == 0;
@@ -653,115 +661,123 @@ PlotResult plot(const char* id, const PlotSpec& spec, ImVec2 size) {
   ax.y1 = std::max(ax.y0 + 1, std::floor(ax.y1));
   xa.scale = make_scale(kx, xa.scale.lo, xa.scale.hi, ax.x0, ax.x1);
   ya.scale = make_scale(ky, ya.scale.lo, ya.scale.hi, ax.y1, ax.y0);
-  const AxisScale& xs = xa.scale;
-  const AxisScale& ys = ya.scale;
-  res.plot_min = ImVec2(ax.x0, ax.y0);
-  res.plot_max = ImVec2(ax.x1, ax.y1);
+}
 
-  const ImVec2 mouse = ImGui::GetIO().MousePos;
-  res.hovered = item_hovered && ax.contains(mouse);
-  res.clicked = res.hovered && item_clicked;
-  if (res.hovered) {
-    res.x = xs.to_value(mouse.x);
-    res.y = ys.to_value(mouse.y);
+// Grid (minor lines closer than 4 pixels to the previous line are left out).
+void draw_grid(ImDrawList* dl, const PlotFrame& f) {
+  const Style& st = f.st;
+  const Rect& ax = f.ax;
+  const AxisScale &xs = f.xa.scale, &ys = f.ya.scale;
+  const Axis &xa = f.xa, &ya = f.ya;
+  float last = -kInf;
+  for (const Tick& t : xa.ticks) {
+    const float x = std::floor(static_cast<float>(xs.to_pixel(t.value))) + 0.5f;
+    if (x <= ax.x0 + 0.5f || x >= ax.x1 - 0.5f || (!t.major && x - last < 4)) continue;
+    dl->AddLine(ImVec2(x, ax.y0), ImVec2(x, ax.y1), t.major ? st.grid_major : st.grid_minor);
+    last = x;
   }
-  if (!visible) {
-    ImGui::PopID();
-    return res;
+  last = kInf;
+  for (const Tick& t : ya.ticks) {  // ascending values: bottom to top
+    const float y = std::floor(static_cast<float>(ys.to_pixel(t.value))) + 0.5f;
+    if (y <= ax.y0 + 0.5f || y >= ax.y1 - 0.5f || (!t.major && last - y < 4)) continue;
+    dl->AddLine(ImVec2(ax.x0, y), ImVec2(ax.x1, y), t.major ? st.grid_major : st.grid_minor);
+    last = y;
   }
-  remember_plot(spec.title.empty() ? std::string(id ? id : "plot") : spec.title, box);
+}
 
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  dl->PushClipRect(ImVec2(box.x0, box.y0), ImVec2(box.x1, box.y1), true);
-  dl->AddRectFilled(ImVec2(ax.x0, ax.y0), ImVec2(ax.x1, ax.y1), st.bg);
+// Where the legend goes (drawn last, over everything but the tooltip).
+void place_legend(PlotFrame& f) {
+  const PlotSpec& spec = f.spec;
+  const Style& st = f.st;
+  const Rect &box = f.box, &ax = f.ax;
+  const float W = f.W, pad = st.pad;
+  Legend& legend = f.legend;
+  Rect& legend_box = f.legend_box;
+  if (f.legend_outside) {
+    legend = make_legend(spec, st, W * 0.35f, box.y1 - ax.y0, true);
+    legend_box = Rect{box.x1 - legend.w - 1, ax.y0, box.x1 - 1, ax.y0 + legend.h};
+  } else if (f.show_ticks) {
+    legend = make_legend(spec, st, ax.w() * 0.55f, ax.h() * 0.6f, false);
+    const bool left = spec.legend == PlotLegend::TopLeft || spec.legend == PlotLegend::BottomLeft;
+    const bool low = spec.legend == PlotLegend::BottomLeft || spec.legend == PlotLegend::BottomRight;
+    const float lx = std::floor(left ? ax.x0 + pad : ax.x1 - pad - legend.w);
+    const float ly = std::floor(low ? ax.y1 - pad - legend.h : ax.y0 + pad);
+    legend_box = Rect{lx, ly, lx + legend.w, ly + legend.h};
+  }}
 
-  // Grid (minor lines closer than 4 pixels to the previous line are left out).
-  if (spec.grid) {
-    float last = -kInf;
-    for (const Tick& t : xa.ticks) {
-      const float x = std::floor(static_cast<float>(xs.to_pixel(t.value))) + 0.5f;
-      if (x <= ax.x0 + 0.5f || x >= ax.x1 - 0.5f || (!t.major && x - last < 4)) continue;
-      dl->AddLine(ImVec2(x, ax.y0), ImVec2(x, ax.y1), t.major ? st.grid_major : st.grid_minor);
-      last = x;
-    }
-    last = kInf;
-    for (const Tick& t : ya.ticks) {  // ascending values: bottom to top
-      const float y = std::floor(static_cast<float>(ys.to_pixel(t.value))) + 0.5f;
-      if (y <= ax.y0 + 0.5f || y >= ax.y1 - 0.5f || (!t.major && last - y < 4)) continue;
-      dl->AddLine(ImVec2(ax.x0, y), ImVec2(ax.x1, y), t.major ? st.grid_major : st.grid_minor);
-      last = y;
-    }
-  }
-
-  // Where the legend goes (drawn last, over everything but the tooltip).
-  Rect legend_box;
-  if (spec.legend != PlotLegend::None) {
-    if (legend_outside) {
-      legend = make_legend(spec, st, W * 0.35f, box.y1 - ax.y0, true);
-      legend_box = Rect{box.x1 - legend.w - 1, ax.y0, box.x1 - 1, ax.y0 + legend.h};
-    } else if (show_ticks) {
-      legend = make_legend(spec, st, ax.w() * 0.55f, ax.h() * 0.6f, false);
-      const bool left = spec.legend == PlotLegend::TopLeft || spec.legend == PlotLegend::BottomLeft;
-      const bool low = spec.legend == PlotLegend::BottomLeft || spec.legend == PlotLegend::BottomRight;
-      const float lx = std::floor(left ? ax.x0 + pad : ax.x1 - pad - legend.w);
-      const float ly = std::floor(low ? ax.y1 - pad - legend.h : ax.y0 + pad);
-      legend_box = Rect{lx, ly, lx + legend.w, ly + legend.h};
-    }
-  }
+// Series, then markers, inside the axes (clear of a legend drawn over them), and the axes' border.
+void draw_data(ImDrawList* dl, const PlotFrame& f) {
+  const PlotSpec& spec = f.spec;
+  const std::vector<SeriesView>& views = f.views;
+  const Style& st = f.st;
+  const Rect& ax = f.ax;
+  const AxisScale &xs = f.xa.scale, &ys = f.ya.scale;
+  const float fs = st.fs;
   std::vector<Rect> avoid;
-  if (!legend.series.empty() && !legend_outside) avoid.push_back(legend_box);
+  if (!f.legend.series.empty() && !f.legend_outside) avoid.push_back(f.legend_box);
 
-  // Series, then markers, inside the axes.
   dl->PushClipRect(ImVec2(ax.x0, ax.y0), ImVec2(ax.x1, ax.y1), true);
   for (size_t i = 0; i < spec.series.size(); ++i)
     if (spec.series[i].bars) draw_series(dl, spec.series[i], views[i], series_color(spec, i), xs, ys, ax, st);
   for (size_t i = 0; i < spec.series.size(); ++i)
     if (!spec.series[i].bars) draw_series(dl, spec.series[i], views[i], series_color(spec, i), xs, ys, ax, st);
-  draw_markers(dl, spec, xs, ys, ax, avoid, show_ticks, st);
-  if (!has_data && !spec.empty_text.empty()) {
+  draw_markers(dl, spec, xs, ys, ax, avoid, f.show_ticks, st);
+  if (!f.has_data && !spec.empty_text.empty()) {
     const std::string s = fit(spec.empty_text, ax.w() - 4);
     text_at(dl, (ax.x0 + ax.x1 - text_w(s)) * 0.5f, (ax.y0 + ax.y1 - fs) * 0.5f, st.faint, s);
   }
   dl->PopClipRect();
   dl->AddRect(ImVec2(ax.x0, ax.y0), ImVec2(ax.x1 + 1, ax.y1 + 1), st.border);
+}
 
-  // Ticks and their labels (a label that would touch the previous one is left out).
-  if (show_ticks) {
-    std::vector<Rect> ylabels;
-    float last_top = kInf, last_tick = kInf;
-    for (const Tick& t : ya.ticks) {  // ascending values: bottom to top
-      const float y = std::floor(static_cast<float>(ys.to_pixel(t.value))) + 0.5f;
-      if (y < ax.y0 - 0.5f || y > ax.y1 + 1.5f || (!t.major && last_tick - y < 4)) continue;
-      last_tick = y;
-      dl->AddLine(ImVec2(ax.x0 - (t.major ? st.tick_len : st.tick_len * 0.5f), y), ImVec2(ax.x0, y), st.border);
-      if (t.label.empty()) continue;
-      const float w = text_w(t.label);
-      const Rect r{ax.x0 - st.tick_len - 3 - w, y - fs * 0.5f, ax.x0 - st.tick_len - 3, y + fs * 0.5f};
-      if (r.y1 > last_top - 1) continue;
-      text_at(dl, r.x0, r.y0, st.faint, t.label);
-      ylabels.push_back(r);
-      last_top = r.y0;
-    }
-    float last_right = -kInf;
-    last_tick = -kInf;
-    for (const Tick& t : xa.ticks) {
-      const float x = std::floor(static_cast<float>(xs.to_pixel(t.value))) + 0.5f;
-      if (x < ax.x0 - 0.5f || x > ax.x1 + 1.5f || (!t.major && x - last_tick < 4)) continue;
-      last_tick = x;
-      dl->AddLine(ImVec2(x, ax.y1 + 1), ImVec2(x, ax.y1 + 1 + (t.major ? st.tick_len : st.tick_len * 0.5f)), st.border);
-      if (t.label.empty()) continue;
-      const float w = text_w(t.label);
-      const float x0 = std::min(x - w * 0.5f, box.x1 - w), y0 = ax.y1 + st.tick_len + 2;
-      const Rect r{x0, y0, x0 + w, y0 + fs};
-      bool clash = r.x0 < last_right + fs * 0.5f || r.x0 < box.x0;
-      for (const Rect& yl : ylabels) clash = clash || yl.overlaps(r);
-      if (clash) continue;
-      text_at(dl, r.x0, r.y0, st.faint, t.label);
-      last_right = r.x1;
-    }
+// Ticks and their labels (a label that would touch the previous one is left out).
+void draw_ticks(ImDrawList* dl, const PlotFrame& f) {
+  const Style& st = f.st;
+  const Rect &box = f.box, &ax = f.ax;
+  const AxisScale &xs = f.xa.scale, &ys = f.ya.scale;
+  const Axis &xa = f.xa, &ya = f.ya;
+  const float fs = st.fs;
+  std::vector<Rect> ylabels;
+  float last_top = kInf, last_tick = kInf;
+  for (const Tick& t : ya.ticks) {  // ascending values: bottom to top
+    const float y = std::floor(static_cast<float>(ys.to_pixel(t.value))) + 0.5f;
+    if (y < ax.y0 - 0.5f || y > ax.y1 + 1.5f || (!t.major && last_tick - y < 4)) continue;
+    last_tick = y;
+    dl->AddLine(ImVec2(ax.x0 - (t.major ? st.tick_len : st.tick_len * 0.5f), y), ImVec2(ax.x0, y), st.border);
+    if (t.label.empty()) continue;
+    const float w = text_w(t.label);
+    const Rect r{ax.x0 - st.tick_len - 3 - w, y - fs * 0.5f, ax.x0 - st.tick_len - 3, y + fs * 0.5f};
+    if (r.y1 > last_top - 1) continue;
+    text_at(dl, r.x0, r.y0, st.faint, t.label);
+    ylabels.push_back(r);
+    last_top = r.y0;
   }
+  float last_right = -kInf;
+  last_tick = -kInf;
+  for (const Tick& t : xa.ticks) {
+    const float x = std::floor(static_cast<float>(xs.to_pixel(t.value))) + 0.5f;
+    if (x < ax.x0 - 0.5f || x > ax.x1 + 1.5f || (!t.major && x - last_tick < 4)) continue;
+    last_tick = x;
+    dl->AddLine(ImVec2(x, ax.y1 + 1), ImVec2(x, ax.y1 + 1 + (t.major ? st.tick_len : st.tick_len * 0.5f)), st.border);
+    if (t.label.empty()) continue;
+    const float w = text_w(t.label);
+    const float x0 = std::min(x - w * 0.5f, box.x1 - w), y0 = ax.y1 + st.tick_len + 2;
+    const Rect r{x0, y0, x0 + w, y0 + fs};
+    bool clash = r.x0 < last_right + fs * 0.5f || r.x0 < box.x0;
+    for (const Rect& yl : ylabels) clash = clash || yl.overlaps(r);
+    if (clash) continue;
+    text_at(dl, r.x0, r.y0, st.faint, t.label);
+    last_right = r.x1;
+  }
+}
 
-  // Title, axis labels.
+// The title and the axis labels.
+void draw_titles(ImDrawList* dl, const PlotFrame& f) {
+  const PlotSpec& spec = f.spec;
+  const Style& st = f.st;
+  const Rect &box = f.box, &ax = f.ax;
+  const float W = f.W, fs = st.fs, pad = st.pad;
+  const bool show_title = f.show_title, show_xl = f.show_xl, show_yl = f.show_yl;
   if (show_title) {
     const std::string s = fit(spec.title, W);
     const float cx = (ax.x0 + ax.x1) * 0.5f, w = text_w(s);
@@ -781,103 +797,182 @@ PlotResult plot(const char* id, const PlotSpec& spec, ImVec2 size) {
     const float bottom = std::clamp(std::floor((ax.y0 + ax.y1) * 0.5f + w * 0.5f), std::min(y0 + w, y1), std::max(y0 + w, y1));
     text_up(dl, nullptr, ImGui::GetFontSize(), box.x0 + pad, bottom, st.ink, s);
   }
+}
 
-  // Hover: the point under the mouse, crosshair, nearest points, read-out.
-  std::vector<int> near;
-  if (res.hovered) {
-    near = nearest_by_x(views, xs, ys, mouse);
-    const float hit = std::max(6.f, fs * 0.5f);
-    double best = kInf;
-    for (size_t s = 0; s < views.size(); ++s) {
-      const SeriesView& v = views[s];
-      for (size_t i = 0; i < v.n; ++i) {
-        double d;
-        if (v.bars) {
-          if (!xs.plottable(v.x[i]) || !xs.plottable(v.x[i + 1]) || !ys.plottable(v.y[i])) continue;
-          const double a = xs.to_pixel(v.x[i]), b = xs.to_pixel(v.x[i + 1]);
-          const double top = ys.to_pixel(v.y[i]);
-          const double base = bar_base(ys, ax);
-          if (mouse.x < std::min(a, b) || mouse.x > std::max(a, b) || mouse.y < std::min(top, base) - 1 ||
-              mouse.y > std::max(top, base) + 1)
-            continue;
-          d = hit;  // a point nearby wins over the bar behind it
-        } else {
-          if (!xs.plottable(v.x[i]) || !ys.plottable(v.y[i])) continue;
-          const double dx = xs.to_pixel(v.x[i]) - mouse.x, dy = ys.to_pixel(v.y[i]) - mouse.y;
-          d = std::sqrt(dx * dx + dy * dy);
-          if (d > hit) continue;
-        }
-        if (d < best) {
-          best = d;
-          res.series = static_cast<int>(s);
-          res.point = static_cast<int>(i);
-        }
+// Hover: the point under the mouse (into res), the crosshair and the nearest point of each series; returns
+// those points' indices (-1: none), for the read-out.
+std::vector<int> hover_points(ImDrawList* dl, const PlotFrame& f, ImVec2 mouse, PlotResult& res) {
+  const PlotSpec& spec = f.spec;
+  const std::vector<SeriesView>& views = f.views;
+  const Style& st = f.st;
+  const Rect& ax = f.ax;
+  const AxisScale &xs = f.xa.scale, &ys = f.ya.scale;
+  const float fs = st.fs;
+  const std::vector<int> near = nearest_by_x(views, xs, ys, mouse);
+  const float hit = std::max(6.f, fs * 0.5f);
+  double best = kInf;
+  for (size_t s = 0; s < views.size(); ++s) {
+    const SeriesView& v = views[s];
+    for (size_t i = 0; i < v.n; ++i) {
+      double d;
+      if (v.bars) {
+        if (!xs.plottable(v.x[i]) || !xs.plottable(v.x[i + 1]) || !ys.plottable(v.y[i])) continue;
+        const double a = xs.to_pixel(v.x[i]), b = xs.to_pixel(v.x[i + 1]);
+        const double top = ys.to_pixel(v.y[i]);
+        const double base = bar_base(ys, ax);
+        if (mouse.x < std::min(a, b) || mouse.x > std::max(a, b) || mouse.y < std::min(top, base) - 1 ||
+            mouse.y > std::max(top, base) + 1)
+          continue;
+        d = hit;  // a point nearby wins over the bar behind it
+      } else {
+        if (!xs.plottable(v.x[i]) || !ys.plottable(v.y[i])) continue;
+        const double dx = xs.to_pixel(v.x[i]) - mouse.x, dy = ys.to_pixel(v.y[i]) - mouse.y;
+        d = std::sqrt(dx * dx + dy * dy);
+        if (d > hit) continue;
       }
-    }
-    if (spec.hover_readout) {
-      dl->PushClipRect(ImVec2(ax.x0, ax.y0), ImVec2(ax.x1, ax.y1), true);
-      const ImU32 cross = ImGui::GetColorU32(ImGuiCol_TextDisabled, 0.6f);
-      dl->AddLine(ImVec2(std::floor(mouse.x) + 0.5f, ax.y0), ImVec2(std::floor(mouse.x) + 0.5f, ax.y1), cross);
-      dl->AddLine(ImVec2(ax.x0, std::floor(mouse.y) + 0.5f), ImVec2(ax.x1, std::floor(mouse.y) + 0.5f), cross);
-      for (size_t s = 0; s < views.size(); ++s) {
-        const int i = near[s];
-        if (i < 0) continue;
-        const SeriesView& v = views[s];
-        const ImU32 col = series_color(spec, s);
-        const bool hot = res.series == static_cast<int>(s) && res.point == i;
-        if (v.bars) {
-          const auto cx = [&](double px) { return static_cast<float>(std::clamp(px, ax.x0 - 2.0, ax.x1 + 2.0)); };
-          const auto cy = [&](double py) { return static_cast<float>(std::clamp(py, ax.y0 - 2.0, ax.y1 + 2.0)); };
-          const double a = xs.to_pixel(v.x[i]), b = xs.to_pixel(v.x[i + 1]), top = ys.to_pixel(v.y[i]);
-          const double base = bar_base(ys, ax);
-          dl->AddRect(ImVec2(cx(std::min(a, b)), cy(std::min(top, base))),
-                      ImVec2(cx(std::max(a, b)), cy(std::max(top, base))), col, 0, 0, hot ? 2.5f : 1.5f);
-        } else {
-          const ImVec2 p(static_cast<float>(xs.to_pixel(v.x[i])), static_cast<float>(ys.to_pixel(v.y[i])));
-          const float rad = point_radius(spec.series[s], st) + 2;
-          if (p.x < ax.x0 - rad || p.x > ax.x1 + rad || p.y < ax.y0 - rad || p.y > ax.y1 + rad)
-            continue;  // off the axes
-          dl->AddCircleFilled(p, rad, with_alpha(st.bg, 0.9f));
-          dl->AddCircle(p, rad, col, 0, hot ? 2.5f : 1.5f);
-        }
+      if (d < best) {
+        best = d;
+        res.series = static_cast<int>(s);
+        res.point = static_cast<int>(i);
       }
-      dl->PopClipRect();
     }
   }
-  if (!legend.series.empty()) draw_legend(dl, spec, legend, legend_box.x0, legend_box.y0, st);
-
-  if (res.hovered && spec.hover_readout) {
-    ImGui::BeginTooltip();
-    const std::string xl = spec.x_label.empty() ? "x" : spec.x_label;
-    const std::string yl = spec.y_label.empty() ? "y" : spec.y_label;
-    ImGui::TextDisabled("%s = %s, %s = %s", xl.c_str(), format_readout(res.x, true).c_str(), yl.c_str(),
-                        format_readout(res.y, true).c_str());
-    int lines = 0;
+  if (spec.hover_readout) {
+    dl->PushClipRect(ImVec2(ax.x0, ax.y0), ImVec2(ax.x1, ax.y1), true);
+    const ImU32 cross = ImGui::GetColorU32(ImGuiCol_TextDisabled, 0.6f);
+    dl->AddLine(ImVec2(std::floor(mouse.x) + 0.5f, ax.y0), ImVec2(std::floor(mouse.x) + 0.5f, ax.y1), cross);
+    dl->AddLine(ImVec2(ax.x0, std::floor(mouse.y) + 0.5f), ImVec2(ax.x1, std::floor(mouse.y) + 0.5f), cross);
     for (size_t s = 0; s < views.size(); ++s) {
       const int i = near[s];
       if (i < 0) continue;
-      if (++lines > 12) {
-        ImGui::TextDisabled("…");
-        break;
-      }
       const SeriesView& v = views[s];
-      std::string t = spec.series[s].name.empty() ? std::string() : spec.series[s].name + ":  ";
-      if (v.bars)
-        t += "[" + format_readout(v.x[i], true) + ", " + format_readout(v.x[i + 1], true) + "]  " +
-             format_readout(v.y[i], true);
-      else
-        t += "(" + format_readout(v.x[i], true) + ", " + format_readout(v.y[i], true) + ")";
-      ImDrawList* tl = ImGui::GetWindowDrawList();
-      const ImVec2 c = ImGui::GetCursorScreenPos();
-      const float q = std::floor(fs * 0.3f);
-      tl->AddRectFilled(ImVec2(c.x, c.y + fs * 0.5f - q), ImVec2(c.x + 2 * q, c.y + fs * 0.5f + q),
-                        series_color(spec, s), 2.f);
-      ImGui::Dummy(ImVec2(2 * q, fs));
-      ImGui::SameLine();
-      ImGui::TextUnformatted(t.c_str());
+      const ImU32 col = series_color(spec, s);
+      const bool hot = res.series == static_cast<int>(s) && res.point == i;
+      if (v.bars) {
+        const auto cx = [&](double px) { return static_cast<float>(std::clamp(px, ax.x0 - 2.0, ax.x1 + 2.0)); };
+        const auto cy = [&](double py) { return static_cast<float>(std::clamp(py, ax.y0 - 2.0, ax.y1 + 2.0)); };
+        const double a = xs.to_pixel(v.x[i]), b = xs.to_pixel(v.x[i + 1]), top = ys.to_pixel(v.y[i]);
+        const double base = bar_base(ys, ax);
+        dl->AddRect(ImVec2(cx(std::min(a, b)), cy(std::min(top, base))),
+                    ImVec2(cx(std::max(a, b)), cy(std::max(top, base))), col, 0, 0, hot ? 2.5f : 1.5f);
+      } else {
+        const ImVec2 p(static_cast<float>(xs.to_pixel(v.x[i])), static_cast<float>(ys.to_pixel(v.y[i])));
+        const float rad = point_radius(spec.series[s], st) + 2;
+        if (p.x < ax.x0 - rad || p.x > ax.x1 + rad || p.y < ax.y0 - rad || p.y > ax.y1 + rad)
+          continue;  // off the axes
+        dl->AddCircleFilled(p, rad, with_alpha(st.bg, 0.9f));
+        dl->AddCircle(p, rad, col, 0, hot ? 2.5f : 1.5f);
+      }
     }
-    ImGui::EndTooltip();
+    dl->PopClipRect();
   }
+  return near;
+}
+
+// The read-out beside the mouse: where it is, and the nearest point of each series.
+void hover_tooltip(const PlotFrame& f, const std::vector<int>& near, const PlotResult& res) {
+  const PlotSpec& spec = f.spec;
+  const std::vector<SeriesView>& views = f.views;
+  const float fs = f.st.fs;
+  ImGui::BeginTooltip();
+  const std::string xl = spec.x_label.empty() ? "x" : spec.x_label;
+  const std::string yl = spec.y_label.empty() ? "y" : spec.y_label;
+  ImGui::TextDisabled("%s = %s, %s = %s", xl.c_str(), format_readout(res.x, true).c_str(), yl.c_str(),
+                      format_readout(res.y, true).c_str());
+  int lines = 0;
+  for (size_t s = 0; s < views.size(); ++s) {
+    const int i = near[s];
+    if (i < 0) continue;
+    if (++lines > 12) {
+      ImGui::TextDisabled("…");
+      break;
+    }
+    const SeriesView& v = views[s];
+    std::string t = spec.series[s].name.empty() ? std::string() : spec.series[s].name + ":  ";
+    if (v.bars)
+      t += "[" + format_readout(v.x[i], true) + ", " + format_readout(v.x[i + 1], true) + "]  " +
+           format_readout(v.y[i], true);
+    else
+      t += "(" + format_readout(v.x[i], true) + ", " + format_readout(v.y[i], true) + ")";
+    ImDrawList* tl = ImGui::GetWindowDrawList();
+    const ImVec2 c = ImGui::GetCursorScreenPos();
+    const float q = std::floor(fs * 0.3f);
+    tl->AddRectFilled(ImVec2(c.x, c.y + fs * 0.5f - q), ImVec2(c.x + 2 * q, c.y + fs * 0.5f + q),
+                      series_color(spec, s), 2.f);
+    ImGui::Dummy(ImVec2(2 * q, fs));
+    ImGui::SameLine();
+    ImGui::TextUnformatted(t.c_str());
+  }
+  ImGui::EndTooltip();
+}
+
+}  // namespace
+
+// A plot in phases: the box and the data's ranges, the layout (lay_out), then the grid, the legend's place,
+// the data, the ticks, the titles, the hover and the legend, each drawn over the one before; the read-out last.
+PlotResult plot(const char* id, const PlotSpec& spec, ImVec2 size) {
+  PlotResult res;
+  ImGui::PushID(id ? id : "plot");
+  PlotFrame f(spec);
+  f.st = plot_style();
+  const Style& st = f.st;
+
+  // The box.
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  float W = size.x > 0 ? size.x : avail.x + size.x;
+  float H = size.y > 0 ? size.y : size.y < 0 ? avail.y + size.y : st.fs * 14;
+  W = std::floor(std::max(W, 1.f));
+  H = std::floor(std::max(H, 1.f));
+  ImVec2 o = ImGui::GetCursorScreenPos();
+  o = ImVec2(std::floor(o.x), std::floor(o.y));
+  ImGui::InvisibleButton("##plot", ImVec2(W, H));
+  const bool item_hovered = ImGui::IsItemHovered();
+  const bool item_clicked = ImGui::IsItemClicked(ImGuiMouseButton_Left);
+  const bool visible = ImGui::IsItemVisible();
+  f.box = Rect{o.x, o.y, o.x + W, o.y + H};
+  f.W = W;
+  f.H = H;
+
+  // Ranges.
+  f.views = plot_series_views(spec);
+  const DataRange dr = data_range(f.views, spec.x_log, spec.y_log);
+  bool any_bars = false;
+  for (const SeriesView& v : f.views) any_bars = any_bars || (v.bars && v.n > 0);
+  f.kx = spec.x_log ? AxisKind::Log10 : AxisKind::Linear;
+  f.ky = spec.y_log ? AxisKind::Log10 : AxisKind::Linear;
+  f.xr = auto_range(f.kx, dr.x, spec.x_markers, spec.x_min, spec.x_max, false);
+  f.yr = auto_range(f.ky, dr.y, spec.y_markers, spec.y_min, spec.y_max, any_bars);
+  f.has_data = dr.x.valid && dr.y.valid;
+
+  lay_out(f);
+  const Rect& ax = f.ax;
+  res.plot_min = ImVec2(ax.x0, ax.y0);
+  res.plot_max = ImVec2(ax.x1, ax.y1);
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  res.hovered = item_hovered && ax.contains(mouse);
+  res.clicked = res.hovered && item_clicked;
+  if (res.hovered) {
+    res.x = f.xa.scale.to_value(mouse.x);
+    res.y = f.ya.scale.to_value(mouse.y);
+  }
+  if (!visible) {
+    ImGui::PopID();
+    return res;
+  }
+  remember_plot(spec.title.empty() ? std::string(id ? id : "plot") : spec.title, f.box);
+
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  dl->PushClipRect(ImVec2(f.box.x0, f.box.y0), ImVec2(f.box.x1, f.box.y1), true);
+  dl->AddRectFilled(ImVec2(ax.x0, ax.y0), ImVec2(ax.x1, ax.y1), st.bg);
+  if (spec.grid) draw_grid(dl, f);
+  if (spec.legend != PlotLegend::None) place_legend(f);
+  draw_data(dl, f);
+  if (f.show_ticks) draw_ticks(dl, f);
+  draw_titles(dl, f);
+  std::vector<int> near;
+  if (res.hovered) near = hover_points(dl, f, mouse, res);
+  if (!f.legend.series.empty()) draw_legend(dl, spec, f.legend, f.legend_box.x0, f.legend_box.y0, st);
+  if (res.hovered && spec.hover_readout) hover_tooltip(f, near, res);
   dl->PopClipRect();
   ImGui::PopID();
   return res;
