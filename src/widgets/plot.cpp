@@ -703,7 +703,8 @@ void place_legend(PlotFrame& f) {
     const float lx = std::floor(left ? ax.x0 + pad : ax.x1 - pad - legend.w);
     const float ly = std::floor(low ? ax.y1 - pad - legend.h : ax.y0 + pad);
     legend_box = Rect{lx, ly, lx + legend.w, ly + legend.h};
-  }}
+  }
+}
 
 // Series, then markers, inside the axes (clear of a legend drawn over them), and the axes' border.
 void draw_data(ImDrawList* dl, const PlotFrame& f) {
