@@ -10,7 +10,7 @@
 #include <cstdio>
 #include <string>
 
-#include "app/presets.h"
+#include "app/scenes/sdpa_presets.h"
 #include "app/scenes/sdpa_scene.h"
 #include "core/tokenizer.h"
 #include "core/train/coref.h"

@@ -4,7 +4,7 @@
 #include <utility>
 #include <vector>
 
-#include "app/cell_text.h"
+#include "app/scenes/sdpa_cell_text.h"
 #include "app/scenes/sdpa_scene.h"
 #include "views/view.h"
 #include "widgets/matrix_view.h"

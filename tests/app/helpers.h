@@ -68,5 +68,17 @@ inline std::string message(const PlaygroundState& st, const std::string& key) {
   return {};
 }
 
+// The message on screen under `key` (null: none), and how many there are (one per key).
+inline const Message* find_message(const PlaygroundState& st, const std::string& key) {
+  for (const auto& m : st.errors)
+    if (m.key == key) return &m;
+  return nullptr;
+}
+inline int count_key(const PlaygroundState& st, const std::string& key) {
+  int c = 0;
+  for (const auto& m : st.errors) c += m.key == key;
+  return c;
+}
+
 }  // namespace test
 }  // namespace ap

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "app/i18n.h"
-#include "app/presets.h"
+#include "app/scenes/sdpa_presets.h"
 
 namespace ap {
 namespace {

@@ -2,9 +2,9 @@
 
 #include <algorithm>
 
-#include "app/cell_text.h"
+#include "app/scenes/sdpa_cell_text.h"
 #include "app/json_fields.h"
-#include "app/presets.h"
+#include "app/scenes/sdpa_presets.h"
 #include "app/scene_presets.h"
 #include "app/scenes/train_scene.h"
 #include "app/weights_label.h"

@@ -66,7 +66,7 @@ class SdpaScene final : public Scene {
   void commit(std::unique_ptr<SceneChange> change) override;
   const std::vector<UrlParam>& url_params() const override;
   std::vector<int> substeps() const override;
-  std::string explain(int what, int i, int j) const override;  // what: a MatrixId (app/cell_text.h)
+  std::string explain(int what, int i, int j) const override;  // what: a MatrixId (app/scenes/sdpa_cell_text.h)
 
   const SdpaModel& model() const { return model_; }
   // Builds a model from `params` and installs it, or keeps the current one and returns the error.

@@ -1,4 +1,4 @@
-#include "cell_text.h"
+#include "sdpa_cell_text.h"
 
 #include <cmath>
 #include <cstdio>

@@ -1,4 +1,4 @@
-// Unit tests for the cell arithmetic text (app/cell_text.h): number formatting, subscripts, dot products and
+// Unit tests for the cell arithmetic text (app/scenes/sdpa_cell_text.h): number formatting, subscripts, dot products and
 // the per-cell explanations of every matrix.
 #include <gtest/gtest.h>
 
@@ -6,9 +6,9 @@
 #include <limits>
 #include <string>
 
-#include "app/cell_text.h"
+#include "app/scenes/sdpa_cell_text.h"
 #include "app/i18n.h"
-#include "app/presets.h"
+#include "app/scenes/sdpa_presets.h"
 #include "core/tokenizer.h"
 #include "helpers.h"
 

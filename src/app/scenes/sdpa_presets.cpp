@@ -1,4 +1,4 @@
-#include "presets.h"
+#include "sdpa_presets.h"
 
 #include "app/i18n.h"
 
