@@ -96,8 +96,10 @@ fuzz_run() {  # fuzz_run <runs, -1 for no limit> <seconds>: every target; prints
     for j in "${pids[@]}"; do wait "$j" || failed=1; done
     execs=$(cat build/fuzz/"$t".*.log | sed -n 's/^stat::number_of_executed_units: *//p' | awk '{s += $1} END {print s + 0}')
     rate=$(cat build/fuzz/"$t".*.log | sed -n 's/^stat::average_exec_per_sec: *//p' | awk '{s += $1} END {print s + 0}')
-    crashes=$(find "build/fuzz/crashes/$t" -type f | wc -l)
-    printf '%s: %s execs, %s exec/s, crashes %s (%s process(es))\n' "$t" "$execs" "$rate" "$crashes" "$procs"
+    # crash-, leak-, timeout-, oom-: failures; slow-unit- (an input over 10 s, kept for a look): listed only
+    crashes=$(find "build/fuzz/crashes/$t" -type f ! -name 'slow-unit-*' | wc -l)
+    slow=$(find "build/fuzz/crashes/$t" -type f -name 'slow-unit-*' | wc -l)
+    printf '%s: %s execs, %s exec/s, crashes %s, slow inputs %s (%s process(es))\n' "$t" "$execs" "$rate" "$crashes" "$slow" "$procs"
     if [ "$crashes" != 0 ] || [ "$(cat build/fuzz/"$t".*.log | grep -c '^stat::number_of_executed_units')" != "$procs" ]; then
       failed=1; tail -n 40 build/fuzz/"$t".*.log
     fi
