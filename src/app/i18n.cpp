@@ -230,6 +230,7 @@ const TrPair kTable[] = {
      "{0}：紧凑矩阵的形式是 {\"f32\": \"v1.…\"}，即 getState({matrices: 'compact'}) 写出的形式"},
     {"playing ({0}) and step.playing ({1}) disagree", "playing（{0}）与 step.playing（{1}）矛盾"},
     {"unknown field '{0}'", "未知字段“{0}”"},
+    {"internal: no field '{0}' in the scene's table", "内部错误：场景的字段表中没有“{0}”"},
     {"unknown preset '{0}'", "未知示例“{0}”"},
     {"unknown preset '{0}' (known: {1})", "未知示例“{0}”（可用：{1}）"},
     {"{0} = {1} is too large; the limit is ±1e6", "{0} = {1} 太大，上限为 ±1e6"},

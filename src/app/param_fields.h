@@ -9,11 +9,15 @@
 //       {"d_k", at<&P::d_k>, 1, self_limits::kMaxDModel},      // an integer in [1, max] (URL: a number)
 //       {"seed", at<&P::seed>},                               // a seed: an integer in [0, limits::kMaxSeed]
 //       {"learning_rate", at<&P::lr>, 0.0, 1.0, "lr"},         // a number, under another name in links
-//       {"mask", mask_read, mask_write, UrlKind::String},     // anything else: its own reader and writer
+//       mask_field<P>(),                                      // anything else: its own reader and writer
+//       {"matrices", by_scene, UrlKind::Matrices, "m"},       // read and written by the scene's own code
+//       Field<P>{"d_k", at<&P::d_k>, 1, 64}.by_scene(),       // its limits here, read where the scene says
 //   };
 //
 // Fields are read, written and put in links in table order: the first invalid field in that order is the
-// one a refusal names.
+// one a refusal names. A field that rules spanning fields decide (the SDPA scene's sentence against hand-set
+// matrices) is marked by_scene: it is declared here (a known field, its link form, its limits when it has a
+// member), and the scene reads and writes it itself, after or around the table's reading.
 #pragma once
 #include <nlohmann/json.hpp>
 
@@ -24,6 +28,7 @@
 #include <vector>
 
 #include "app/json_fields.h"
+#include "core/attention.h"
 #include "app/scene.h"
 #include "app/scene_presets.h"
 
@@ -44,6 +49,10 @@ typename member_pointer<decltype(M)>::type& at(Q& p) {
   return p.*M;
 }
 
+// The tag of a field that is only declared in the table (see by_scene above).
+struct BySceneTag {};
+inline constexpr BySceneTag by_scene{};
+
 template <class P>
 struct Field {
   template <class T>
@@ -52,7 +61,8 @@ struct Field {
     Status (*read)(const nlohmann::json& v, P* p);
     void (*write)(const P& p, nlohmann::json& doc);
   };
-  using Access = std::variant<Ref<int>, Ref<uint64_t>, Ref<double>, Ref<bool>, Ref<std::string>, Ref<std::vector<std::string>>, Custom>;
+  using Access = std::variant<Ref<int>, Ref<uint64_t>, Ref<double>, Ref<bool>, Ref<std::string>, Ref<std::vector<std::string>>, Custom,
+                              std::monostate>;  // monostate: declared only, the scene reads and writes it
 
   const char* name;         // the document field
   Access access;
@@ -61,6 +71,7 @@ struct Field {
   const char* url = nullptr;  // its name in a link (nullptr: the field's own name)
   UrlKind url_kind = UrlKind::String;
   bool in_url = true;
+  bool scene_reads = false;  // skipped by read_fields and write_fields: the scene's own code reads and writes it
 
   Field(const char* n, Ref<int> r, long long lo_, long long hi_, const char* url_name = nullptr)
       : name(n), access(r), lo(lo_), hi(hi_), url(url_name), url_kind(UrlKind::Number) {}
@@ -74,6 +85,15 @@ struct Field {
   Field(const char* n, Status (*read)(const nlohmann::json&, P*), void (*write)(const P&, nlohmann::json&), UrlKind kind,
         const char* url_name = nullptr, bool in_link = true)
       : name(n), access(Custom{read, write}), url(url_name), url_kind(kind), in_url(in_link) {}
+  Field(const char* n, BySceneTag, UrlKind kind, const char* url_name = nullptr, bool in_link = true)
+      : name(n), access(std::monostate{}), url(url_name), url_kind(kind), in_url(in_link), scene_reads(true) {}
+
+  // This field with its reader and limits kept, read and written where the scene's own rules say.
+  Field by_scene() const {
+    Field f = *this;
+    f.scene_reads = true;
+    return f;
+  }
 
   // Validates `v` and stores it in `p`; on an error `p` is left as it was.
   Status read(const nlohmann::json& v, P* p) const {
@@ -92,8 +112,8 @@ struct Field {
       AP_TRY(read_string(v, name, &(*r)(*p)));
     } else if (const auto* r = std::get_if<Ref<std::vector<std::string>>>(&access)) {
       AP_TRY(read_string_list(v, name, &(*r)(*p)));
-    } else {
-      AP_TRY(std::get<Custom>(access).read(v, p));
+    } else if (const auto* c = std::get_if<Custom>(&access)) {
+      AP_TRY(c->read(v, p));
     }
     return Status::Ok();
   }
@@ -103,7 +123,7 @@ struct Field {
     std::visit(
         [&](auto r) {
           if constexpr (std::is_same_v<decltype(r), Custom>) r.write(p, doc);
-          else doc[name] = r(q);
+          else if constexpr (!std::is_same_v<decltype(r), std::monostate>) doc[name] = r(q);
         },
         access);
   }
@@ -122,12 +142,52 @@ Field<P> weights_field() {
           [](const P& p, nlohmann::json& doc) { doc["weights"] = p.trained ? "trained" : "random"; }, UrlKind::String};
 }
 
+// The field "mask": "none", "padding" or "causal" (P::mask).
+template <class P>
+Field<P> mask_field() {
+  return {"mask",
+          [](const nlohmann::json& v, P* p) {
+            if (!v.is_string() || !parse_mask_name(v.get<std::string>(), &p->mask))
+              return Status::Error("mask must be \"none\", \"padding\" or \"causal\", got {0}", {quote_json(v)});
+            return Status::Ok();
+          },
+          [](const P& p, nlohmann::json& doc) { doc["mask"] = mask_name(p.mask); }, UrlKind::String};
+}
+
 template <class P>
 using FieldTable = std::vector<Field<P>>;
 
+// The table's fields (not those the scene reads itself), into the document.
 template <class P>
 void write_fields(const FieldTable<P>& fields, const P& p, nlohmann::json& doc) {
-  for (const auto& f : fields) f.write(p, doc);
+  for (const auto& f : fields)
+    if (!f.scene_reads) f.write(p, doc);
+}
+
+// One by_scene field, by its name, with the table's reader and limits: read when `in` has it (a name the
+// table lacks is the scene's own mistake, reported as an error, never a crash), or written.
+template <class P>
+Status read_field(const nlohmann::json& in, const FieldTable<P>& fields, const char* name, P* p) {
+  for (const auto& f : fields)
+    if (std::string(f.name) == name) {
+      const auto it = in.find(name);
+      return it == in.end() ? Status::Ok() : f.read(*it, p);
+    }
+  return Status::Error("internal: no field '{0}' in the scene's table", {name});
+}
+template <class P>
+void write_field(const FieldTable<P>& fields, const char* name, const P& p, nlohmann::json& doc) {
+  for (const auto& f : fields)
+    if (std::string(f.name) == name) f.write(p, doc);
+}
+
+// Each of the table's fields present in `in` (not those the scene reads itself), validated and stored in
+// table order.
+template <class P>
+Status read_table_fields(const nlohmann::json& in, const FieldTable<P>& fields, P* p) {
+  for (const auto& f : fields)
+    if (const auto it = in.find(f.name); it != in.end() && !f.scene_reads) AP_TRY(f.read(*it, p));
+  return Status::Ok();
 }
 
 // The table's URL parameters, in table order (a scene keeps the list: url_params returns a reference).
@@ -158,9 +218,7 @@ Status read_fields(const nlohmann::json& in, const FieldTable<P>& fields, const 
   if (!in.is_object()) return Status::Error("expects an object, got {0}", {quote_json(in)});
   AP_TRY(check_table_fields(in, fields, extra));
   if (const auto it = in.find("preset"); it != in.end()) AP_TRY(find_preset_params(*it, presets, p));
-  for (const auto& f : fields)
-    if (const auto it = in.find(f.name); it != in.end()) AP_TRY(f.read(*it, p));
-  return Status::Ok();
+  return read_table_fields(in, fields, p);
 }
 
 }  // namespace ap

@@ -174,6 +174,64 @@ TEST(AppParamFields, TheFirstInvalidFieldInTableOrderIsNamed) {
   EXPECT_EQ(message(s).rfind("n ", 0), 0u) << message(s);
 }
 
+// Fields marked by_scene (the SDPA scene's rules that span fields): declared in the table, so they are
+// known fields and in the link, but read_fields and write_fields leave them to the scene, which reads one with
+// the table's limits (read_field) or writes it (write_field); mask_field reads and writes the mask by name.
+struct Masked {
+  int n = 3;
+  int width = 4;
+  MaskKind mask = MaskKind::None;
+};
+const FieldTable<Masked>& masked_fields() {
+  using P = Masked;
+  static const FieldTable<P> kFields = {
+      {"n", at<&P::n>, 1, 10},
+      Field<P>{"width", at<&P::width>, 1, 8}.by_scene(),
+      {"matrices", by_scene, UrlKind::Matrices, "m"},
+      mask_field<P>(),
+  };
+  return kFields;
+}
+
+TEST(AppParamFields, BySceneFieldsAreDeclaredButLeftToTheScene) {
+  set_lang(Lang::En);
+  const std::vector<UrlParam> url = url_params_of(masked_fields());
+  ASSERT_EQ(url.size(), 4u);
+  EXPECT_STREQ(url[1].field, "width");
+  EXPECT_STREQ(url[2].field, "matrices");
+  EXPECT_STREQ(url[2].name, "m");
+  EXPECT_EQ(url[2].kind, UrlKind::Matrices);
+
+  Masked p;
+  const json in = {{"n", 5}, {"width", 7}, {"matrices", {{"Q", json::array()}}}, {"mask", "causal"}};
+  EXPECT_TRUE(check_table_fields(in, masked_fields(), {}));
+  ASSERT_TRUE(read_table_fields(in, masked_fields(), &p));
+  EXPECT_EQ(p.n, 5);
+  EXPECT_EQ(p.width, 4);  // by_scene: not read with the rest
+  EXPECT_EQ(p.mask, MaskKind::Causal);
+  ASSERT_TRUE(read_field(in, masked_fields(), "width", &p));
+  EXPECT_EQ(p.width, 7);
+  const Status wide = read_field(json{{"width", 9}}, masked_fields(), "width", &p);
+  ASSERT_FALSE(wide);
+  EXPECT_EQ(message(wide).rfind("width ", 0), 0u) << message(wide);
+  EXPECT_EQ(p.width, 7);
+  EXPECT_TRUE(read_field(json::object(), masked_fields(), "width", &p));  // absent: nothing to read
+  const Status missing = read_field(in, masked_fields(), "height", &p);
+  ASSERT_FALSE(missing);
+  EXPECT_NE(message(missing).find("height"), std::string::npos) << message(missing);
+
+  json doc;
+  write_fields(masked_fields(), p, doc);
+  EXPECT_EQ(doc, (json{{"n", 5}, {"mask", "causal"}}));
+  write_field(masked_fields(), "width", p, doc);
+  EXPECT_EQ(doc["width"], 7);
+
+  const Status bad = read_table_fields(json{{"mask", "diagonal"}}, masked_fields(), &p);
+  ASSERT_FALSE(bad);
+  EXPECT_NE(message(bad).find("mask must be"), std::string::npos) << message(bad);
+  EXPECT_EQ(p.mask, MaskKind::Causal);
+}
+
 // For every scene: each URL parameter names a field the document has, no two share a name, and the
 // document's own parameters are accepted back (the four places a parameter used to be named agree).
 TEST(AppParamFields, EveryScenesLinkAndDocumentAgree) {

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "app/json_fields.h"
+#include "app/param_fields.h"
 #include "app/scene_presets.h"
 #include "core/number_text.h"
 #include "core/sdpa_pipeline.h"
@@ -173,9 +174,24 @@ void ImportScene::write_params(json& doc) const {
 
 void ImportScene::write_results(json& doc, bool with_matrices) const { doc["results"] = results_json(data_, params_, with_matrices); }
 
+namespace {
+// Every field, once (app/param_fields.h). All are read by prepare's own rules: the data first (a preset, new
+// weights, or new tokens for the weights on screen), then layer and head within that data's sizes. Only the
+// view goes in a link: the weights are too big for an address (they travel in setState, or as a file).
+const FieldTable<ImportParams>& import_fields() {
+  static const FieldTable<ImportParams> kFields = {
+      {"source", by_scene, UrlKind::String, nullptr, false},
+      {"layer", by_scene, UrlKind::Number},
+      {"head", by_scene, UrlKind::Number},
+      {"tokens", by_scene, UrlKind::Json, nullptr, false},
+      {"weights", by_scene, UrlKind::Json, nullptr, false},
+  };
+  return kFields;
+}
+}  // namespace
+
 const std::vector<UrlParam>& ImportScene::url_params() const {
-  // Only the view: the weights are too big for an address (they travel in setState, or as a file).
-  static const std::vector<UrlParam> kParams = {{"layer", "layer", UrlKind::Number}, {"head", "head", UrlKind::Number}};
+  static const std::vector<UrlParam> kParams = url_params_of(import_fields());
   return kParams;
 }
 
@@ -183,7 +199,7 @@ const std::vector<UrlParam>& ImportScene::url_params() const {
 // within the data; 3. results, if given, must be what these give.
 Status ImportScene::prepare(const json& in, std::unique_ptr<SceneChange>* out) const {
   if (!in.is_object()) return Status::Error("expects an object, got {0}", {quote_json(in)});
-  AP_TRY(check_known_fields(in, {"preset", "source", "layer", "head", "tokens", "weights", "results"}));
+  AP_TRY(check_table_fields(in, import_fields(), {"results"}));
   auto change = std::make_unique<ImportChange>();
   ImportData& d = change->data;
   ImportParams& p = change->params;

@@ -146,13 +146,7 @@ const FieldTable<MultiheadParams>& multihead_fields() {
       {"text", at<&P::text>},
       {"d_model", at<&P::d_model>, 1, limits::kMaxModelDim},
       {"h", at<&P::h>, 1, limits::kMaxHeads},
-      {"mask",
-       [](const json& v, P* p) {
-         if (!v.is_string() || !parse_mask_name(v.get<std::string>(), &p->mask))
-           return Status::Error("mask must be \"none\", \"padding\" or \"causal\", got {0}", {quote_json(v)});
-         return Status::Ok();
-       },
-       [](const P& p, json& doc) { doc["mask"] = mask_name(p.mask); }, UrlKind::String},
+      mask_field<P>(),
       {"seed", at<&P::seed>},
       weights_field<P>(),
   };

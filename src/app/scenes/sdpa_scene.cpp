@@ -4,6 +4,7 @@
 
 #include "app/scenes/sdpa_cell_text.h"
 #include "app/json_fields.h"
+#include "app/param_fields.h"
 #include "app/scenes/sdpa_presets.h"
 #include "app/scene_presets.h"
 #include "app/scenes/train_scene.h"
@@ -77,6 +78,30 @@ Status trained_model(const train::TrainedQkv& q, int layer, SdpaModel* out) {
   p.V = q.V[static_cast<size_t>(layer)];
   p.query_labels = p.key_labels = q.words;
   return build_model(p, out);
+}
+
+// Every parameter, once: the document, the link and the known fields (app/param_fields.h). The ones marked
+// by_scene follow the scene's rules that span fields (the sentence against hand-set Q, K, V, the trained
+// view): prepare and write_params read and write them by hand; the rest are read after those rules.
+const FieldTable<SdpaParams>& sdpa_fields() {
+  using P = SdpaParams;
+  static const FieldTable<P> kFields = {
+      {"source", by_scene, UrlKind::String},
+      {"text", by_scene, UrlKind::String},
+      {"tokens", by_scene, UrlKind::Json},
+      {"key_tokens", by_scene, UrlKind::Json},
+      {"d_model", at<&P::d_model>, 1, limits::kMaxModelDim},
+      Field<P>{"d_k", at<&P::d_k>, 1, limits::kMaxHeadDim}.by_scene(),  // from the sentence only: else Q's width
+      {"seed", at<&P::seed>},
+      {"positional", at<&P::positional>},
+      {"pad_to", at<&P::pad_to>, 0, limits::kMaxTokens},
+      mask_field<P>(),
+      {"matrices", by_scene, UrlKind::Matrices, "m"},
+      {"weights", by_scene, UrlKind::String},
+      {"layer", by_scene, UrlKind::Number},
+      {"recipe", by_scene, UrlKind::Json},
+  };
+  return kFields;
 }
 
 // Fields that shape only seeded or hand-set Q, K, V.
@@ -212,12 +237,7 @@ void SdpaScene::write_params(json& doc) const {
   const SdpaParams& p = model_.params;
   const bool custom = p.source == QkvSource::Custom;
   doc["source"] = custom ? "custom" : "projection";
-  doc["mask"] = mask_name(p.mask);
-  // In hand-set mode these shape nothing; they are kept for the way back to the sentence.
-  doc["d_model"] = p.d_model;
-  doc["seed"] = p.seed;
-  doc["positional"] = p.positional;
-  doc["pad_to"] = p.pad_to;
+  write_fields(sdpa_fields(), p, doc);  // mask and, kept in hand-set mode for the way back, d_model, seed …
   if (custom) {
     doc["tokens"] = model_.query_tokens;
     doc["key_tokens"] = model_.key_tokens;
@@ -226,7 +246,7 @@ void SdpaScene::write_params(json& doc) const {
     doc["matrices"]["V"] = matrix_json(model_.V);
   } else {
     doc["text"] = p.text;
-    doc["d_k"] = p.d_k;
+    write_field(sdpa_fields(), "d_k", p, doc);
   }
 }
 
@@ -266,24 +286,14 @@ void SdpaScene::write_results(json& doc, bool with_matrices) const {
 }
 
 const std::vector<UrlParam>& SdpaScene::url_params() const {
-  static const std::vector<UrlParam> kParams = {
-      {"source", "source", UrlKind::String},   {"text", "text", UrlKind::String},
-      {"tokens", "tokens", UrlKind::Json},     {"key_tokens", "key_tokens", UrlKind::Json},
-      {"d_model", "d_model", UrlKind::Number}, {"d_k", "d_k", UrlKind::Number},
-      {"seed", "seed", UrlKind::Number},       {"positional", "positional", UrlKind::Bool},
-      {"pad_to", "pad_to", UrlKind::Number},   {"mask", "mask", UrlKind::String},
-      {"matrices", "m", UrlKind::Matrices},
-      {"weights", "weights", UrlKind::String}, {"layer", "layer", UrlKind::Number},
-      {"recipe", "recipe", UrlKind::Json},
-  };
+  static const std::vector<UrlParam> kParams = url_params_of(sdpa_fields());
   return kParams;
 }
 
 Status SdpaScene::prepare(const json& in, std::unique_ptr<SceneChange>* out) const {
   if (!in.is_object()) return Status::Error("expects an object, got {0}", {quote_json(in)});
-  AP_TRY(check_known_fields(in, {"preset", "source", "text", "tokens", "key_tokens", "d_model", "d_k", "seed",
-                                "positional", "pad_to", "mask", "matrices", "n", "m", "d_v", "fully_masked_rows",
-                                "weights", "layer", "recipe", "label", "trained", "checkpoint", "checkpoint_error"}));
+  AP_TRY(check_table_fields(in, sdpa_fields(), {"n", "m", "d_v", "fully_masked_rows", "label", "trained", "checkpoint",
+                                                "checkpoint_error"}));  // (results: accepted when they agree)
 
   // 0. The trained view: asked for by its preset or weights "trained", or kept while only its sentence or
   //    layer changes; any other preset, weights "random" or a field of seeded weights leaves it.
@@ -389,7 +399,6 @@ Status SdpaScene::prepare(const json& in, std::unique_ptr<SceneChange>* out) con
   } else if (in.contains("text")) {
     src = QkvSource::Projection;
   }
-  long long iv;
   SdpaParams p;
   if (src == QkvSource::Projection) {
     // 4a. From a sentence: Q, K, V (and tokens) are results, accepted when they agree.
@@ -405,8 +414,7 @@ Status SdpaScene::prepare(const json& in, std::unique_ptr<SceneChange>* out) con
       if (toks.empty()) return Status::Error("tokens must not be empty");
       p.text = join(toks);
     }
-    if (const auto it = in.find("d_model"); it != in.end()) { AP_TRY(read_int(*it, "d_model", 1, limits::kMaxModelDim, &iv)); p.d_model = static_cast<int>(iv); }
-    if (const auto it = in.find("d_k"); it != in.end()) { AP_TRY(read_int(*it, "d_k", 1, limits::kMaxHeadDim, &iv)); p.d_k = static_cast<int>(iv); }
+    AP_TRY(read_field(in, sdpa_fields(), "d_k", &p));
   } else {
     // 4b. Q, K, V by hand: the projection settings are kept for the way back, and may only be set together
     //     with an explicit source (a whole document); alone they would change nothing on screen.
@@ -420,7 +428,6 @@ Status SdpaScene::prepare(const json& in, std::unique_ptr<SceneChange>* out) con
         return Status::Error("{0} applies to Q, K, V computed from the sentence; they are set by hand now "
                              "(send source: \"projection\" or a text to go back)", {k});
     }
-    if (const auto it = in.find("d_model"); it != in.end()) { AP_TRY(read_int(*it, "d_model", 1, limits::kMaxModelDim, &iv)); p.d_model = static_cast<int>(iv); }
     if (const auto it = in.find("d_k"); it != in.end() && !explicit_source && !has_qkv && *it != json(p.Q.cols()))
       return Status::Error("{0} applies to Q, K, V computed from the sentence; they are set by hand now "
                            "(send source: \"projection\" or a text to go back)", {"d_k"});
@@ -451,13 +458,7 @@ Status SdpaScene::prepare(const json& in, std::unique_ptr<SceneChange>* out) con
                              "send the text without source \"custom\" to compute Q, K, V from it", {quote_json(*it)});
     }
   }
-  if (const auto it = in.find("seed"); it != in.end()) { AP_TRY(read_int(*it, "seed", 0, limits::kMaxSeed, &iv)); p.seed = static_cast<uint64_t>(iv); }
-  if (const auto it = in.find("pad_to"); it != in.end()) { AP_TRY(read_int(*it, "pad_to", 0, limits::kMaxTokens, &iv)); p.pad_to = static_cast<int>(iv); }
-  if (const auto it = in.find("positional"); it != in.end()) AP_TRY(read_bool(*it, "positional", &p.positional));
-  if (const auto it = in.find("mask"); it != in.end()) {
-    if (!it->is_string() || !parse_mask_name(it->get<std::string>(), &p.mask))
-      return Status::Error("mask must be \"none\", \"padding\" or \"causal\", got {0}", {quote_json(*it)});
-  }
+  AP_TRY(read_table_fields(in, sdpa_fields(), &p));  // d_model, seed, positional, pad_to, mask
 
   // 5. Build, then check every derived field against the result.
   auto change = std::make_unique<SdpaChange>();
