@@ -3,7 +3,8 @@
 // Code writes the English text: tr(“Play”). In Chinese, tr() looks it up in the translation tables and
 // falls back to English if a string is missing (tools/check_i18n.py, run by the tests, reports any).
 // The shared table is in i18n.cpp; a scene brings its own table in its own file (Scene::translations()),
-// registered with the scene, so adding a scene touches no shared table.
+// registered with the scene, and its view the strings it draws (View::strings(), views/view_registry.cpp),
+// so adding a scene touches no shared table.
 // Strings that reach tr() later, from a table, are marked N_(…) where they are written, so that the
 // check finds them. Error templates (the English template of a Status error) are translated the same way.
 // The Chinese font is subset at build time from the characters of src/**/*.cpp, so a Chinese string
@@ -36,9 +37,17 @@ const char* lang_code(Lang l);  // "en", "zh"
 bool parse_lang(const char* s, Lang* out);
 
 const char* tr(const char* english);
+// tr(tmpl) with "{0}", "{1}", … filled in (the arguments, numbers and names, are not translated).
+std::string tr_format(const char* tmpl, const std::vector<std::string>& args);
 
 // Adds a table of pairs (kept by pointer: static storage). Adding the same table twice is harmless.
 void add_translations(const TrPair* pairs, size_t count);
+// A static table and its size, as Scene::translations and the views' strings() hand them over.
+template <size_t N>
+const TrPair* translation_table(const TrPair (&table)[N], size_t* count) {
+  *count = N;
+  return table;
+}
 
 // Every pair of every table, for the completeness tests.
 int translation_count();

@@ -42,10 +42,4 @@ Status find_preset_params(const nlohmann::json& id, const std::vector<ScenePrese
   return Status::Error("unknown preset '{0}'", {name});
 }
 
-template <size_t N>
-const TrPair* translation_table(const TrPair (&table)[N], size_t* count) {
-  *count = N;
-  return table;
-}
-
 }  // namespace ap

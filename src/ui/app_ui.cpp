@@ -163,7 +163,10 @@ bool ui_prepare_fonts(PlaygroundState& st, UiState& ui, const FrameInfo& f) {
   const float scale = std::min(f.dpr * zoom, 3.f);
   if (scale == ui.font_scale && zoom == ui.font_zoom && !fonts_rebuild_pending(ui) && ui.style_presenter == st.presenter) return false;
   // Startup: the heatmap shader compiles in the GPU process while the first atlas is built here.
-  if (ui.font_scale == 0.f) heatmap_prepare();
+  if (ui.font_scale == 0.f) {
+    heatmap_prepare();
+    add_view_translations();  // (the views are made in the first frame; the atlas wants their strings now)
+  }
   fonts_rebuild(st, ui, scale, zoom);
   if (ui.font_scale == 0.f) platform_mark("ap-fonts-ready");  // the first atlas
   apply_style(zoom, st.presenter);

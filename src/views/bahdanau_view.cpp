@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "app/i18n.h"
 #include "core/number_text.h"
 #include "platform/platform.h"
 #include "platform/text_field.h"
@@ -23,6 +24,41 @@
 #include "widgets/seed_input.h"
 
 namespace ap {
+
+namespace {
+// The strings this view draws (its scene's own, for getState and errors, are in app/scenes/bahdanau_scene.cpp).
+const TrPair kViewStrings[] = {
+    {"entries", "元素个数"},
+    {"in this model", "本模型中"},
+    {"in the encoder", "编码器中"},
+    {"in the attention", "注意力中"},
+    {"in the decoder", "解码器中"},
+    {"source sentence", "源句"},
+    {"target sentence (the reference the decoder reads)", "目标句（解码器读入的参考译文）"},
+    {"Teacher forcing: at step t the decoder reads the reference word y_t-1, not its own guess.",
+     "Teacher forcing：第 t 步解码器读入的是参考译文的词 y_t-1，而不是它自己的猜测。"},
+    {"Weights are seeded, not trained: an untrained alignment is not a translation alignment.",
+     "权重是随机种子生成的，没有训练：未经训练的对齐不是翻译的对齐。"},
+    {"Width of the word embeddings (source and target), 1 to 64", "词嵌入的宽度（源句与目标句），1 到 64"},
+    {"Width of each encoder direction; h_j has 2·d_h numbers", "编码器每个方向的宽度；h_j 有 2·d_h 个数"},
+    {"Width of the decoder state s_t", "解码器状态 s_t 的宽度"},
+    {"Width of the attention's hidden layer tanh(W_a s_t-1 + U_a h_j)", "注意力隐藏层 tanh(W_a s_t-1 + U_a h_j) 的宽度"},
+    {"Every weight comes from this seed", "所有权重都由这个种子生成"},
+    {"parameter", "参数"},
+    {"role", "作用"},
+    {"in all", "合计"},
+    {"The word embeddings are seeded look-ups here, not learned parameters.", "这里的词嵌入是按种子查表得到的，不是学习得到的参数。"},
+    {"alignment so far", "目前的对齐"},
+    {"(teacher forcing)", "（teacher forcing）"},
+    {"largest", "最大"},
+    {"each row sums to 1", "每行之和为 1"},
+    {"untrained: not a translation alignment", "未经训练：不是翻译的对齐"},
+    {"numbers in the parameters, all seeded, none trained", "个参数数值，全部由种子生成，没有训练"},
+    {"decoder step t (row) × source word j (column)", "解码步 t（行）× 源词 j（列）"},
+};
+}  // namespace
+
+const TrPair* BahdanauView::strings(size_t* count) { return translation_table(kViewStrings, count); }
 
 namespace {
 

@@ -10,6 +10,7 @@ namespace ap {
 
 class BahdanauView final : public SceneView {
  public:
+  static const TrPair* strings(size_t* count);  // the view's own strings (add_view_translations)
   explicit BahdanauView(BahdanauScene& scene) : scene_(scene) {}
   ~BahdanauView() override;
   void controls(ViewContext& ctx) override;

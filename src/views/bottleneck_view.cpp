@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "app/i18n.h"
 #include "core/number_text.h"
 #include "platform/platform.h"
 #include "platform/text_field.h"
@@ -26,20 +27,62 @@
 namespace ap {
 
 namespace {
+// The strings this view draws (its scene's own, for getState and errors, are in app/scenes/bottleneck_scene.cpp).
+const TrPair kViewStrings[] = {
+    {"R² says how much of a word a linear read-out recovers from c: 1 all of it, 0 no more than guessing the average word, below 0 worse than that (on sentences the read-out never saw).",
+     "R² 表示线性读出能从 c 中恢复一个词的多少：1 为全部，0 为不比猜平均词更好，低于 0 则比那还差（在读出从未见过的句子上）。"},
+    {"Advanced", "高级"},
+    {"L_max: the longest sentence the last stage measures.", "L_max：最后一个阶段测量的最长句子。"},
+    {"ridge λ: how strongly the read-out's weights are pulled towards 0, so that it does not fit the training sentences' noise.",
+     "岭回归 λ：把读出的权重往 0 拉的力度，使它不去拟合训练句子中的噪声。"},
+    {"Notice: c keeps word {0} “{1}” best (R² {2}) and word {3} “{4}” least (R² {5}); from its own h_j every word keeps R² ≥ {6}.",
+     "注意：c 保留第 {0} 个词“{1}”最好（R² {2}），第 {3} 个词“{4}”最少（R² {5}）；从各自的 h_j 读，每个词的 R² 都 ≥ {6}。"},
+    {"A bar below 0: on held-out sentences the read-out does worse than always guessing the average word, so nothing of that word is left to read.",
+     "低于 0 的柱：在留出句子上，读出比总是猜平均词还差，也就是这个词已经什么都读不出来了。"},
+    {"Notice: the mean R² from c goes from {2} at L = {0} to {3} at L = {1}, always under the bound; from the h_j it stays at {4} or more.",
+     "注意：从 c 读出的平均 R² 在 L = {0} 时为 {2}，在 L = {1} 时为 {3}，始终低于上界；从 h_j 读出的始终不低于 {4}。"},
+    {"Notice: the mean R² from c goes from {2} at L = {0} to {3} at L = {1}; from the h_j it stays at {4} or more.",
+     "注意：从 c 读出的平均 R² 在 L = {0} 时为 {2}，在 L = {1} 时为 {3}；从 h_j 读出的始终不低于 {4}。"},
+    {"recurrent gain g", "循环增益 g"},
+    {"the probe", "探针"},
+    {"training sentences", "训练句子数"},
+    {"held-out sentences", "留出句子数"},
+    {"ridge λ", "岭回归 λ"},
+    {"probe cost: {0} million multiply-adds (budget {1} million)", "探针开销：{0} 百万次乘加（预算 {1} 百万次）"},
+    {"Weights and embeddings are seeded, not trained: the encoder shows how a fixed vector limits what survives, not a translation.",
+     "权重和词向量都是随机种子生成的，没有训练：编码器展示的是固定向量如何限制能保留的信息，而不是一次翻译。"},
+    {"the source X: n × d_in", "源句 X：n × d_in"},
+    {"encoder states H: n × d_h", "编码器状态 H：n × d_h"},
+    {"{0} source numbers → {1} numbers in c", "{0} 个源数字 → c 中的 {1} 个数"},
+    {"{0} source numbers per number of c", "c 的每个数对应 {0} 个源数字"},
+    {"A linear read-out of {0} numbers explains at most {0} of the {1} unit variances: mean R² ≤ {2}.",
+     "{0} 个数的线性读出最多解释 {1} 个单位方差中的 {0} 个：平均 R² ≤ {2}。"},
+    {"Everything fits: d_h ≥ n·d_in, so c could in principle hold every token.", "全部装得下：d_h ≥ n·d_in，c 原则上能保存每个词。"},
+    {"from c (Seq2Seq)", "从 c 读出（Seq2Seq）"},
+    {"from h_j (attention reads every h_j)", "从 h_j 读出（注意力读取每个 h_j）"},
+    {"bound d_h/(L·d_in)", "上界 d_h/(L·d_in)"},
+    {"R² per position, L = {0}", "每个位置的 R²，L = {0}"},
+    {"mean R² over positions", "各位置的平均 R²"},
+    {"sentence length L", "句子长度 L"},
+    {"your sentence", "你的句子"},
+    {"mean R²: from c {0}, from h_j {1}, bound {2}", "平均 R²：从 c {0}，从 h_j {1}，上界 {2}"},
+    {"R² on {0} held-out random sentences of {1} tokens; the labels show which word of your sentence sits at each position.",
+     "R² 在 {0} 个留出的、长 {1} 个词的随机句子上计算；标签显示你的句子在每个位置上的词。"},
+    {"t = {0} “{1}”: h_{0} = tanh(W_x x_{0} + W_h h_{2} + b) = {3}", "t = {0} “{1}”：h_{0} = tanh(W_x x_{0} + W_h h_{2} + b) = {3}"},
+    {"n = {0} tokens × d_in = {1} → d_h = {2} numbers", "n = {0} 个词 × d_in = {1} → d_h = {2} 个数"},
+    {"nothing read yet: h_0 = 0", "还没有读入：h_0 = 0"},
+    {"Each row of H is one state h_t: the same d_h numbers must carry every token read so far.",
+     "H 的每一行是一个状态 h_t：同样的 d_h 个数要承载到目前为止读过的每一个词。"},
+};
+}  // namespace
+
+const TrPair* BottleneckView::strings(size_t* count) { return translation_table(kViewStrings, count); }
+
+namespace {
 
 // from c: warm (accent_warm); from every h_j: cool (accent_cool)
 constexpr ImU32 kBoundColor = IM_COL32(120, 120, 130, 255);
 
-// "{0} … {1}" in the current language (arguments are numbers and tokens: never translated).
-std::string fill(const char* tmpl, std::initializer_list<std::string> args) {
-  std::string s = tr(tmpl);
-  int k = 0;
-  for (const std::string& a : args) {
-    const std::string key = "{" + std::to_string(k++) + "}";
-    for (size_t at = s.find(key); at != std::string::npos; at = s.find(key, at + a.size())) s.replace(at, key.size(), a);
-  }
-  return s;
-}
 
 void dim_wrapped(const std::string& s) {
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
@@ -113,7 +156,7 @@ void BottleneckView::controls(ViewContext& ctx) {
     if (ImGui::InputDouble((std::string(tr("ridge λ")) + "###lambda").c_str(), &edit_.p.lambda, 0.001, 0.01, "%.4g")) apply("lambda");
     dim_wrapped(tr("ridge λ: how strongly the read-out's weights are pulled towards 0, so that it does not fit the training sentences' noise."));
     const long long work = scene_.model().probe.work;
-    dim_wrapped(fill(N_("probe cost: {0} million multiply-adds (budget {1} million)"),
+    dim_wrapped(tr_format(N_("probe cost: {0} million multiply-adds (budget {1} million)"),
                      {fmt(static_cast<double>(work) / 1e6, 1), std::to_string(probe_limits::kMaxProbeWork / 1000000)}));
     ImGui::TreePop();
   }
@@ -134,17 +177,17 @@ std::string BottleneckView::step_text(const ViewContext&) const {
       const int show = std::min<int>(4, static_cast<int>(m.trace.H.cols()));
       for (int k = 0; k < show; ++k) h += (k ? ", " : "") + fmt(m.trace.H(t - 1, k), 2);
       h += m.trace.H.cols() > show ? ", …)" : ")";
-      return fill(N_("t = {0} “{1}”: h_{0} = tanh(W_x x_{0} + W_h h_{2} + b) = {3}"),
+      return tr_format(N_("t = {0} “{1}”: h_{0} = tanh(W_x x_{0} + W_h h_{2} + b) = {3}"),
                   {std::to_string(t), m.tokens[static_cast<size_t>(t - 1)], std::to_string(t - 1), h});
     }
     case BottleneckStage::Compress:
-      return fill(N_("n = {0} tokens × d_in = {1} → d_h = {2} numbers"), {std::to_string(n), std::to_string(p.d_in), std::to_string(p.d_h)});
+      return tr_format(N_("n = {0} tokens × d_in = {1} → d_h = {2} numbers"), {std::to_string(n), std::to_string(p.d_in), std::to_string(p.d_h)});
     case BottleneckStage::Probe:
     case BottleneckStage::Grow:
     default: {
       const ProbeLength& at = m.at_sentence();
       return "L = " + std::to_string(at.L) + "   " +
-             fill(N_("mean R²: from c {0}, from h_j {1}, bound {2}"),
+             tr_format(N_("mean R²: from c {0}, from h_j {1}, bound {2}"),
                   {fmt(at.mean_r2_final, 3), fmt(at.mean_r2_reader, 3), fmt(bottleneck_bound(p.d_h, p.d_in, at.L), 3)});
     }
   }
@@ -259,13 +302,13 @@ void BottleneckView::compress_stage(ViewContext& ctx) {
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + wt);
   ImGui::Dummy(ImVec2(wt, fs * 2.f));
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(accent_warm()));
-  ImGui::TextWrapped("%s", fill(N_("{0} source numbers → {1} numbers in c"), {std::to_string(source), std::to_string(p.d_h)}).c_str());
+  ImGui::TextWrapped("%s", tr_format(N_("{0} source numbers → {1} numbers in c"), {std::to_string(source), std::to_string(p.d_h)}).c_str());
   ImGui::PopStyleColor();
   ImGui::Spacing();
-  ImGui::TextWrapped("%s", fill(N_("{0} source numbers per number of c"), {fmt(static_cast<double>(source) / p.d_h, 2)}).c_str());
+  ImGui::TextWrapped("%s", tr_format(N_("{0} source numbers per number of c"), {fmt(static_cast<double>(source) / p.d_h, 2)}).c_str());
   ImGui::Spacing();
   if (source > p.d_h)
-    ImGui::TextWrapped("%s", fill(N_("A linear read-out of {0} numbers explains at most {0} of the {1} unit variances: mean R² ≤ {2}."),
+    ImGui::TextWrapped("%s", tr_format(N_("A linear read-out of {0} numbers explains at most {0} of the {1} unit variances: mean R² ≤ {2}."),
                                   {std::to_string(p.d_h), std::to_string(source), fmt(bottleneck_bound(p.d_h, p.d_in, n), 2)})
                                  .c_str());
   else
@@ -311,7 +354,7 @@ void BottleneckView::probe_stage(ViewContext& ctx) {
   const float token_h = std::min(token_w, fs * 6.f);
   const float top = ly - o.y + fs * 1.7f, bottom = turned ? fs * 1.6f + token_h : fs * 2.8f;
   const ImVec2 p0(o.x + left, o.y + top), p1(o.x + avail.x - fs * 0.5f, o.y + total_h - bottom);
-  dl->AddText(o, ImGui::GetColorU32(ImGuiCol_Text), fill(N_("R² per position, L = {0}"), {std::to_string(L)}).c_str());
+  dl->AddText(o, ImGui::GetColorU32(ImGuiCol_Text), tr_format(N_("R² per position, L = {0}"), {std::to_string(L)}).c_str());
   for (const Entry& e : entries) {
     if (!e.line) {
       legend_entry(dl, e.at, e.col, e.text, fs);
@@ -368,7 +411,7 @@ void BottleneckView::probe_stage(ViewContext& ctx) {
     ctx.hover_i = hovered;
     ctx.hover_j = 0;
   }
-  ImGui::Text("%s", fill(N_("mean R²: from c {0}, from h_j {1}, bound {2}"),
+  ImGui::Text("%s", tr_format(N_("mean R²: from c {0}, from h_j {1}, bound {2}"),
                          {fmt(at.mean_r2_final, 3), fmt(at.mean_r2_reader, 3), fmt(bottleneck_bound(p.d_h, p.d_in, L), 3)})
                         .c_str());
   // What to notice, read off the bars just drawn: where c keeps most and least, and how low the h_j go.
@@ -383,13 +426,13 @@ void BottleneckView::probe_stage(ViewContext& ctx) {
     negative = negative || v < 0 || at.r2_reader[static_cast<size_t>(j)] < 0;
   }
   if (L > 1)
-    ImGui::TextWrapped("%s", fill(N_("Notice: c keeps word {0} “{1}” best (R² {2}) and word {3} “{4}” least (R² {5}); from its own h_j every word keeps R² ≥ {6}."),
+    ImGui::TextWrapped("%s", tr_format(N_("Notice: c keeps word {0} “{1}” best (R² {2}) and word {3} “{4}” least (R² {5}); from its own h_j every word keeps R² ≥ {6}."),
                                   {std::to_string(best + 1), m.tokens[static_cast<size_t>(best)], fmt(at.r2_final[static_cast<size_t>(best)], 2),
                                    std::to_string(worst + 1), m.tokens[static_cast<size_t>(worst)], fmt(at.r2_final[static_cast<size_t>(worst)], 2),
                                    fmt(reader_min, 2)}).c_str());
   if (negative)
     dim_wrapped(tr("A bar below 0: on held-out sentences the read-out does worse than always guessing the average word, so nothing of that word is left to read."));
-  dim_wrapped(fill(N_("R² on {0} held-out random sentences of {1} tokens; the labels show which word of your sentence sits at each position."),
+  dim_wrapped(tr_format(N_("R² on {0} held-out random sentences of {1} tokens; the labels show which word of your sentence sits at each position."),
                    {std::to_string(p.n_test), std::to_string(L)}));
 }
 
@@ -441,7 +484,7 @@ void BottleneckView::grow_stage(ViewContext& ctx) {
       under = under && pl.mean_r2_final <= bottleneck_bound(p.d_h, p.d_in, pl.L) + 1e-9;
       reader_min = std::min(reader_min, pl.mean_r2_reader);
     }
-    ImGui::TextWrapped("%s", fill(under ? N_("Notice: the mean R² from c goes from {2} at L = {0} to {3} at L = {1}, always under the bound; from the h_j it stays at {4} or more.")
+    ImGui::TextWrapped("%s", tr_format(under ? N_("Notice: the mean R² from c goes from {2} at L = {0} to {3} at L = {1}, always under the bound; from the h_j it stays at {4} or more.")
                                         : N_("Notice: the mean R² from c goes from {2} at L = {0} to {3} at L = {1}; from the h_j it stays at {4} or more."),
                                   {std::to_string(ls.front().L), std::to_string(ls.back().L), fmt(ls.front().mean_r2_final, 2),
                                    fmt(ls.back().mean_r2_final, 2), fmt(reader_min, 2)}).c_str());

@@ -11,6 +11,7 @@ namespace ap {
 
 class BottleneckView final : public SceneView {
  public:
+  static const TrPair* strings(size_t* count);  // the view's own strings (add_view_translations)
   explicit BottleneckView(BottleneckScene& scene) : scene_(scene) {}
   ~BottleneckView() override;
   void controls(ViewContext& ctx) override;

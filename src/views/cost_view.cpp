@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <string>
 
+#include "app/i18n.h"
 #include "core/kernels.h"
 #include "core/number_text.h"
 #include "widgets/colormap.h"
@@ -22,6 +23,68 @@
 #include "widgets/text_fit.h"
 
 namespace ap {
+
+namespace {
+// The strings this view draws (its scene's own, for getState and errors, are in app/scenes/cost_scene.cpp).
+const TrPair kViewStrings[] = {
+    {"multiply-adds per layer", "每层乘加次数"},
+    {"score-matrix memory", "分数矩阵内存"},
+    {"time per call (ms)", "每次调用时间（毫秒）"},
+    {"memory (bytes)", "内存（字节）"},
+    {"time (ms)", "时间（毫秒）"},
+    {"lanes P", "通道数 P"},
+    {"Measure on this device", "在本设备上测量"},
+    {"Measure again", "重新测量"},
+    {"Full sweep", "完整测量"},
+    {"Quick: each point is one timed batch of at least 2 ms, so the slopes are rough; the full sweep times several.",
+     "快速测量：每个点只计时一批（至少 2 毫秒），所以斜率较粗略；完整测量会计时多批。"},
+    {"n = 16 … %d, %d runs per point (the controls set both)", "n = 16 … %d，每点 %d 次（两者都可在控制面板中设置）"},
+    {"warming up", "预热中"},
+    {"measuring", "测量中"},
+    {"not measured yet", "尚未测量"},
+    {"over n ≥ 256", "n ≥ 256 范围内"},
+    {"RNN", "RNN"},
+    {"hidden state", "隐藏状态"},
+    {"all pairs at once", "一步算完所有词对"},
+    {"hops from token 1 to token n", "从第 1 个词到第 n 个词的跳数"},
+    {"attention is faster from P =", "注意力从 P = 起更快："},
+    {"attention is not faster for any P up to 100,000", "P 到 100,000 为止注意力都不更快"},
+    {"per-MAC times measured on this device", "每次乘加的时间为本设备实测"},
+    {"per-MAC times assumed (1 ns): measure first", "每次乘加时间为假设值（1 纳秒）：请先测量"},
+    {"one step = a tree sum (log2 terms) + one hand-off of 1 µs between lanes (assumed)",
+     "一步 = 树形求和（log₂ 项）+ 通道间一次 1 微秒的交接（假设值）"},
+    {"One thread: this measures work, not parallel speed.", "单线程：这里测的是工作量，不是并行速度。"},
+    {"Each point is the median of several timed batches; each batch lasts at least 5 ms.",
+     "每个点是若干次计时批次的中位数；每批至少持续 5 毫秒。"},
+    {"sweep up to n", "测量到 n ="},
+    {"Largest n of the measurement", "测量的最大 n"},
+    {"Timed samples per point (the median is plotted)", "每个点的计时样本数（画出中位数）"},
+    {"Lanes: multiply-adds that can run at the same time", "通道：可同时进行的乘加数"},
+    {"Convolution kernel width", "卷积核宽度"},
+    {"Sequence length (tokens)", "序列长度（词数）"},
+    {"Model width = d_k = hidden size", "模型宽度 = d_k = 隐藏层大小"},
+    {"crossover n = d", "交叉点 n = d"},
+    {"Notice: at n = {0} (above n = d = {1}) self-attention does {2}× the RNN's multiply-adds, yet its sequential steps stay {4} against the RNN's {3}.",
+     "注意：在 n = {0}（大于 n = d = {1}）时，自注意力的乘加次数是 RNN 的 {2} 倍，但它的串行步数仍是 {4}，而 RNN 是 {3}。"},
+    {"Notice: at n = {0} (up to n = d = {1}) self-attention does {2}× the RNN's multiply-adds, and {4} sequential step against the RNN's {3}.",
+     "注意：在 n = {0}（不超过 n = d = {1}）时，自注意力的乘加次数是 RNN 的 {2} 倍，串行步数是 {4}，而 RNN 是 {3}。"},
+    {"memory budget", "内存预算"},
+    {"measured at d =", "实测时 d ="},
+    {"value", "数值"},
+    {"score matrix", "分数矩阵"},
+    {"Export CSV", "导出 CSV"},
+    {"model", "模型"},
+    {"Measure with parallel workers", "用并行工作线程测量"},
+    {"split attention's rows and the GRU's units over 1, 2, 4 … workers", "把注意力的行、GRU 的隐藏单元分给 1、2、4 … 个工作线程"},
+    {"measured speed-up", "实测加速比"},
+    {"workers W", "工作线程数 W"},
+    {"ideal (W×)", "理想（W 倍）"},
+    {"measured hand-off between", "实测交接耗时，"},
+    {"Not in the table: Q, K, V from X (three projections) add", "表中未计入：由 X 计算 Q、K、V（三次投影）另需"},
+};
+}  // namespace
+
+const TrPair* CostView::strings(size_t* count) { return translation_table(kViewStrings, count); }
 
 namespace {
 

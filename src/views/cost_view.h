@@ -10,6 +10,7 @@ namespace ap {
 
 class CostView final : public SceneView {
  public:
+  static const TrPair* strings(size_t* count);  // the view's own strings (add_view_translations)
   explicit CostView(CostScene& scene) : scene_(scene) {}
   void controls(ViewContext& ctx) override;
   void stage(ViewContext& ctx) override;

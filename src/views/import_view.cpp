@@ -11,12 +11,39 @@
 #include <string>
 #include <vector>
 
+#include "app/i18n.h"
 #include "core/number_text.h"
 #include "platform/platform.h"
 #include "widgets/colormap.h"
 #include "widgets/matrix_view.h"
 
 namespace ap {
+
+namespace {
+// The strings this view draws (its scene's own, for getState and errors, are in app/scenes/import_scene.cpp).
+const TrPair kViewStrings[] = {
+    {"Built-in example: the SDPA scene's weights (seeded, not trained), 1 layer × 1 head. Drop your model's attention (.npy or .json) to see real heads.",
+     "内置示例：SDPA 场景的权重（随机种子生成，没有训练），1 层 × 1 头。拖入你的模型的注意力（.npy 或 .json）即可看到真实的头。"},
+    {"Open file…", "打开文件…"},
+    {"data from", "数据来自"},
+    {"How do I get this file?", "怎样得到这样的文件？"},
+    {"Copy", "复制"},
+    {"Save your model's attention for one sentence with numpy.save, shape [layers, heads, n, n] (or [heads, n, n]), and its tokens as {\"tokens\": [...]} in a JSON file beside it; then open both files at once.",
+     "用 numpy.save 保存你的模型对一个句子的注意力，形状为 [layers, heads, n, n]（或 [heads, n, n]），再把它的 token 以 {\"tokens\": [...]} 存进旁边的 JSON 文件；然后同时打开这两个文件。"},
+    {"Hugging Face transformers (output_attentions=True)", "Hugging Face transformers（output_attentions=True）"},
+    {"PyTorch: a forward hook on an attention module", "PyTorch：在注意力模块上挂一个 forward hook"},
+    {"or drop a .npy / .json file anywhere on the page", "或把 .npy / .json 文件拖到页面任意处"},
+    {"rows sum to 1", "每行之和为 1"},
+    {"rows do not sum to 1 (max |row sum − 1| = {0}): not softmax weights, shown as they are",
+     "行和不为 1（最大 |行和 − 1| = {0}）：不是 softmax 权重，按原样显示"},
+    {"negative values: the colour scale is diverging", "有负值：颜色刻度为发散型"},
+    {"layers × heads = {0} × {1}, n = {2}", "层数 × 头数 = {0} × {1}，n = {2}"},
+    {"Opening a file needs the web page; in the desktop build use setState with weights.",
+     "打开文件需要网页版；桌面版请用 setState 传入 weights。"},
+};
+}  // namespace
+
+const TrPair* ImportView::strings(size_t* count) { return translation_table(kViewStrings, count); }
 
 namespace {
 const ImVec4 kWarn(0.70f, 0.35f, 0.05f, 1.f);

@@ -9,6 +9,7 @@ namespace ap {
 
 class ImportView final : public SceneView {
  public:
+  static const TrPair* strings(size_t* count);  // the view's own strings (add_view_translations)
   explicit ImportView(ImportScene& scene) : scene_(scene) {}
   ~ImportView() override;
   void controls(ViewContext& ctx) override;

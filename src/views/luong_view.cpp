@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "app/i18n.h"
 #include "core/number_text.h"
 #include "platform/platform.h"
 #include "platform/text_field.h"
@@ -23,6 +24,72 @@
 #include "widgets/seed_input.h"
 
 namespace ap {
+
+namespace {
+// The strings this view draws (its scene's own, for getState and errors, are in app/scenes/luong_scene.cpp).
+const TrPair kViewStrings[] = {
+    {"colours", "颜色"},
+    {"source sentence (encoder input)", "源句（编码器输入）"},
+    {"target sentence (teacher forcing)", "目标句（教师强制）"},
+    {"Teacher forcing: step t reads the reference word y_t-1 (<s> at t = 1), not a guess: the decoder has no output layer.",
+     "教师强制：第 t 步读入参考译文的词 y_t-1（t = 1 时为 <s>），而不是自己的猜测：这个解码器没有输出层。"},
+    {"Weights are seeded, not trained: they show how the scores compute, not a trained translation's alignment.",
+     "权重由随机种子生成，没有训练：展示的是评分如何计算，而不是训练后翻译模型的对齐。"},
+    {"score shown", "突出显示的评分"},
+    {"all three", "全部三种"},
+    {"embedding width d_emb", "嵌入宽度 d_emb"},
+    {"encoder width d_h", "编码器宽度 d_h"},
+    {"decoder width d_s", "解码器宽度 d_s"},
+    {"concat width d_a", "concat 隐层宽度 d_a"},
+    {"encoder gain g", "编码器增益 g"},
+    {"source tokens", "源词数"},
+    {"target steps", "目标步数"},
+    {"encoder states h_j (unidirectional RNN)", "编码器状态 h_j（单向 RNN）"},
+    {"decoder states s_t (computed first)", "解码器状态 s_t（先计算）"},
+    {"s_t depends only on s_t-1 and y_t-1, not on the attention: all three scores use the very same s_t.",
+     "s_t 只依赖 s_t-1 和 y_t-1，不依赖注意力：三种评分用的是完全相同的 s_t。"},
+    {"emits", "输出"},
+    {"score e_tj", "分数 e_tj"},
+    {"weight α_tj", "权重 α_tj"},
+    {"peak", "峰值"},
+    {"not defined for these sizes", "在这些尺寸下没有定义"},
+    {"dot needs d_s = d_enc: s_t has {0} numbers, h_j has {1}, so s_t^T h_j is undefined. general's W_a ({0} × {1}) bridges the sizes; concat works for any sizes.",
+     "dot 要求 d_s = d_enc：s_t 有 {0} 个数，h_j 有 {1} 个，所以 s_t^T h_j 没有定义。general 的 W_a（{0} × {1}）可以连接两种尺寸；concat 对任何尺寸都可用。"},
+    {"rows: decoder steps t (the word being emitted); columns: source words j; each row sums to 1",
+     "行：解码步 t（正在输出的词）；列：源词 j；每行之和为 1"},
+    {"the notes' three differences", "讲义中的三点区别"},
+    {"Bahdanau (additive, 2014)", "Bahdanau（加性，2014）"},
+    {"Luong (multiplicative, 2015)", "Luong（乘性，2015）"},
+    {"in this scene", "本场景中"},
+    {"1. which decoder state scores", "1. 用哪个解码器状态打分"},
+    {"s_t-1, the previous state; s_t is updated after attending", "s_t-1，前一步的状态；注意力之后才更新 s_t"},
+    {"s_t, the current state, computed before attending", "s_t，当前状态，在注意力之前算出"},
+    {"2. encoder", "2. 编码器"},
+    {"bidirectional RNN: h_j = [forward h_j; backward h_j]", "双向 RNN：h_j = [前向 h_j; 后向 h_j]"},
+    {"unidirectional RNN: h_j sees only x_1 … x_j", "单向 RNN：h_j 只看到 x_1 … x_j"},
+    {"3. score function", "3. 评分函数"},
+    {"additive: v_a^T tanh(W_a s_t-1 + U_a h_j)", "加性：v_a^T tanh(W_a s_t-1 + U_a h_j)"},
+    {"dot s_t^T h_j (simplest), general, concat", "dot s_t^T h_j（最简单）、general、concat"},
+    {"after attending", "注意力之后"},
+    {"s_t = f(s_t-1, y_t-1, c_t)", "s_t = f(s_t-1, y_t-1, c_t)"},
+    {"h~_t = tanh(W_c [c_t; s_t]) predicts y_t", "h~_t = tanh(W_c [c_t; s_t]) 用来预测 y_t"},
+    {"parameters of each score function (these sizes)", "每种评分函数的参数（当前尺寸）"},
+    {"parameters", "参数"},
+    {"needs", "要求"},
+    {"defined here", "此处可用"},
+    {"teacher forcing: y_t-1 → y_t", "教师强制：y_t-1 → y_t"},
+    {"largest weight", "最大权重"},
+    {"s_1 … s_{0}: computed in stage 1, before any score", "s_1 … s_{0}：在第 1 阶段、任何评分之前算出"},
+    {"d_s = d_enc", "d_s = d_enc"},
+    {"any sizes", "任意尺寸"},
+    {"additive (Bahdanau)", "加性（Bahdanau）"},
+    {"shared by the three scores: the decoder and the attentional state", "三种评分共用：解码器与注意力状态"},
+    {"yes", "是"},
+    {"no", "否"},
+};
+}  // namespace
+
+const TrPair* LuongView::strings(size_t* count) { return translation_table(kViewStrings, count); }
 
 namespace {
 

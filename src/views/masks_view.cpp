@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "app/i18n.h"
 #include "core/number_text.h"
 #include "platform/platform.h"
 #include "platform/text_field.h"
@@ -19,6 +20,40 @@
 #include "widgets/seed_input.h"
 
 namespace ap {
+
+namespace {
+// The strings this view draws (its scene's own, for getState and errors, are in app/scenes/masks_scene.cpp).
+const TrPair kViewStrings[] = {
+    {"weights A: no bug chosen (the same)", "权重 A：未选 bug（相同）"},
+    {"one sentence per line", "每行一个句子"},
+    {"causal mask", "因果掩码"},
+    {"pad to L (0: longest)", "补齐到 L（0：最长句）"},
+    {"sentence shown", "显示的句子"},
+    {"weights A (correct)", "权重 A（正确）"},
+    {"weights A (with the bug)", "权重 A（有 bug）"},
+    {"mask: 1 = hidden", "掩码：1 = 被遮住"},
+    {"max |row sum − 1|", "最大 |行和 − 1|"},
+    {"weight on hidden keys", "被遮住的 key 上的权重"},
+    {"future leak", "未来泄漏"},
+    {"padding leak", "填充泄漏"},
+    {"entropy change", "熵的变化"},
+    {"max |ΔO|", "最大 |ΔO|"},
+    {"empty rows", "空行"},
+    {"needs the causal mask", "需要开启因果掩码"},
+    {"Notice: with no bug every measure is 0: hidden keys get exactly 0 weight, each row sums to 1 and nothing leaks.",
+     "注意：没有 bug 时每一项都是 0：被遮住的 key 权重恰好为 0，每行之和为 1，没有任何泄漏。"},
+    {"Notice: “{0}” moves the output by up to {1}, {2} % of the output's largest entry ({3}); the weight on hidden keys reaches {4}.",
+     "注意：“{0}”让输出最多变化 {1}，是输出最大元素（{3}）的 {2} %；被遮住的 key 上的权重最高达 {4}。"},
+    {"Units: row sums and weights are shares of 1; the leaks and max |ΔO| are in the output's own units (its entries here reach ±{0}); entropy in nats. A correct mask gives 0 for every one.",
+     "单位：行和与权重都是 1 的份额；泄漏和最大 |ΔO| 用输出本身的单位（这里输出元素最大到 ±{0}）；熵以奈特计。正确的掩码在每一项上都是 0。"},
+    {"leak: how much the output of a row changes when a token it must not see is replaced",
+     "泄漏：把一行不应看到的词替换掉时，这一行的输出变化多少"},
+    {"Weights are seeded, not trained: they show the mechanism, not a trained model's attention.",
+     "权重是随机种子生成的，没有训练：展示的是机制，不是训练后模型的注意力。"},
+};
+}  // namespace
+
+const TrPair* MasksView::strings(size_t* count) { return translation_table(kViewStrings, count); }
 
 namespace {
 constexpr ImU32 kPadColor = IM_COL32(225, 225, 230, 255);

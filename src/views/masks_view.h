@@ -10,6 +10,7 @@ namespace ap {
 
 class MasksView final : public SceneView {
  public:
+  static const TrPair* strings(size_t* count);  // the view's own strings (add_view_translations)
   explicit MasksView(MasksScene& scene) : scene_(scene) {}
   ~MasksView() override;
   void controls(ViewContext& ctx) override;

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "app/i18n.h"
 #include "core/number_text.h"
 #include "platform/platform.h"
 #include "platform/text_field.h"
@@ -25,6 +26,37 @@
 #include "widgets/seed_input.h"
 
 namespace ap {
+
+namespace {
+// The strings this view draws (its scene's own, for getState and errors, are in app/scenes/multihead_scene.cpp).
+const TrPair kViewStrings[] = {
+    {"Weights are seeded, not trained: heads do not specialise without training. The scene shows the mechanism.",
+     "权重是随机种子生成的，没有训练：不经训练，各头不会各有专长。本场景展示的是机制。"},
+    {"heads h", "头数 h"},
+    {"max weight", "最大权重"},
+    {"parameter count", "参数量"},
+    {"this layer", "当前层"},
+    {"each head's focus (measured)", "每个头的关注（实测）"},
+    {"mean entropy (nats)", "平均熵（nat）"},
+    {"mean max weight", "平均最大权重"},
+    {"top key of", "最关注的 key："},
+    {"the same for every h", "对每个 h 都相同"},
+    {"Notice: head {0} is the sharpest (its rows put {1} on their top key on average), head {2} the flattest (entropy {3} nats; spread evenly over the {4} tokens it would be {5}).",
+     "注意：头 {0} 最集中（它的各行平均把 {1} 放在最关注的 key 上），头 {2} 最分散（熵 {3} 奈特；平均分给 {4} 个词时为 {5}）。"},
+    {"W^Q, W^K, W^V: h × (d_model × d_k) each; W^O: (h·d_k) × d_model", "W^Q、W^K、W^V：各为 h × (d_model × d_k)；W^O：(h·d_k) × d_model"},
+    {"Click a row to show that h.", "点击一行即可显示该 h。"},
+    {"No [PAD] tokens: the padding mask hides nothing. Type [PAD] in the sentence.",
+     "没有 [PAD]：填充掩码什么也没遮住。请在句子里输入 [PAD]。"},
+    {"Width of each token's embedding x_i; h must divide it", "每个 token 嵌入向量 x_i 的维度；必须能被 h 整除"},
+    {"Number of heads; d_k = d_model / h", "头的数量；d_k = d_model / h"},
+    {"trained (naming the referent)", "训练过的（说出指代对象）"},
+    {"X and every W (biases included) are the trained layer's: nothing told the heads what to read; the list below is what each reads, measured on every held-out sentence.",
+     "X 和所有 W（含偏置）都来自训练好的层：没有人告诉各头该读什么；下面列出的是在所有留出句子上实测的每个头读什么。"},
+    {"Try \"tired\" → \"wide\": the heads' rows at \"it\" follow the adjective.", "试试把 \"tired\" 改成 \"wide\"：各头在 \"it\" 这一行的权重会随形容词变化。"},
+};
+}  // namespace
+
+const TrPair* MultiheadView::strings(size_t* count) { return translation_table(kViewStrings, count); }
 
 namespace {
 

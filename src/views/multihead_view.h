@@ -10,6 +10,7 @@ namespace ap {
 
 class MultiheadView final : public SceneView {
  public:
+  static const TrPair* strings(size_t* count);  // the view's own strings (add_view_translations)
   explicit MultiheadView(MultiheadScene& scene) : scene_(scene) {}
   ~MultiheadView() override;
   void controls(ViewContext& ctx) override;

@@ -10,12 +10,34 @@
 #include <cstdio>
 #include <string>
 
+#include "app/i18n.h"
 #include "core/number_text.h"
 #include "widgets/colormap.h"
 #include "widgets/plot.h"
 #include "widgets/seed_input.h"
 
 namespace ap {
+
+namespace {
+// The strings this view draws (its scene's own, for getState and errors, are in app/scenes/scaling_scene.cpp).
+const TrPair kViewStrings[] = {
+    {"Notice, without ÷√d_k: largest weight {0} → {1}, entropy {2} → {3} nats (d_k = {4} → {5}).",
+     "注意，不除以 √d_k：最大权重 {0} → {1}，熵 {2} → {3} nats（d_k = {4} → {5}）。"},
+    {"With ÷√d_k: largest weight {0} … {1}, entropy {2} … {3} nats, whatever d_k.",
+     "除以 √d_k：最大权重 {0} … {1}，熵 {2} … {3} nats，与 d_k 无关。"},
+    {"A largest weight near 1 is a softmax that is almost one-hot: its gradient is almost 0, so training stalls.",
+     "最大权重接近 1，说明 softmax 几乎是 one-hot：它的梯度几乎为 0，训练就停滞了。"},
+    {"Number of (q, k) pairs drawn", "抽取的 (q, k) 对的数量"},
+    {"Keys per softmax row in the sweep", "扫描中每行 Softmax 的 Key 数"},
+    {"expected", "理论"},
+    {"unscaled", "不缩放"},
+    {"uniform: ln n", "均匀分布：ln n"},
+    {"a few of the dot products", "部分点积"},
+    {"Draws are random but seeded: the same seed gives the same numbers.", "随机抽样但有种子：同样的种子得到同样的数字。"},
+};
+}  // namespace
+
+const TrPair* ScalingView::strings(size_t* count) { return translation_table(kViewStrings, count); }
 
 namespace {
 

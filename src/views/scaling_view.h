@@ -8,6 +8,7 @@ namespace ap {
 
 class ScalingView final : public SceneView {
  public:
+  static const TrPair* strings(size_t* count);  // the view's own strings (add_view_translations)
   explicit ScalingView(ScalingScene& scene) : scene_(scene) {}
   void controls(ViewContext& ctx) override;
   void stage(ViewContext& ctx) override;

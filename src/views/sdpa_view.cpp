@@ -11,6 +11,7 @@
 #include <string>
 
 #include "app/scenes/sdpa_presets.h"
+#include "app/i18n.h"
 #include "app/scenes/sdpa_scene.h"
 #include "core/tokenizer.h"
 #include "core/train/coref.h"
@@ -25,6 +26,59 @@
 #include "widgets/seed_input.h"
 
 namespace ap {
+
+namespace {
+// The strings this view draws (its scene's own, for getState and errors, are in app/scenes/sdpa_scene.cpp).
+const TrPair kViewStrings[] = {
+    {"Random, untrained weights (seeded): they show how attention computes, not what a trained model attends to.",
+     "权重是随机的、未经训练（由种子生成）：这里演示注意力如何计算，而不是训练好的模型会关注什么。"},
+    {"Random, untrained weights (seeded)", "权重随机、未经训练（由种子生成）"},
+    {"The notes print the weights of “{0}” as {1} (sum {2}); computed here: {3} (sum {4}).",
+     "讲义把“{0}”的权重印为 {1}（和为 {2}）；这里计算得到 {3}（和为 {4}）。"},
+    {"show numbers", "显示数值"},
+    {"The numbers do not fit at this text size: show them anyway (the matrices scroll).",
+     "在当前字号下数值放不下：仍然显示（矩阵可滚动）。"},
+    {"weights (stretched)", "权重（已拉伸）"},
+    {"Input", "输入"},
+    {"Sentence → X·W", "句子 → X·W"},
+    {"Q, K, V by hand", "手动设置 Q、K、V"},
+    {"Sentence (one token per word, punctuation mark or Chinese character)",
+     "句子（每个单词、标点或汉字是一个 token）"},
+    {"Width of each token's embedding x_i (1 to 512)", "每个 token 嵌入向量 x_i 的维度（1 到 512）"},
+    {"Width of queries and keys (and values here), 1 to 512", "Query 和 Key（此处也包括 Value）的维度，1 到 512"},
+    {"The random embeddings and W^Q, W^K, W^V come from this seed", "随机嵌入和 W^Q、W^K、W^V 都由这个种子生成"},
+    {"Click any cell of Q, Kᵀ or V in the first stage to type a value.", "在第一阶段点击 Q、Kᵀ 或 V 的任一格即可输入数值。"},
+    {"pad to", "填充到"},
+    {"Append [PAD] tokens up to this length (0: none)", "在末尾补 [PAD] 直到这个长度（0 表示不补）"},
+    {"No [PAD] keys yet: raise 'pad to', or type [PAD] in the sentence.", "还没有 [PAD]：调大“填充到”，或在句子里输入 [PAD]。"},
+    {"keys hidden", "个 Key 被屏蔽"},
+    {"rows have every key hidden: their weights are all 0 and they are flagged.", "行的所有 Key 都被屏蔽：这些行的权重全为 0，并被标记。"},
+    {"Set", "设置"},
+    {"Enter sets the value; Q, K and V become hand-edited.", "按回车设置数值；Q、K、V 将变为手动设置。"},
+    {"Set by hand: click a cell of Q, Kᵀ or V to type a new value.", "手动设置：点击 Q、Kᵀ 或 V 的格子输入新数值。"},
+    {"1) exp(z − max)", "1) 计算 exp(z − max)"},
+    {"2) add up the row", "2) 对这一行求和"},
+    {"3) divide by the sum", "3) 除以行和"},
+    {"cells hidden", "格被屏蔽"},
+    {"Q, K, V, output", "Q、K、V、输出"},
+    {"output A·V", "输出 A·V"},
+    {"next mask: none, padding, causal", "切换掩码：无、填充、因果"},
+    {"Not a number: “{0}” ({1})", "不是数字：“{0}”（{1}）"},
+    {"Flip the adjective ({0} → {1})", "翻转形容词（{0} → {1}）"},
+    {"Layer", "层"},
+    {"layer {0}", "第 {0} 层"},
+    {"Layer 1 lets \"it\" read the adjective that follows; its own row need not point at a noun.",
+     "第 1 层让 \"it\" 读到后面的形容词；它自己的这一行不必指向某个名词。"},
+    {"The last layer decides: its \"it\" row is the model's answer (the loss was taken on it).",
+     "由最后一层做决定：它的 \"it\" 那一行就是模型的答案（损失就取在这一行上）。"},
+    {"Loading the trained model…", "正在加载训练所得的模型…"},
+    {"Sentence (words of the task: an animal, a place, an adjective)", "句子（任务的词：一种动物、一个地点、一个形容词）"},
+    {"Trained model", "训练所得的模型"},
+    {"{0} · layer {1} of {2}", "{0} · 第 {1} 层（共 {2} 层）"},
+};
+}  // namespace
+
+const TrPair* SdpaView::strings(size_t* count) { return translation_table(kViewStrings, count); }
 
 namespace {
 

@@ -13,6 +13,7 @@ namespace ap {
 
 class SdpaView final : public SceneView {
  public:
+  static const TrPair* strings(size_t* count);  // the view's own strings (add_view_translations)
   explicit SdpaView(SdpaScene& scene);
   ~SdpaView() override;
   void controls(ViewContext& ctx) override;

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "app/i18n.h"
 #include "core/number_text.h"
 #include "platform/platform.h"
 #include "platform/text_field.h"
@@ -25,6 +26,48 @@
 #include "widgets/seed_input.h"
 
 namespace ap {
+
+namespace {
+// The strings this view draws (its scene's own, for getState and errors, are in app/scenes/self_scene.cpp).
+const TrPair kViewStrings[] = {
+    {"first sentence (keys, values)", "第一个句子（key、value）"},
+    {"second sentence (queries)", "第二个句子（query）"},
+    {"cross-attention: queries from the second sentence", "交叉注意力：query 来自第二个句子"},
+    {"Q = K = V = X (no projections)", "Q = K = V = X（不做投影）"},
+    {"d_k is not used: Q = K = V = X has d_model columns", "d_k 未使用：Q = K = V = X 有 d_model 列"},
+    {"Weights are seeded, not trained: they show the mechanism, not what a trained model attends to.",
+     "权重由随机种子生成，没有训练：它们展示的是机制，而不是训练后的模型关注什么。"},
+    {"mean self-weight (diagonal of A)", "平均自身权重（A 的对角线）"},
+    {"tokens whose largest weight is their own", "最大权重落在自己身上的词"},
+    {"self-weight per token", "每个词的自身权重"},
+    {"weight on itself", "给自己的权重"},
+    {"Measured on the self-attention of the first sentence. Cross-attention has no diagonal: its queries come from another sentence.",
+     "在第一个句子的自注意力上测得。交叉注意力没有对角线：它的 query 来自另一个句子。"},
+    {"mean weight on the diagonal", "对角线上的平均权重"},
+    {"n queries × m keys", "n 个 query × m 个 key"},
+    {"weights A", "注意力权重 A"},
+    {"scores S/√d_k", "分数 S/√d_k"},
+    {"output O = A·V", "输出 O = A·V"},
+    {"No projections: Q, K and V are the embeddings themselves, so d_k = d_model and each token's query is its own key.",
+     "没有投影：Q、K、V 就是嵌入本身，所以 d_k = d_model，每个词的 query 就是它自己的 key。"},
+    {"Cross-attention: the queries come from the second sentence (X2), the keys and values from the first (X); n and m may differ.",
+     "交叉注意力：query 来自第二个句子（X2），key 和 value 来自第一个句子（X）；n 与 m 可以不同。"},
+    {"Rows are the second sentence's tokens, columns the first's: no token meets itself, so there is no diagonal of self-weights.",
+     "行是第二个句子的词，列是第一个句子的词：没有哪个词遇到它自己，所以不存在自身权重的对角线。"},
+    {"random (seeded)", "随机（种子）"},
+    {"trained (coreference)", "训练过的（指代消解）"},
+    {"loading the trained model…", "正在加载训练好的模型…"},
+    {"X, Q, K and V are the trained model's, at the layer chosen; the seed makes the random W^Q, W^K, W^V shown beside them on the same X.",
+     "X、Q、K、V 来自训练好的模型的所选层；种子决定旁边那组随机的 W^Q、W^K、W^V，它们作用于同一个 X。"},
+    {"X: the input of trained layer {0}", "X：训练好的第 {0} 层的输入"},
+    {"weights A, random W^Q, W^K", "注意力权重 A，随机的 W^Q、W^K"},
+    {"weights A, trained layer {0}", "注意力权重 A，训练好的第 {0} 层"},
+    {"The same X under every setting: the trained model's layer input. Only the trained W^Q, W^K learned what each word should look for.",
+     "每种设置用的是同一个 X：训练好的模型该层的输入。只有训练过的 W^Q、W^K 学会了每个词该去找什么。"},
+};
+}  // namespace
+
+const TrPair* SelfView::strings(size_t* count) { return translation_table(kViewStrings, count); }
 
 namespace {
 

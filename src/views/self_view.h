@@ -11,6 +11,7 @@ namespace ap {
 
 class SelfView final : public SceneView {
  public:
+  static const TrPair* strings(size_t* count);  // the view's own strings (add_view_translations)
   explicit SelfView(SelfScene& scene) : scene_(scene) {}
   ~SelfView() override;
   void controls(ViewContext& ctx) override;

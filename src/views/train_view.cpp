@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "app/i18n.h"
 #include "core/number_text.h"
 #include "core/train/coref.h"
 #include "platform/text_field.h"
@@ -22,6 +23,54 @@
 #include "widgets/seed_input.h"
 
 namespace ap {
+
+namespace {
+// The strings this view draws (its scene's own, for getState and errors, are in app/scenes/train_scene.cpp).
+const TrPair kViewStrings[] = {
+    {"Train", "训练"},
+    {"Pause", "暂停"},
+    {"Reset", "重置"},
+    {"One step", "单步"},
+    {"learning rate", "学习率"},
+    {"held-out accuracy", "留出集准确率"},
+    {"argmax on the referent", "最大权重在所指名词上"},
+    {"steps/s", "步/秒"},
+    {"training loss", "训练损失"},
+    {"target 95 %", "目标 95 %"},
+    {"Press Train to start.", "按“训练”开始。"},
+    {"Notice: the loss went from {0} at step {1} to {2} at step {3}; on held-out examples it never trained on, {4} % are right.",
+     "注意：损失从第 {1} 步的 {0} 变为第 {3} 步的 {2}；在从未训练过的留出样本上，{4} % 答对。"},
+    {"Point at the referent (coreference)", "指向所指名词（指代消解）"},
+    {"Why several heads?", "为什么要多个头？"},
+    {"What each head learned", "每个头学到了什么"},
+    {"the \"it\" row, measured on every held-out sentence", "\"it\" 那一行，在全部留出句子上测量"},
+    {"referent is the animal", "所指是动物"},
+    {"referent is the place", "所指是地点"},
+    {"Measured when the run ends, on all held-out sentences.", "训练结束时在全部留出句子上测量。"},
+    {"any head on the referent", "某个头的最大权重在所指名词上"},
+    {"Induction heads: copy what followed (2 layers)", "归纳头：复制后面跟着的词元（2 层）"},
+    {"Why two layers?", "为什么要两层？"},
+    {"One layer cannot: the key at the position after the earlier copy holds that position's own letter, not \"the letter before me was X\", so no query can find it by content. Layer 1's previous-token head writes the letter before into each position; layer 2's query (the current letter) then matches it and copies what is there (K-composition: the induction head).",
+     "一层做不到：前一次出现之后那个位置的 key 只包含该位置自己的字母，而不是“我前面的字母是 X”，所以没有 query 能按内容找到它。第 1 层的“前一个词元”头把前一个字母写进每个位置；第 2 层的 query（当前字母）随后与之匹配，并复制那里的内容（K 组合：归纳头）。"},
+    {"Sequence", "序列"},
+    {"the weights of each layer (causal)", "每层的权重（因果）"},
+    {"the weights measured on the held-out sequences at the last evaluation", "在最近一次评估时于留出序列上测得的权重"},
+    {"measured on {0} held-out sequences during the run, on all {1} at the end", "训练中在 {0} 个留出序列上测量，结束时在全部 {1} 个上测量"},
+    {"some head on the token to copy", "某个头的最大权重在要复制的词元上"},
+    {"Tokens the model knows:", "模型认识的词元："},
+    {"measured on {0} held-out sentences during the run, on all {1} at the end",
+     "训练中在 {0} 个留出句子上测量，结束时在全部 {1} 个上测量"},
+    {"In one layer the query at \"it\" is computed from \"it\" and its position only: it has not yet read the adjective that follows (\"tired\" or \"wide\"), so its weights over the two nouns cannot depend on it. In two layers, layer 1 lets \"it\" read the adjective; layer 2's query at \"it\" then carries it and points at the right noun.",
+     "在一层里，\"it\" 处的 query 只由 \"it\" 和它的位置算出：它还没有读到后面的形容词（\"tired\" 或 \"wide\"），所以它在两个名词上的权重不可能随形容词改变。两层时，第 1 层让 \"it\" 读到形容词；第 2 层 \"it\" 处的 query 带着这个信息，指向正确的名词。"},
+    {"the \"it\" row of each layer", "每层 \"it\" 那一行"},
+    {"attention of layer {0}", "第 {0} 层的注意力"},
+    {"attention of layer {0}, head {1}", "第 {0} 层第 {1} 个头的注意力"},
+    {"Words the model knows:", "模型认识的词："},
+    {"The training worker could not start; the weights on screen stay as they were.", "训练 worker 无法启动；屏幕上的权重保持不变。"},
+};
+}  // namespace
+
+const TrPair* TrainView::strings(size_t* count) { return translation_table(kViewStrings, count); }
 
 TrainView::~TrainView() { heatmap_release(this); }
 

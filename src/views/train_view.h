@@ -10,6 +10,7 @@ namespace ap {
 
 class TrainView final : public SceneView {
  public:
+  static const TrPair* strings(size_t* count);  // the view's own strings (add_view_translations)
   explicit TrainView(TrainScene& scene) : scene_(scene) {}
   ~TrainView() override;
   void controls(ViewContext& ctx) override;

@@ -6,6 +6,20 @@
 
 namespace ap {
 
+namespace {
+// Strings that several views draw (each view's own are in its file).
+const TrPair kSharedStrings[] = {
+    {"(stretched)", "（已拉伸）"},
+    {"Sentence", "句子"},
+    {"limit", "上限"},
+    {"add position codes (sin/cos)", "加入位置编码（sin/cos）"},
+    {"Cancel", "取消"},
+    {"the trained model could not be fetched: {0}", "无法获取训练所得的模型：{0}"},
+};
+}  // namespace
+
+const TrPair* shared_view_strings(size_t* count) { return translation_table(kSharedStrings, count); }
+
 std::pair<const char*, const char*> SceneView::caption(const ViewContext& ctx) const {
   const Scene& sc = ctx.st.scene();
   const StageInfo& s = sc.stages()[static_cast<size_t>(sc.timeline.stage())];

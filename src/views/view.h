@@ -64,7 +64,13 @@ class SceneView {
   virtual bool holds_keyboard() const { return false; }
 };
 
-// One view per registered scene, in the same order as st.scenes (view_registry.cpp).
+// One view per registered scene, in the same order as st.scenes (view_registry.cpp); adds the views' strings.
 std::vector<std::unique_ptr<SceneView>> make_views(const PlaygroundState& st);
+
+// The strings the views draw, added to the translations: each view's own (NameView::strings(), in its file)
+// and those several views share (shared_view_strings(), view.cpp). Called by make_views and before the first
+// font atlas, whose English screen needs the hanzi that some English strings quote; twice is harmless.
+void add_view_translations();
+const TrPair* shared_view_strings(size_t* count);
 
 }  // namespace ap

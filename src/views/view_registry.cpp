@@ -6,6 +6,7 @@
 #include <string>
 
 #include "all_views.h"  // every views/*_view.h (generated: CMakeLists.txt)
+#include "app/i18n.h"
 #include "app/scene_list.h"
 #include "views/view.h"
 
@@ -21,7 +22,21 @@ std::unique_ptr<SceneView> view_for(Scene& s) {
 }
 }  // namespace
 
+void add_view_translations() {
+  size_t count = 0;
+  const TrPair* shared = shared_view_strings(&count);
+  add_translations(shared, count);
+#define AP_VIEW_STRINGS(Name)                         \
+  {                                                   \
+    const TrPair* own = Name##View::strings(&count);  \
+    add_translations(own, count);                     \
+  }
+  AP_SCENE_LIST(AP_VIEW_STRINGS)
+#undef AP_VIEW_STRINGS
+}
+
 std::vector<std::unique_ptr<SceneView>> make_views(const PlaygroundState& st) {
+  add_view_translations();
   std::vector<std::unique_ptr<SceneView>> v;
   for (const auto& s : st.scenes) {
     v.push_back(view_for(*s));

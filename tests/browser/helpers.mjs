@@ -97,3 +97,21 @@ export async function waitForState(page, pred, ms = 15000, every = 50) {
   }
   return s;
 }
+
+// Runs `fn(data, width, height, arg)` over the RGBA pixels of a PNG screenshot, in a blank page (the pixels
+// stay in the browser; only fn's answer comes back). fn is sent as source: it sees only its arguments.
+export async function inImage(context, png, fn, arg) {
+  const decoder = await context.newPage();
+  const v = await decoder.evaluate(async ({ b64, src, arg }) => {
+    const img = new Image();
+    img.src = 'data:image/png;base64,' + b64;
+    await img.decode();
+    const c = document.createElement('canvas');
+    c.width = img.width; c.height = img.height;
+    const g = c.getContext('2d');
+    g.drawImage(img, 0, 0);
+    return (0, eval)(`(${src})`)(g.getImageData(0, 0, img.width, img.height).data, img.width, img.height, arg);
+  }, { b64: png.toString('base64'), src: fn.toString(), arg });
+  await decoder.close();
+  return v;
+}

@@ -5,7 +5,7 @@
 // message that goes once the sentence is valid again.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launch, openPage, screenshot, frames, clickInFrames } from './helpers.mjs';
+import { serveDist, launch, openPage, screenshot, frames, clickInFrames, inImage } from './helpers.mjs';
 
 let server, url, browser;
 before(async () => { ({ server, url } = await serveDist()); browser = await launch(); });
@@ -160,22 +160,12 @@ test('colour-blind-safe colours: the Display option changes the matrices', async
 // legend says so: layout-contrast-*.png).
 // The darkest pixel of a w × h region of a screenshot, as the mean of its channels, decoded in a blank page.
 async function darkest(png, x, y, w = 1, h = 1) {
-  const decoder = await browser.context.newPage();
-  const v = await decoder.evaluate(async ({ b64, x, y, w, h }) => {
-    const img = new Image();
-    img.src = 'data:image/png;base64,' + b64;
-    await img.decode();
-    const c = document.createElement('canvas');
-    c.width = img.width; c.height = img.height;
-    const g = c.getContext('2d');
-    g.drawImage(img, 0, 0);
-    const d = g.getImageData(x, y, w, h).data;
+  return inImage(browser.context, png, (d, width, height, { x, y, w, h }) => {
     let min = 255;
-    for (let i = 0; i < d.length; i += 4) min = Math.min(min, (d[i] + d[i + 1] + d[i + 2]) / 3);
+    for (let r = y; r < y + h; r++)
+      for (let c = x; c < x + w; c++) { const i = (r * width + c) * 4; min = Math.min(min, (d[i] + d[i + 1] + d[i + 2]) / 3); }
     return min;
-  }, { b64: png.toString('base64'), x, y, w, h });
-  await decoder.close();
-  return v;
+  }, { x, y, w, h });
 }
 
 // Issue 17: a lecturer at 2× text in presenter mode, the controls hidden, on a 1920×1080 projector: the

@@ -19,20 +19,6 @@ using nlohmann::json;
 namespace {
 
 const TrPair kStrings[] = {
-    {"R² says how much of a word a linear read-out recovers from c: 1 all of it, 0 no more than guessing the average word, below 0 worse than that (on sentences the read-out never saw).",
-     "R² 表示线性读出能从 c 中恢复一个词的多少：1 为全部，0 为不比猜平均词更好，低于 0 则比那还差（在读出从未见过的句子上）。"},
-    {"Advanced", "高级"},
-    {"L_max: the longest sentence the last stage measures.", "L_max：最后一个阶段测量的最长句子。"},
-    {"ridge λ: how strongly the read-out's weights are pulled towards 0, so that it does not fit the training sentences' noise.",
-     "岭回归 λ：把读出的权重往 0 拉的力度，使它不去拟合训练句子中的噪声。"},
-    {"Notice: c keeps word {0} “{1}” best (R² {2}) and word {3} “{4}” least (R² {5}); from its own h_j every word keeps R² ≥ {6}.",
-     "注意：c 保留第 {0} 个词“{1}”最好（R² {2}），第 {3} 个词“{4}”最少（R² {5}）；从各自的 h_j 读，每个词的 R² 都 ≥ {6}。"},
-    {"A bar below 0: on held-out sentences the read-out does worse than always guessing the average word, so nothing of that word is left to read.",
-     "低于 0 的柱：在留出句子上，读出比总是猜平均词还差，也就是这个词已经什么都读不出来了。"},
-    {"Notice: the mean R² from c goes from {2} at L = {0} to {3} at L = {1}, always under the bound; from the h_j it stays at {4} or more.",
-     "注意：从 c 读出的平均 R² 在 L = {0} 时为 {2}，在 L = {1} 时为 {3}，始终低于上界；从 h_j 读出的始终不低于 {4}。"},
-    {"Notice: the mean R² from c goes from {2} at L = {0} to {3} at L = {1}; from the h_j it stays at {4} or more.",
-     "注意：从 c 读出的平均 R² 在 L = {0} 时为 {2}，在 L = {1} 时为 {3}；从 h_j 读出的始终不低于 {4}。"},
     {"The Seq2Seq bottleneck", "Seq2Seq 的信息瓶颈"},
     {"Type a longer sentence (or raise L_max) and watch the bars of the first words drop in stage 3; then give c more room with d_h.",
      "输入更长的句子（或调大 L_max），在第 3 阶段看开头几个词的柱子变低；再用 d_h 给 c 更多空间。"},
@@ -62,48 +48,15 @@ const TrPair kStrings[] = {
     {"A forgetful encoder", "健忘的编码器"},
     {"Gain 0.5: old states fade fast, c keeps only the last two or three words.", "增益 0.5：旧状态迅速衰减，c 只记得最后两三个词。"},
     {"sentence", "句子"},
-    {"recurrent gain g", "循环增益 g"},
-    {"the probe", "探针"},
     {"vocabulary", "词表大小"},
-    {"training sentences", "训练句子数"},
-    {"held-out sentences", "留出句子数"},
-    {"ridge λ", "岭回归 λ"},
-    {"probe cost: {0} million multiply-adds (budget {1} million)", "探针开销：{0} 百万次乘加（预算 {1} 百万次）"},
-    {"Weights and embeddings are seeded, not trained: the encoder shows how a fixed vector limits what survives, not a translation.",
-     "权重和词向量都是随机种子生成的，没有训练：编码器展示的是固定向量如何限制能保留的信息，而不是一次翻译。"},
-    {"the source X: n × d_in", "源句 X：n × d_in"},
-    {"encoder states H: n × d_h", "编码器状态 H：n × d_h"},
-    {"c = h_n: d_h numbers", "c = h_n：d_h 个数"},
-    {"{0} source numbers → {1} numbers in c", "{0} 个源数字 → c 中的 {1} 个数"},
-    {"{0} source numbers per number of c", "c 的每个数对应 {0} 个源数字"},
-    {"A linear read-out of {0} numbers explains at most {0} of the {1} unit variances: mean R² ≤ {2}.",
-     "{0} 个数的线性读出最多解释 {1} 个单位方差中的 {0} 个：平均 R² ≤ {2}。"},
-    {"Everything fits: d_h ≥ n·d_in, so c could in principle hold every token.", "全部装得下：d_h ≥ n·d_in，c 原则上能保存每个词。"},
-    {"from c (Seq2Seq)", "从 c 读出（Seq2Seq）"},
-    {"from h_j (attention reads every h_j)", "从 h_j 读出（注意力读取每个 h_j）"},
-    {"bound d_h/(L·d_in)", "上界 d_h/(L·d_in)"},
-    {"R² per position, L = {0}", "每个位置的 R²，L = {0}"},
-    {"mean R² over positions", "各位置的平均 R²"},
-    {"sentence length L", "句子长度 L"},
-    {"your sentence", "你的句子"},
-    {"mean R²: from c {0}, from h_j {1}, bound {2}", "平均 R²：从 c {0}，从 h_j {1}，上界 {2}"},
-    {"R² on {0} held-out random sentences of {1} tokens; the labels show which word of your sentence sits at each position.",
-     "R² 在 {0} 个留出的、长 {1} 个词的随机句子上计算；标签显示你的句子在每个位置上的词。"},
-    {"token {0} “{1}”", "第 {0} 个词 “{1}”"},
-    {"position {0}", "位置 {0}"},
     {"x_{0}[{1}] = {2}: seeded embedding of “{3}” (untrained, N(0, 1))", "x_{0}[{1}] = {2}：“{3}” 的种子词向量（未训练，N(0, 1)）"},
     {"h_{0}[{1}] = tanh({2}) = {3}   after reading “{4}”", "h_{0}[{1}] = tanh({2}) = {3}   读完 “{4}” 之后"},
     {"c[{0}] = h_{1}[{0}] = {2}", "c[{0}] = h_{1}[{0}] = {2}"},
     {"position {0} (“{1}” in your sentence), L = {2}\nR² from c = {3}   R² from h_{0} = {4}\nmean cosine: from c {5}, from h_{0} {6}",
      "位置 {0}（你的句子中的 “{1}”），L = {2}\n从 c 读出的 R² = {3}   从 h_{0} 读出的 R² = {4}\n平均余弦：从 c {5}，从 h_{0} {6}"},
     {"L = {0}: mean R² from c = {1}, from h_j = {2}, bound = {3}", "L = {0}：从 c 读出的平均 R² = {1}，从 h_j = {2}，上界 = {3}"},
-    {"t = {0} “{1}”: h_{0} = tanh(W_x x_{0} + W_h h_{2} + b) = {3}", "t = {0} “{1}”：h_{0} = tanh(W_x x_{0} + W_h h_{2} + b) = {3}"},
-    {"n = {0} tokens × d_in = {1} → d_h = {2} numbers", "n = {0} 个词 × d_in = {1} → d_h = {2} 个数"},
     {"the sentence has {0} tokens; the probe measures lengths up to L_max = {1}: shorten it or raise L_max (at most {2})",
      "句子有 {0} 个词元；探针只测量到 L_max = {1} 的长度：请缩短句子或调大 L_max（最多 {2}）"},
-    {"nothing read yet: h_0 = 0", "还没有读入：h_0 = 0"},
-    {"Each row of H is one state h_t: the same d_h numbers must carry every token read so far.",
-     "H 的每一行是一个状态 h_t：同样的 d_h 个数要承载到目前为止读过的每一个词。"},
 };
 
 using Preset = ScenePreset<BottleneckParams>;
@@ -318,19 +271,6 @@ void BottleneckScene::write_results(json& doc, bool with_matrices) const {
   doc["results"] = results_json(params_, model(), with_matrices);
 }
 
-namespace {
-// "{0} … {1}" filled in the current language.
-std::string fill(const char* tmpl, std::initializer_list<std::string> args) {
-  std::string s = tr(tmpl);
-  int k = 0;
-  for (const std::string& a : args) {
-    const std::string key = "{" + std::to_string(k++) + "}";
-    for (size_t at = s.find(key); at != std::string::npos; at = s.find(key, at + a.size())) s.replace(at, key.size(), a);
-  }
-  return s;
-}
-}  // namespace
-
 std::string BottleneckScene::explain(int what, int i, int j) const {
   const BottleneckModel& m = model();
   const int n = m.n();
@@ -338,27 +278,27 @@ std::string BottleneckScene::explain(int what, int i, int j) const {
   switch (static_cast<BottleneckItem>(what)) {
     case BottleneckItem::Source:
       if (i < 0 || i >= n || j < 0 || j >= m.X.cols()) return {};
-      return fill(N_("x_{0}[{1}] = {2}: seeded embedding of “{3}” (untrained, N(0, 1))"),
+      return tr_format(N_("x_{0}[{1}] = {2}: seeded embedding of “{3}” (untrained, N(0, 1))"),
                   {std::to_string(i + 1), std::to_string(j + 1), fmt(m.X(i, j), 3), tok(i)});
     case BottleneckItem::State:
       if (i < 0 || i >= n || j < 0 || j >= m.trace.H.cols()) return {};
-      return fill(N_("h_{0}[{1}] = tanh({2}) = {3}   after reading “{4}”"),
+      return tr_format(N_("h_{0}[{1}] = tanh({2}) = {3}   after reading “{4}”"),
                   {std::to_string(i + 1), std::to_string(j + 1), fmt(m.trace.pre(i, j), 3), fmt(m.trace.H(i, j), 3), tok(i)});
     case BottleneckItem::Context:
       if (j < 0 || j >= m.trace.last.size()) return {};
-      return fill(N_("c[{0}] = h_{1}[{0}] = {2}"), {std::to_string(j + 1), std::to_string(n), fmt(m.trace.last(j), 3)});
+      return tr_format(N_("c[{0}] = h_{1}[{0}] = {2}"), {std::to_string(j + 1), std::to_string(n), fmt(m.trace.last(j), 3)});
     case BottleneckItem::Position: {
       const ProbeLength& at = m.at_sentence();
       if (i < 0 || i >= at.L) return {};
       const size_t k = static_cast<size_t>(i);
-      return fill(N_("position {0} (“{1}” in your sentence), L = {2}\nR² from c = {3}   R² from h_{0} = {4}\nmean cosine: from c {5}, from h_{0} {6}"),
+      return tr_format(N_("position {0} (“{1}” in your sentence), L = {2}\nR² from c = {3}   R² from h_{0} = {4}\nmean cosine: from c {5}, from h_{0} {6}"),
                   {std::to_string(i + 1), tok(i), std::to_string(at.L), fmt(at.r2_final[k], 3), fmt(at.r2_reader[k], 3),
                    fmt(at.cos_final[k], 3), fmt(at.cos_reader[k], 3)});
     }
     case BottleneckItem::Length: {
       if (i < 0 || i >= static_cast<int>(m.probe.lengths.size())) return {};
       const ProbeLength& pl = m.probe.lengths[static_cast<size_t>(i)];
-      return fill(N_("L = {0}: mean R² from c = {1}, from h_j = {2}, bound = {3}"),
+      return tr_format(N_("L = {0}: mean R² from c = {1}, from h_j = {2}, bound = {3}"),
                   {std::to_string(pl.L), fmt(pl.mean_r2_final, 3), fmt(pl.mean_r2_reader, 3),
                    fmt(bottleneck_bound(params_.d_h, params_.d_in, pl.L), 3)});
     }

@@ -16,12 +16,6 @@ using nlohmann::json;
 namespace {
 
 const TrPair kStrings[] = {
-    {"Notice, without ÷√d_k: largest weight {0} → {1}, entropy {2} → {3} nats (d_k = {4} → {5}).",
-     "注意，不除以 √d_k：最大权重 {0} → {1}，熵 {2} → {3} nats（d_k = {4} → {5}）。"},
-    {"With ÷√d_k: largest weight {0} … {1}, entropy {2} … {3} nats, whatever d_k.",
-     "除以 √d_k：最大权重 {0} … {1}，熵 {2} … {3} nats，与 d_k 无关。"},
-    {"A largest weight near 1 is a softmax that is almost one-hot: its gradient is almost 0, so training stalls.",
-     "最大权重接近 1，说明 softmax 几乎是 one-hot：它的梯度几乎为 0，训练就停滞了。"},
     {"Raise d_k with and without the division by √d_k and watch the spread of the scores and the largest weight.",
      "分别在除以和不除以 √d_k 的情况下增大 d_k，观察分数的分布范围和最大权重。"},
     {"Without scaling the variance of q·k grows as d_k and softmax turns one-hot; ÷√d_k keeps the variance near 1.",
@@ -50,23 +44,16 @@ const TrPair kStrings[] = {
     {"More keys: the uniform entropy ln 128 ≈ 4.85 is the ceiling.", "更多 Key：均匀分布的熵 ln 128 ≈ 4.85 是上限。"},
     {"samples", "样本数"},
     {"keys", "Key 数"},
-    {"Number of (q, k) pairs drawn", "抽取的 (q, k) 对的数量"},
-    {"Keys per softmax row in the sweep", "扫描中每行 Softmax 的 Key 数"},
     {"measured", "实测"},
-    {"expected", "理论"},
     {"variance", "方差"},
     {"mean", "均值"},
-    {"unscaled", "不缩放"},
     {"scaled ÷√d_k", "缩放 ÷√d_k"},
     {"largest softmax weight", "Softmax 最大权重"},
     {"softmax entropy (nats)", "Softmax 熵（nats）"},
-    {"uniform: ln n", "均匀分布：ln n"},
     {"count", "个数"},
     {"bin", "区间"},
     {"of", "共"},
     {"at d_k", "当 d_k ="},
-    {"a few of the dot products", "部分点积"},
-    {"Draws are random but seeded: the same seed gives the same numbers.", "随机抽样但有种子：同样的种子得到同样的数字。"},
 };
 
 
