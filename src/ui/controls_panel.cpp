@@ -43,7 +43,7 @@ void quiz_section(PlaygroundState& st, bool jump) {
     }
     if (pick >= 0) {
       const bool right = pick == q.correct;
-      ImGui::PushStyleColor(ImGuiCol_Text, right ? ImVec4(0.10f, 0.50f, 0.20f, 1.f) : ImVec4(0.70f, 0.20f, 0.10f, 1.f));
+      ImGui::PushStyleColor(ImGuiCol_Text, flag_color(right ? Flag::Right : Flag::Wrong));
       ImGui::TextUnformatted(tr(right ? "Right." : "Not quite."));
       ImGui::PopStyleColor();
       ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));

@@ -3,6 +3,7 @@
 
 #include "app/i18n.h"
 #include "ui/ui_state.h"
+#include "widgets/colormap.h"
 
 namespace ap {
 
@@ -12,7 +13,7 @@ void messages_panel(PlaygroundState& st) {
     ImGui::PushStyleColor(ImGuiCol_ChildBg, ImVec4(1.0f, 0.92f, 0.90f, 1.f));
     const float h = ImGui::GetTextLineHeightWithSpacing() * 2.f + 8.f;
     ImGui::BeginChild("msg", ImVec2(0, h), true, ImGuiWindowFlags_NoScrollbar);
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.62f, 0.10f, 0.08f, 1.f));
+    ImGui::PushStyleColor(ImGuiCol_Text, flag_color(Flag::Error));
     ImGui::PushTextWrapPos(ImGui::GetContentRegionAvail().x - 40.f);
     ImGui::TextWrapped("⚠ %s", localize(st.errors[k].text).c_str());
     ImGui::PopTextWrapPos();

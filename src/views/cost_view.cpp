@@ -88,14 +88,10 @@ const TrPair* CostView::strings(size_t* count) { return translation_table(kViewS
 
 namespace {
 
-constexpr ImU32 kTiledColor = IM_COL32(240, 160, 60, 255); // tiled attention
-constexpr ImU32 kGruColor = IM_COL32(40, 90, 160, 255);
-constexpr ImU32 kConvColor = IM_COL32(90, 160, 90, 255);
-
 const char* const kCurveNames[] = {N_("naive attention"), N_("tiled attention"), N_("Elman RNN"), N_("GRU")};
 // Attention warm, the RNN cool (the colour map's accents: they follow the colour-blind switch).
 ImU32 curve_color(int c) {
-  const ImU32 colors[] = {accent_warm(), kTiledColor, accent_cool(), kGruColor};
+  const ImU32 colors[] = {accent_warm(), companion_warm(), accent_cool(), companion_cool()};
   return colors[c];
 }
 
@@ -248,7 +244,7 @@ void CostView::table_stage(ViewContext& ctx) {
   };
   const Row rows[] = {{N_("self-attention"), &t.attention, "2·n²·d", "1", "1", accent_warm()},
                       {N_("recurrent"), &t.recurrent, "2·n·d²", "n", "n", accent_cool()},
-                      {N_("convolutional"), &t.convolutional, "k·n·d²", "1", "ceil(log_k n)", kConvColor}};
+                      {N_("convolutional"), &t.convolutional, "k·n·d²", "1", "ceil(log_k n)", third_series()}};
   // On a narrow stage (a phone) one small table per layer, a measure a row (five columns cut every header and the
   // row names there).
   if (ImGui::GetContentRegionAvail().x < ImGui::GetFontSize() * 36.f) {
@@ -335,7 +331,7 @@ void CostView::curves_stage(ViewContext& ctx) {
   const double hi = std::min<double>(cost::kMaxN, std::max({16.0 * p.n, 16.0 * p.d, 4096.0}));
   const std::vector<double> xs = powers_to(hi);
   PlotSeries att = line_series(tr("self-attention"), accent_warm()), rnn = line_series(tr("recurrent"), accent_cool()),
-             conv = line_series(tr("convolutional"), kConvColor, true);
+             conv = line_series(tr("convolutional"), third_series(), true);
   PlotSeries att_s = att, rnn_s = rnn, conv_s = conv;
   for (double n : xs) {
     const long long ni = static_cast<long long>(n);
@@ -623,7 +619,7 @@ void CostView::workers_panel(ViewContext& ctx, ImVec2 size) {
   s.empty_text = tr("not measured yet");
   PlotSeries ideal = line_series(tr("ideal (W×)"), IM_COL32(150, 150, 150, 255), true);
   PlotSeries att = line_series(tr("attention: rows split"), accent_warm());
-  PlotSeries gru = line_series(tr("GRU: units split, a hand-off per step"), kGruColor);
+  PlotSeries gru = line_series(tr("GRU: units split, a hand-off per step"), companion_cool());
   att.points = gru.points = true;
   double top = 1;
   for (const WorkerPoint& pt : m.attention) top = std::max(top, static_cast<double>(pt.workers));
@@ -765,7 +761,7 @@ void CostView::memory_stage(ViewContext& ctx) {
   const float fs = ImGui::GetFontSize();
   const float w = avail.x, h = avail.y - fs * 2.6f;
   const double hi = std::min<double>(cost::kMaxN, std::max({4.0 * p.n, 65536.0}));
-  PlotSeries naive = line_series(tr("naive attention"), accent_warm()), tiled = line_series(tr("tiled attention"), kTiledColor, true);
+  PlotSeries naive = line_series(tr("naive attention"), accent_warm()), tiled = line_series(tr("tiled attention"), companion_warm(), true);
   PlotSeries score = line_series(tr("score matrix"), accent_warm(120));
   for (double n : powers_to(hi)) {
     const long long ni = static_cast<long long>(n);

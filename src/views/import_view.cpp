@@ -46,7 +46,6 @@ const TrPair kViewStrings[] = {
 const TrPair* ImportView::strings(size_t* count) { return translation_table(kViewStrings, count); }
 
 namespace {
-const ImVec4 kWarn(0.70f, 0.35f, 0.05f, 1.f);
 
 // The colour scale the data calls for: weights in [0, 1] sequential; negative values diverging around 0.
 void scale_for(const ImportData& d, MatrixView* v) {
@@ -96,7 +95,7 @@ void ImportView::controls(ViewContext& ctx) {
   if (d.max_row_sum_dev <= 1e-3) {
     ImGui::TextDisabled("%s (max |%s − 1| = %s)", tr("rows sum to 1"), tr("row sum"), fmt(d.max_row_sum_dev, 4).c_str());
   } else {
-    ImGui::PushStyleColor(ImGuiCol_Text, kWarn);
+    ImGui::PushStyleColor(ImGuiCol_Text, flag_color(Flag::Caution));
     ImGui::TextWrapped("%s", format_template(tr("rows do not sum to 1 (max |row sum − 1| = {0}): not softmax weights, shown as they are"),
                                              {fmt(d.max_row_sum_dev, 3)}).c_str());
     ImGui::PopStyleColor();

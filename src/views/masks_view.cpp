@@ -58,7 +58,6 @@ const TrPair* MasksView::strings(size_t* count) { return translation_table(kView
 namespace {
 constexpr ImU32 kPadColor = IM_COL32(225, 225, 230, 255);
 constexpr ImU32 kTokenColor = IM_COL32(214, 228, 246, 255);
-const ImVec4 kBad(0.70f, 0.18f, 0.10f, 1.f);
 
 std::string join_lines(const std::vector<std::string>& v) {
   std::string s;
@@ -269,7 +268,7 @@ void MasksView::matrices(ViewContext& ctx, bool weights) {
                                  : std::string(tr("weights A (with the bug)")) + ": " + tr(MasksScene::bug_title(bug));
   hover(matrix_view(v, ImVec2(w, h)), MasksItem::Variant);
   const double dev = m.run.per_sentence[s].max_row_sum_dev;
-  if (dev > 1e-4) ImGui::PushStyleColor(ImGuiCol_Text, kBad);
+  if (dev > 1e-4) ImGui::PushStyleColor(ImGuiCol_Text, flag_color(Flag::Bad));
   else ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   ImGui::TextUnformatted(sums(m.run.variant[s].weights).c_str());
   ImGui::PopStyleColor();
@@ -301,7 +300,7 @@ void MasksView::damage_stage(ViewContext& ctx) {
     }
     const double vals[] = {d.max_row_sum_dev, d.max_hidden_mass, d.future_leak, d.pad_leak, r.entropy_change, d.max_output_diff};
     const bool bad = std::abs(vals[k]) > 1e-4;
-    if (bad) ImGui::PushStyleColor(ImGuiCol_Text, kBad);
+    if (bad) ImGui::PushStyleColor(ImGuiCol_Text, flag_color(Flag::Bad));
     ImGui::TextUnformatted(bad ? fmt(vals[k], 3).c_str() : "0");
     if (bad) ImGui::PopStyleColor();
   };

@@ -479,7 +479,7 @@ void MultiheadView::params_stage(ViewContext& ctx) {
       else ImGui::Text("(%d·%d) × %d = %lld", c.heads, c.d_head, d, c.wo);
       ImGui::TableNextColumn();
       if (c.total() == want) ImGui::Text("%lld", c.total());
-      else ImGui::TextColored(ImVec4(0.7f, 0.18f, 0.1f, 1.f), "%lld", c.total());
+      else ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(flag_color(Flag::Bad)), "%lld", c.total());
     }
     ImGui::EndTable();
   }

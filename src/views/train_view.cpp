@@ -17,6 +17,7 @@
 #include "core/train/coref.h"
 #include "platform/text_field.h"
 #include "views/head_patterns_list.h"
+#include "widgets/colormap.h"
 #include "widgets/matrix_view.h"
 #include "widgets/plot.h"
 #include "widgets/section.h"
@@ -146,10 +147,10 @@ void TrainView::controls(ViewContext& ctx) {
   // What the weights are, measured.
   ImGui::Spacing();
   ImGui::TextWrapped("%s", scene_.weights_label().c_str());
-  if (s == TrainRunState::Diverged) ImGui::TextColored(ImVec4(0.8f, 0.1f, 0.1f, 1.f), "%s", localize(scene_.report().divergence()).c_str());
+  if (s == TrainRunState::Diverged) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(flag_color(Flag::Failure)), "%s", localize(scene_.report().divergence()).c_str());
   if (s == TrainRunState::Failed) {
     ImGui::PushTextWrapPos(0.f);
-    ImGui::TextColored(ImVec4(0.8f, 0.1f, 0.1f, 1.f), "%s", tr("The training worker could not start; the weights on screen stay as they were."));
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(flag_color(Flag::Failure)), "%s", tr("The training worker could not start; the weights on screen stay as they were."));
     ImGui::TextUnformatted(scene_.host_error().c_str());
     ImGui::PopTextWrapPos();
   }

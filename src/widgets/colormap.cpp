@@ -60,6 +60,20 @@ uint32_t rgba(int r, int g, int b, int alpha) {
 uint32_t accent_warm(int alpha) { return g_colorblind ? rgba(230, 120, 20, alpha) : rgba(214, 96, 77, alpha); }
 uint32_t accent_cool(int alpha) { return g_colorblind ? rgba(40, 90, 170, alpha) : rgba(67, 147, 195, alpha); }
 
+uint32_t companion_warm(int alpha) { return g_colorblind ? rgba(204, 121, 167, alpha) : rgba(240, 160, 60, alpha); }
+uint32_t companion_cool(int alpha) { return g_colorblind ? rgba(86, 180, 233, alpha) : rgba(40, 90, 160, alpha); }
+uint32_t third_series(int alpha) { return g_colorblind ? rgba(0, 158, 115, alpha) : rgba(90, 160, 90, alpha); }
+
+uint32_t flag_color(Flag f, int alpha) {
+  struct Rgb { int r, g, b; };
+  // Bad, Failure, Error, Caution, Right, Wrong (the defaults are the views' former literals, unchanged)
+  static const Rgb kDefault[6] = {{179, 46, 26}, {204, 26, 26}, {158, 26, 20}, {179, 89, 13}, {26, 128, 51}, {179, 51, 26}};
+  static const Rgb kSafe[6] = {{175, 70, 0}, {175, 70, 0}, {175, 70, 0}, {150, 95, 0}, {0, 114, 178}, {175, 70, 0}};
+  const Rgb* table = g_colorblind ? kSafe : kDefault;  // (chosen first: see series_color)
+  const Rgb& c = table[std::clamp(static_cast<int>(f), 0, 5)];
+  return rgba(c.r, c.g, c.b, alpha);
+}
+
 uint32_t highlight_color(int alpha) { return rgba(230, 140, 0, alpha); }
 uint32_t chosen_color(int alpha) { return rgba(230, 120, 0, alpha); }
 uint32_t chosen_fill(int alpha) { return rgba(255, 236, 210, alpha); }

@@ -41,6 +41,19 @@ uint32_t series_color(int k, int alpha = 255);
 uint32_t highlight_color(int alpha = 255);
 uint32_t chosen_color(int alpha = 255);
 uint32_t chosen_fill(int alpha = 255);
+// Three more series for the cost lab, each beside one of those above: a second warm (tiled attention beside
+// attention), a second cool (the GRU beside the RNN) and a third (convolution). Colour-blind: Okabe–Ito's
+// reddish purple, sky blue and bluish green, apart from the orange and blue accents.
+uint32_t companion_warm(int alpha = 255);
+uint32_t companion_cool(int alpha = 255);
+uint32_t third_series(int alpha = 255);
+// Text that flags what it says: a bad value (a mask bug's damage, a count that does not add up), a failure
+// (training diverged, the worker did not start), an error message, a caution (rows that are not softmax
+// weights), a quiz answer right or wrong. Default reds, green and brown; colour-blind: dark vermilion for the
+// reds and blue for right (Okabe–Ito), so that right and wrong, and a flagged number beside black ones, differ
+// in more than a red–green hue.
+enum class Flag { Bad, Failure, Error, Caution, Right, Wrong };
+uint32_t flag_color(Flag f, int alpha = 255);
 // Black or white, whichever reads better on `bg`.
 uint32_t text_color_on(uint32_t bg);
 

@@ -75,6 +75,48 @@ TEST(WidgetsColormap, SeriesColoursFollowTheColourBlindSwitch) {
   EXPECT_EQ(series_color(3), 0xFF739E00u) << "Okabe–Ito bluish green (0, 158, 115)";
 }
 
+// The cost lab's other three series and the flag colours: by default the views' former literals (the pictures
+// stay as they were), with the switch something else; and with it, the series stay apart from the orange
+// and blue accents, and right and wrong (and a flagged number beside black text) differ in more than a
+// red–green hue: in blue, and in lightness.
+int green(uint32_t c) { return (c >> 8) & 0xFF; }
+double luma(uint32_t c) { return 0.2126 * red(c) + 0.7152 * green(c) + 0.0722 * blue(c); }
+uint32_t rgb(int r, int g, int b) { return 0xFF000000u | static_cast<uint32_t>(b) << 16 | static_cast<uint32_t>(g) << 8 | static_cast<uint32_t>(r); }
+
+TEST(WidgetsColormap, CompanionSeriesAndFlagsFollowTheColourBlindSwitch) {
+  const uint32_t series[] = {rgb(240, 160, 60), rgb(40, 90, 160), rgb(90, 160, 90)};
+  // ImGui's float colours as it rounds them (x · 255 + 0.5): masks' kBad, train's failure, the messages panel,
+  // import's caution, the quiz's right and wrong.
+  const auto f = [](float r, float g, float b) {
+    return rgb(static_cast<int>(r * 255.f + 0.5f), static_cast<int>(g * 255.f + 0.5f), static_cast<int>(b * 255.f + 0.5f));
+  };
+  const uint32_t flags[] = {f(0.70f, 0.18f, 0.10f), f(0.8f, 0.1f, 0.1f), f(0.62f, 0.10f, 0.08f),
+                            f(0.70f, 0.35f, 0.05f), f(0.10f, 0.50f, 0.20f), f(0.70f, 0.20f, 0.10f)};
+  const Flag kinds[] = {Flag::Bad, Flag::Failure, Flag::Error, Flag::Caution, Flag::Right, Flag::Wrong};
+  EXPECT_EQ(companion_warm(), series[0]);
+  EXPECT_EQ(companion_cool(), series[1]);
+  EXPECT_EQ(third_series(), series[2]);
+  for (int k = 0; k < 6; ++k) EXPECT_EQ(flag_color(kinds[k]), flags[k]) << k;
+  EXPECT_EQ(alpha(flag_color(Flag::Bad, 70)), 70);
+  EXPECT_EQ(alpha(third_series(300)), 255);
+
+  Palette p(true);
+  const uint32_t now[] = {companion_warm(), companion_cool(), third_series()};
+  for (int k = 0; k < 3; ++k) {
+    EXPECT_NE(now[k], series[k]) << k;
+    EXPECT_NE(now[k], accent_warm()) << k;
+    EXPECT_NE(now[k], accent_cool()) << k;
+    for (int l = 0; l < k; ++l) EXPECT_NE(now[k], now[l]);
+  }
+  for (int k = 0; k < 6; ++k) {
+    if (kinds[k] != Flag::Caution) EXPECT_NE(flag_color(kinds[k]), flags[k]) << k;
+    EXPECT_LT(luma(flag_color(kinds[k])), 140.0) << k << ": readable on white";
+  }
+  const uint32_t right = flag_color(Flag::Right), wrong = flag_color(Flag::Wrong);
+  EXPECT_GT(blue(right) - blue(wrong), 100) << "right is blue, wrong is not";
+  EXPECT_GT(luma(flag_color(Flag::Bad)), luma(rgb(30, 30, 30)) + 40) << "a flagged number is lighter than black text";
+}
+
 // The diverging range over several matrices: the largest finite |entry| of any, compared with a plain loop;
 // 1 when there is none (empty, all zero, only non-finite), never 0.
 TEST(WidgetsColormap, SymmetricRangeIsTheLargestFiniteMagnitude) {
