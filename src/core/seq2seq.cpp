@@ -222,16 +222,22 @@ Status birnn_encode(const Mat& X, const BiRnnWeights& w, BiRnnTrace* out) {
 
 // ---- Bahdanau ------------------------------------------------------------------------------------------------
 
-Status make_bahdanau_weights(int d_enc, int d_y, int d_s, int d_a, uint64_t seed, BahdanauWeights* w) {
+namespace {
+// The decoder's widths, each checked against its limit (the embeddings' and encoder's kMaxModelDim, the
+// recurrent and attention layers' kMaxHidden) before any weight is drawn.
+Status checked_sizes(int d_enc, int d_y, int d_s, int d_a, DecoderSizes* out) {
   AP_TRY(check_size(d_enc, "d_enc", limits::kMaxModelDim));
   AP_TRY(check_size(d_y, "d_y", limits::kMaxModelDim));
   AP_TRY(check_size(d_s, "d_s", s2s_limits::kMaxHidden));
   AP_TRY(check_size(d_a, "d_a", s2s_limits::kMaxHidden));
+  *out = DecoderSizes{d_enc, d_y, d_s, d_a};
+  return Status::Ok();
+}
+}  // namespace
+
+Status make_bahdanau_weights(int d_enc, int d_y, int d_s, int d_a, uint64_t seed, BahdanauWeights* w) {
   BahdanauWeights out;
-  out.d_enc = d_enc;
-  out.d_y = d_y;
-  out.d_s = d_s;
-  out.d_a = d_a;
+  AP_TRY(checked_sizes(d_enc, d_y, d_s, d_a, &out));
   const uint64_t g = kGroupBahdanau;
   out.Wa = seeded_gaussian(d_a, d_s, seed, stream_of(g, 0), inv_sqrt(d_s));
   out.Ua = seeded_gaussian(d_a, d_enc, seed, stream_of(g, 1), inv_sqrt(d_enc));
@@ -332,15 +338,8 @@ std::vector<LuongScore> luong_available_scores(int d_s, int d_enc) {
 }
 
 Status make_luong_weights(int d_enc, int d_y, int d_s, int d_a, uint64_t seed, LuongWeights* w) {
-  AP_TRY(check_size(d_enc, "d_enc", limits::kMaxModelDim));
-  AP_TRY(check_size(d_y, "d_y", limits::kMaxModelDim));
-  AP_TRY(check_size(d_s, "d_s", s2s_limits::kMaxHidden));
-  AP_TRY(check_size(d_a, "d_a", s2s_limits::kMaxHidden));
   LuongWeights out;
-  out.d_enc = d_enc;
-  out.d_y = d_y;
-  out.d_s = d_s;
-  out.d_a = d_a;
+  AP_TRY(checked_sizes(d_enc, d_y, d_s, d_a, &out));
   const uint64_t g = kGroupLuong;
   out.Wa_general = seeded_gaussian(d_s, d_enc, seed, stream_of(g, 0), inv_sqrt(d_enc));
   out.Wa_concat = seeded_gaussian(d_a, d_s + d_enc, seed, stream_of(g, 1), inv_sqrt(d_s + d_enc));

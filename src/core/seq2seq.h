@@ -102,8 +102,13 @@ Status birnn_encode(const Mat& X, const BiRnnWeights& w, BiRnnTrace* out);
 
 // ---- Bahdanau (additive) attention ---------------------------------------------------------------------------
 
-struct BahdanauWeights {
+// The four widths of an attention decoder: encoder states h_j (d_enc), target embeddings y (d_y), decoder
+// state s (d_s), the attention's hidden layer (d_a).
+struct DecoderSizes {
   int d_enc = 0, d_y = 0, d_s = 0, d_a = 0;
+};
+
+struct BahdanauWeights : DecoderSizes {
   Mat Wa;      // d_a × d_s              query side: W_a s_{t-1}
   Mat Ua;      // d_a × d_enc            key side:   U_a h_j
   Vec va;      // d_a                    e_tj = v_aᵀ tanh(W_a s_{t-1} + U_a h_j)
@@ -158,8 +163,7 @@ bool parse_luong_score_name(const std::string& s, LuongScore* out);
 // The score functions defined for these sizes: dot needs d_s == d_enc (s_tᵀ h_j); general and concat always.
 std::vector<LuongScore> luong_available_scores(int d_s, int d_enc);
 
-struct LuongWeights {
-  int d_enc = 0, d_y = 0, d_s = 0, d_a = 0;
+struct LuongWeights : DecoderSizes {
   Mat Wa_general;  // d_s × d_enc              e_tj = s_tᵀ W_a h_j
   Mat Wa_concat;   // d_a × (d_s + d_enc)      e_tj = v_aᵀ tanh(W_a [s_t; h_j]): first d_s columns read s_t
   Vec va_concat;   // d_a
