@@ -366,14 +366,7 @@ void BahdanauView::step_stage(ViewContext& ctx) {
   const float bars_bottom = score_bars(ctx, k, ImVec2(left_w - fs, stacked ? std::max(top_h * 0.5f, n * fs * 1.6f + fs * 3.f) : top_h));
   // the alignment so far: rows 1 … t
   ImGui::SetCursorScreenPos(stacked ? ImVec2(top.x, bars_bottom + fs * 0.5f) : ImVec2(top.x + left_w + fs, top.y));
-  MatrixView a;
-  a.m = &m.run.alignment;
-  a.key = {this, 3, scene_.generation()};
-  a.row_labels = &m.target_tokens;
-  a.col_labels = &m.source_tokens;
-  a.scale = ColorScale::Sequential;
-  a.lo = 0.f;
-  a.hi = weights_top(ctx.st, m.run.alignment.maxCoeff());
+  MatrixView a = alignment_view(ctx, 3);
   a.reveal = static_cast<double>(k + 1) * n;
   a.hl_row = k;
   a.title = std::string(tr("alignment so far")) + "  α  (" + dims(T, n) + ")";
@@ -405,18 +398,26 @@ void BahdanauView::step_stage(ViewContext& ctx) {
 }
 
 // The whole α: T × n, rows the target words (step t produces word t), columns the source words.
-void BahdanauView::alignment_stage(ViewContext& ctx) {
+// The alignment α (T × n) as attention weights: a row per decoder step (target word), a column per source
+// word, on the weights' scale; `id` names its texture.
+MatrixView BahdanauView::alignment_view(const ViewContext& ctx, int id) const {
   const BahdanauModel& m = scene_.model();
-  const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float fs = ImGui::GetFontSize();
   MatrixView a;
   a.m = &m.run.alignment;
-  a.key = {this, 6, scene_.generation()};
+  a.key = {this, id, scene_.generation()};
   a.row_labels = &m.target_tokens;
   a.col_labels = &m.source_tokens;
   a.scale = ColorScale::Sequential;
   a.lo = 0.f;
   a.hi = weights_top(ctx.st, m.run.alignment.maxCoeff());
+  return a;
+}
+
+void BahdanauView::alignment_stage(ViewContext& ctx) {
+  const BahdanauModel& m = scene_.model();
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float fs = ImGui::GetFontSize();
+  MatrixView a = alignment_view(ctx, 6);
   a.title = "α  (" + dims(m.run.T, m.run.n) + "):  " + tr("decoder step t (row) × source word j (column)");
   hover_to(ctx, matrix_view(a, ImVec2(avail.x, avail.y - fs * 3.f)), BahdanauItem::Alignment);
   ImGui::Spacing();

@@ -5,6 +5,7 @@
 #include "app/scenes/bahdanau_scene.h"
 #include "views/edit_buffer.h"
 #include "views/view.h"
+#include "widgets/matrix_view.h"
 
 namespace ap {
 
@@ -23,6 +24,7 @@ class BahdanauView final : public SceneView {
   void params_stage();
   void step_stage(ViewContext& ctx);
   void alignment_stage(ViewContext& ctx);
+  MatrixView alignment_view(const ViewContext& ctx, int id) const;
   // α_t and e_t of step k as bars, one row per source word, in a box of `size`.
   // Returns the bottom of what it drew (screen y).
   float score_bars(ViewContext& ctx, int k, ImVec2 size);
