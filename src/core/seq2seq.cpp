@@ -64,11 +64,18 @@ Vec softmax_vec(const Vec& e, float* e_max, float* exp_sum) {
 
 Vec source_summary(const Mat& H) { return H.colwise().mean().transpose(); }  // h̄ = mean_j h_j
 
-Status check_bahdanau(const BahdanauWeights& w) {
+// The decoder's widths, each checked against its limit (the embeddings' and encoder's kMaxModelDim, the
+// recurrent and attention layers' kMaxHidden) before any weight is drawn or read.
+Status check_sizes(const DecoderSizes& w) {
   AP_TRY(check_size(w.d_enc, "d_enc", limits::kMaxModelDim));
   AP_TRY(check_size(w.d_y, "d_y", limits::kMaxModelDim));
   AP_TRY(check_size(w.d_s, "d_s", s2s_limits::kMaxHidden));
   AP_TRY(check_size(w.d_a, "d_a", s2s_limits::kMaxHidden));
+  return Status::Ok();
+}
+
+Status check_bahdanau(const BahdanauWeights& w) {
+  AP_TRY(check_sizes(w));
   const int big = limits::kMaxModelDim + s2s_limits::kMaxHidden;
   AP_TRY(check_matrix(w.Wa, "W_a", w.d_a, w.d_s, big, big));
   AP_TRY(check_matrix(w.Ua, "U_a", w.d_a, w.d_enc, big, big));
@@ -81,10 +88,7 @@ Status check_bahdanau(const BahdanauWeights& w) {
 }
 
 Status check_luong(const LuongWeights& w) {
-  AP_TRY(check_size(w.d_enc, "d_enc", limits::kMaxModelDim));
-  AP_TRY(check_size(w.d_y, "d_y", limits::kMaxModelDim));
-  AP_TRY(check_size(w.d_s, "d_s", s2s_limits::kMaxHidden));
-  AP_TRY(check_size(w.d_a, "d_a", s2s_limits::kMaxHidden));
+  AP_TRY(check_sizes(w));
   const int big = limits::kMaxModelDim + s2s_limits::kMaxHidden;
   AP_TRY(check_matrix(w.Wa_general, "W_a (general)", w.d_s, w.d_enc, big, big));
   AP_TRY(check_matrix(w.Wa_concat, "W_a (concat)", w.d_a, w.d_s + w.d_enc, big, big));
@@ -222,22 +226,10 @@ Status birnn_encode(const Mat& X, const BiRnnWeights& w, BiRnnTrace* out) {
 
 // ---- Bahdanau ------------------------------------------------------------------------------------------------
 
-namespace {
-// The decoder's widths, each checked against its limit (the embeddings' and encoder's kMaxModelDim, the
-// recurrent and attention layers' kMaxHidden) before any weight is drawn.
-Status checked_sizes(int d_enc, int d_y, int d_s, int d_a, DecoderSizes* out) {
-  AP_TRY(check_size(d_enc, "d_enc", limits::kMaxModelDim));
-  AP_TRY(check_size(d_y, "d_y", limits::kMaxModelDim));
-  AP_TRY(check_size(d_s, "d_s", s2s_limits::kMaxHidden));
-  AP_TRY(check_size(d_a, "d_a", s2s_limits::kMaxHidden));
-  *out = DecoderSizes{d_enc, d_y, d_s, d_a};
-  return Status::Ok();
-}
-}  // namespace
-
 Status make_bahdanau_weights(int d_enc, int d_y, int d_s, int d_a, uint64_t seed, BahdanauWeights* w) {
   BahdanauWeights out;
-  AP_TRY(checked_sizes(d_enc, d_y, d_s, d_a, &out));
+  static_cast<DecoderSizes&>(out) = DecoderSizes{d_enc, d_y, d_s, d_a};
+  AP_TRY(check_sizes(out));
   const uint64_t g = kGroupBahdanau;
   out.Wa = seeded_gaussian(d_a, d_s, seed, stream_of(g, 0), inv_sqrt(d_s));
   out.Ua = seeded_gaussian(d_a, d_enc, seed, stream_of(g, 1), inv_sqrt(d_enc));
@@ -339,7 +331,8 @@ std::vector<LuongScore> luong_available_scores(int d_s, int d_enc) {
 
 Status make_luong_weights(int d_enc, int d_y, int d_s, int d_a, uint64_t seed, LuongWeights* w) {
   LuongWeights out;
-  AP_TRY(checked_sizes(d_enc, d_y, d_s, d_a, &out));
+  static_cast<DecoderSizes&>(out) = DecoderSizes{d_enc, d_y, d_s, d_a};
+  AP_TRY(check_sizes(out));
   const uint64_t g = kGroupLuong;
   out.Wa_general = seeded_gaussian(d_s, d_enc, seed, stream_of(g, 0), inv_sqrt(d_enc));
   out.Wa_concat = seeded_gaussian(d_a, d_s + d_enc, seed, stream_of(g, 1), inv_sqrt(d_s + d_enc));

@@ -302,18 +302,18 @@ bool digit_pressed(int d) {
 }
 
 #ifdef __EMSCRIPTEN__
-std::string platform_url_query() {
-  char* s = reinterpret_cast<char*>(EM_ASM_INT({
-    var q = window.location.search || "";
-    var n = lengthBytesUTF8(q) + 1;
-    var p = _malloc(n);
-    stringToUTF8(q, p, n);
-    return p;
-  }));
+namespace {
+// A string that JavaScript wrote into the heap (allocateUTF8: malloc'd UTF-8, 0 when out of memory), copied
+// out and freed.
+std::string take_js_string(int address) {
+  char* s = reinterpret_cast<char*>(address);
   std::string out = s ? s : "";
   free(s);
   return out;
 }
+}  // namespace
+
+std::string platform_url_query() { return take_js_string(EM_ASM_INT({ return allocateUTF8(window.location.search || ""); })); }
 void platform_frame_drawn() { EM_ASM({ if (window.apBridge) window.apBridge.frameDrawn(); }); }
 void platform_mark(const char* name) {
   EM_ASM({ if (window.performance && performance.mark) performance.mark(UTF8ToString($0)); }, name);
@@ -406,16 +406,7 @@ void platform_replace_url(const std::string& query) {
   EM_ASM({ if (window.apBridge) window.apBridge.replaceUrl(UTF8ToString($0)); }, query.c_str());
 }
 std::string platform_page_url() {
-  char* s = reinterpret_cast<char*>(EM_ASM_INT({
-    var u = window.apBridge ? window.apBridge.pageUrl() : '';
-    var n = lengthBytesUTF8(u) + 1;
-    var p = _malloc(n);
-    stringToUTF8(u, p, n);
-    return p;
-  }));
-  std::string out = s ? s : "";
-  free(s);
-  return out;
+  return take_js_string(EM_ASM_INT({ return allocateUTF8(window.apBridge ? window.apBridge.pageUrl() : ''); }));
 }
 void platform_post_event(const std::string& json) {
   EM_ASM({ if (window.apBridge) window.apBridge.postEvent(UTF8ToString($0)); }, json.c_str());
