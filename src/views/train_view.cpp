@@ -44,7 +44,10 @@ const TrPair kViewStrings[] = {
     {"Point at the referent (coreference)", "指向所指名词（指代消解）"},
     {"Why several heads?", "为什么要多个头？"},
     {"What each head learned", "每个头学到了什么"},
-    {"the \"it\" row, measured on every held-out sentence", "\"it\" 那一行，在全部留出句子上测量"},
+    {"the \"it\" row and the rows after a noun, measured on every held-out sentence", "\"it\" 那一行和名词后面一个词那几行，在全部留出句子上测量"},
+    {"after a noun", "名词后面一个词处"},
+    {"on the noun before", "在前面那个名词上"},
+    {"on the other noun", "在另一个名词上"},
     {"referent is the animal", "所指是动物"},
     {"referent is the place", "所指是地点"},
     {"Measured when the run ends, on all held-out sentences.", "训练结束时在全部留出句子上测量。"},
@@ -167,7 +170,7 @@ void TrainView::controls(ViewContext& ctx) {
   } else if (scene_.params().recipe.task == train::kHeadsTask) {
     head_table();
     section_heading(tr("Why several heads?"));
-    ImGui::TextWrapped("%s", tr("Here one layer must NAME the referent among all 40 nouns (a classifier reads the \"it\" row's output). The query at \"it\" has not read the adjective, so no head can point at the referent; the row must read two things: the nouns (the candidates) and the adjective (which kind is meant). Nothing tells a head which to read: the table shows what each one learned, measured on the held-out sentences."));
+    ImGui::TextWrapped("%s", tr("Here one layer must NAME nouns among all 40 (a classifier reads three rows' outputs): the referent at \"it\", and each noun at the word right after it. After a noun the row only needs its previous token, a local relation; the query at \"it\" has not read the adjective, so no head can point at the referent: that row must read the nouns (the candidates) and the adjective (which kind is meant). Nothing tells a head which to read: the table shows what each one learned, measured on the held-out sentences."));
   } else {
     section_heading(tr("Why two layers?"));
     ImGui::TextWrapped("%s", tr("In one layer the query at \"it\" is computed from \"it\" and its position only: it has not yet read the adjective that follows (\"tired\" or \"wide\"), so its weights over the two nouns cannot depend on it. In two layers, layer 1 lets \"it\" read the adjective; layer 2's query at \"it\" then carries it and points at the right noun."));
@@ -197,12 +200,12 @@ void TrainView::induction_table() {
   }
 }
 
-// What each head's "it" row reads (the trainer's measure at the end of the run, on every held-out sentence):
+// What each head reads at "it" and after a noun (the trainer's measure at the end of the run, on every held-out sentence):
 // per head its relation and, apart for animal and place referents, the weight on each kind of word.
 void TrainView::head_table() {
   const train::TrainReport& r = scene_.report();
   section_heading(tr("What each head learned"));
-  ImGui::TextDisabled("%s", tr("the \"it\" row, measured on every held-out sentence"));
+  ImGui::TextDisabled("%s", tr(head_patterns_caption()));
   if (!scene_.has_report() || r.head_patterns.empty()) {
     ImGui::TextDisabled("%s", tr("Measured when the run ends, on all held-out sentences."));
     return;

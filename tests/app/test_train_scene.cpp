@@ -131,6 +131,7 @@ TEST(AppTrainScene, TwoHeadsNameTheReferentAndEachHeadsPatternIsReported) {
     EXPECT_EQ(t["head_patterns"][0]["reads"], "animal | adjective");
     EXPECT_EQ(t["head_patterns"][1]["reads"], "adjective | place");
     EXPECT_GT(t["head_patterns"][0]["when_animal"]["animal"].get<double>(), 0.9);
+    for (const json& head : t["head_patterns"]) EXPECT_EQ(head["after_noun_reads"], "previous token");  // local too
     EXPECT_EQ(s.shown().heads, 2);
     EXPECT_NE(s.weights_label().find("trained on naming the referent, 1500 steps"), std::string::npos) << s.weights_label();
     const std::string doc = get_state_json(st, true);

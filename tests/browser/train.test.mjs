@@ -155,6 +155,8 @@ test('two heads name the referent and the page reports what each head learned', 
     const reads = s.training.head_patterns.map((p) => p.reads);
     console.log(`heads-2 in the page: held-out accuracy ${s.training.heldout_accuracy}, heads read ${JSON.stringify(reads)}`);
     assert.deepEqual(reads, ['animal | adjective', 'adjective | place'], 'the same heads as the native run (same recipe, same bits)');
+    assert.deepEqual(s.training.head_patterns.map((p) => p.after_noun_reads), ['previous token', 'previous token'],
+                     'after a noun both heads read the previous token (the local relation)');
     assert.match(s.results.label, /^trained on naming the referent, 1500 steps, held-out accuracy \d+\.\d %$/);
     await frames(page, 4);
     await screenshot(page, 'train-heads-en.png');

@@ -44,6 +44,8 @@ TEST(CoreTrainReport, RoundTripAndRefusals) {
     EXPECT_EQ(x.layer, y.layer);
     EXPECT_EQ(x.head, y.head);
     EXPECT_EQ(x.referent, y.referent);
+    EXPECT_EQ(x.after_noun, y.after_noun);
+    EXPECT_EQ(x.after_noun_other, y.after_noun_other);
     EXPECT_EQ(x.when_animal.adjective, y.when_animal.adjective);
     EXPECT_EQ(x.when_place.entropy, y.when_place.entropy);
   }

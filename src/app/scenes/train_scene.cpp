@@ -51,10 +51,10 @@ const TrPair kStrings[] = {
     {"trained on coreference, {0} steps, held-out accuracy {1} %", "在指代消解上训练，{0} 步，留出集准确率 {1} %"},
     {"trained on naming the referent, {0} steps, held-out accuracy {1} %", "在说出所指名词上训练，{0} 步，留出集准确率 {1} %"},
     // the task "heads"
-    {"Choose two heads and press Train; when the run ends, read the table: what does each head's \"it\" row read? Then try one head and four.",
-     "选两个头并按“训练”；训练结束后看下表：每个头在 \"it\" 那一行读的是什么？再试一个头和四个头。"},
-    {"Every head count names the referent on about 100 % of held-out sentences. One head spreads its row over both nouns; two heads split the work: each reads one noun unless an adjective of the other kind outbids it in the softmax (measured with seed 1).",
-     "每种头数都能在约 100 % 的留出句子上说出所指。一个头把这一行分散在两个名词上；两个头分工：每个头读一个名词，除非另一类的形容词在 softmax 里把它压过去（种子 1 时测得）。"},
+    {"Choose two heads and press Train; when the run ends, read the table: what does each head read at \"it\", and after a noun? Then try one head and four.",
+     "选两个头并按“训练”；训练结束后看下表：每个头在 \"it\" 处读什么，在名词后面一个词处又读什么？再试一个头和四个头。"},
+    {"Every head count names the referent on about 100 % of held-out sentences. One head spreads its \"it\" row over both nouns; two heads split the work at \"it\": each reads one noun unless an adjective of the other kind outbids it in the softmax. After a noun the heads read the previous token (three of four heads with four): one head serves both relations, told apart by where its query stands (measured with seed 1).",
+     "每种头数都能在约 100 % 的留出句子上说出所指。一个头把 \"it\" 这一行分散在两个名词上；两个头在 \"it\" 处分工：每个头读一个名词，除非另一类的形容词在 softmax 里把它压过去。在名词后面一个词处，各个头都读前一个词（四个头时是其中三个）：同一个头承担两种关系，靠 query 所在的位置区分（种子 1 时测得）。"},
     {"Heads: name the referent (1 layer)", "多头：说出所指名词（1 层）"},
     {"task", "任务"},
     {"One head", "一个头"},
@@ -66,8 +66,8 @@ const TrPair kStrings[] = {
      "一层两个头，在 40 个名词中说出所指：看每个头学会读什么。"},
     {"One layer of four heads names the referent among the 40 nouns: some heads learn the same thing, or nothing.",
      "一层四个头，在 40 个名词中说出所指：有的头学到相同的东西，有的什么也没学到。"},
-    {"Here one layer must NAME the referent among all 40 nouns (a classifier reads the \"it\" row's output). The query at \"it\" has not read the adjective, so no head can point at the referent; the row must read two things: the nouns (the candidates) and the adjective (which kind is meant). Nothing tells a head which to read: the table shows what each one learned, measured on the held-out sentences.",
-     "这里一层要在全部 40 个名词中说出所指（分类器读取 \"it\" 那一行的输出）。\"it\" 处的 query 还没读到形容词，所以没有哪个头能直接指向所指名词；这一行必须读两样东西：名词（候选）和形容词（指哪一类）。没有什么告诉某个头该读什么：下表是每个头学到的东西，在留出句子上测量。"},
+    {"Here one layer must NAME nouns among all 40 (a classifier reads three rows' outputs): the referent at \"it\", and each noun at the word right after it. After a noun the row only needs its previous token, a local relation; the query at \"it\" has not read the adjective, so no head can point at the referent: that row must read the nouns (the candidates) and the adjective (which kind is meant). Nothing tells a head which to read: the table shows what each one learned, measured on the held-out sentences.",
+     "这里一层要在全部 40 个名词中说出名词（分类器读取三行的输出）：在 \"it\" 处说出所指，在每个名词后面一个词处说出这个名词。名词后面那一行只需要读前一个词，这是局部关系；\"it\" 处的 query 还没读到形容词，所以没有哪个头能直接指向所指名词：这一行必须读名词（候选）和形容词（指哪一类）。没有什么告诉某个头该读什么：下表是每个头学到的东西，在留出句子上测量。"},
     {"animal", "动物"},
     {"place", "地点"},
     {"adjective", "形容词"},
@@ -244,7 +244,9 @@ json head_patterns_json(const std::vector<train::HeadPattern>& patterns) {
   json heads = json::array();
   for (const train::HeadPattern& p : patterns)
     heads.push_back({{"layer", p.layer + 1}, {"head", p.head + 1}, {"referent", p.referent}, {"other_noun", p.other_noun},
-                     {"when_animal", shares(p.when_animal)}, {"when_place", shares(p.when_place)}, {"reads", train::head_relation(p)}});
+                     {"when_animal", shares(p.when_animal)}, {"when_place", shares(p.when_place)}, {"reads", train::head_relation(p)},
+                     {"after_noun", p.after_noun}, {"after_noun_other", p.after_noun_other},
+                     {"after_noun_reads", train::after_noun_relation(p)}});
   return heads;
 }
 
@@ -297,9 +299,9 @@ LessonInfo TrainScene::lesson() const {
             N_("Press Train with 2 layers: the loss sits on a plateau, then drops; read the table: layer 1's head looks at the previous token, layer 2's at the token after the earlier copy. Then choose the example \"One layer (no induction)\" and train again."),
             N_("Two layers reach about 100 % held-out within 600 steps, after a plateau of about 200; the table shows a previous-token head (layer 1) and an induction head (layer 2). One layer, even with two heads, stays near 40 % (measured with seed 1).")};
   if (params_.recipe.task == train::kHeadsTask)
-    return {"logits = x¹[it]·W^C + b^C  (40 nouns),   x¹ = x⁰ + MultiHead_H(x⁰)",
-            N_("Choose two heads and press Train; when the run ends, read the table: what does each head's \"it\" row read? Then try one head and four."),
-            N_("Every head count names the referent on about 100 % of held-out sentences. One head spreads its row over both nouns; two heads split the work: each reads one noun unless an adjective of the other kind outbids it in the softmax (measured with seed 1).")};
+    return {"logits = x¹[it | after a noun]·W^C + b^C  (40 nouns),   x¹ = x⁰ + MultiHead_H(x⁰)",
+            N_("Choose two heads and press Train; when the run ends, read the table: what does each head read at \"it\", and after a noun? Then try one head and four."),
+            N_("Every head count names the referent on about 100 % of held-out sentences. One head spreads its \"it\" row over both nouns; two heads split the work at \"it\": each reads one noun unless an adjective of the other kind outbids it in the softmax. After a noun the heads read the previous token (three of four heads with four): one head serves both relations, told apart by where its query stands (measured with seed 1).")};
   return {"loss = −log A^L[it, referent],   A^L = softmax(Q^L·K^Lᵀ/√dₖ)",
           N_("Press Train with 2 layers and watch the \"it\" row of layer 2; then Reset, choose 1 layer and train again. Change the adjective (tired → wide) in the sentence."),
           N_("With two layers the loss falls, the held-out accuracy climbs towards 100 % within seconds and \"it\" attends to the noun the adjective describes; one layer stays near 50 %: its query at \"it\" has not yet read the adjective that follows.")};
@@ -312,11 +314,12 @@ const std::vector<StageInfo>& TrainScene::stages() const {
       {"learn", N_("Train on the coreference task"), "loss = −(1/B)·Σ_b log A_b^L[it, referent]",
        N_("A pointer readout: the loss is −log of the weight that the \"it\" row of the last layer puts on the referent. Training moves W^Q, W^K, W^V until that weight is large, on sentences the model was trained on and on held-out ones alike.")},
   };
-  // The task "heads": the same sentences, one layer, a classifier that names the referent among the 40 nouns.
+  // The task "heads": the same sentences, one layer, a classifier that names nouns among the 40: the referent at
+  // "it", and each noun at the word after it.
   static const std::vector<StageInfo> kHeadsStages = {
       {"task", N_("The task: which noun is \"it\"?"), "referent = argmaxₖ (x¹[it]·W^C + b^C)ₖ,  k ∈ 40 nouns",
-       N_("Here one layer must NAME the referent among all 40 nouns (a classifier reads the \"it\" row's output). The query at \"it\" has not read the adjective, so no head can point at the referent; the row must read two things: the nouns (the candidates) and the adjective (which kind is meant). Nothing tells a head which to read: the table shows what each one learned, measured on the held-out sentences.")},
-      {"learn", N_("Heads: name the referent (1 layer)"), "loss = −(1/B)·Σ_b log softmax(x¹[it]·W^C + b^C)[referent]",
+       N_("Here one layer must NAME nouns among all 40 (a classifier reads three rows' outputs): the referent at \"it\", and each noun at the word right after it. After a noun the row only needs its previous token, a local relation; the query at \"it\" has not read the adjective, so no head can point at the referent: that row must read the nouns (the candidates) and the adjective (which kind is meant). Nothing tells a head which to read: the table shows what each one learned, measured on the held-out sentences.")},
+      {"learn", N_("Heads: name the referent (1 layer)"), "loss = −(1/3B)·Σ_{b,r} log softmax(x¹[row_r]·W^C + b^C)[noun_r]",
        N_("One layer of two heads names the referent among the 40 nouns: watch what each head learns to read.")},
   };
   // The task "induction": random letters with a segment repeated, a next-token readout on its second copy.

@@ -22,6 +22,12 @@ std::string head_relation(const HeadPattern& p, const char* (*name)(const char*)
   return std::string(name ? name(a) : a) + " | " + (name ? name(b) : b);
 }
 
+const char* after_noun_relation(const HeadPattern& p) {
+  if (p.after_noun > 0.5) return "previous token";
+  if (p.after_noun + p.after_noun_other > 0.5) return "nouns";
+  return "spread";
+}
+
 Recipe heads_recipe(int heads, uint64_t seed) {
   Recipe r;
   r.task = kHeadsTask;
@@ -35,10 +41,30 @@ int referent_class(const CorefSentence& s) {
   return s.refers_to_animal ? s.animal : static_cast<int>(coref_animals().size()) + s.place;
 }
 
+namespace {
+// The two rows after the nouns, with their targets: (position after the animal, animal class), (after the place,
+// place class); a noun followed by "it" gives its row to the other noun (heads.h).
+void after_noun_rows(const CorefSentence& s, int row[2], int target[2]) {
+  const int animal = s.animal, place = static_cast<int>(coref_animals().size()) + s.place;
+  row[0] = s.animal_pos + 1, target[0] = animal;
+  row[1] = s.place_pos + 1, target[1] = place;
+  if (row[0] == s.it_pos) row[0] = row[1], target[0] = target[1];
+  if (row[1] == s.it_pos) row[1] = row[0], target[1] = target[0];
+}
+}  // namespace
+
 void fill_referent_batch(const CorefDataset& data, const std::vector<CorefSentence>& sentences, const int* indices,
                          int B, Batch* batch) {
-  fill_coref_batch(data, sentences, indices, B, batch);  // ids, padding, row = "it"
-  for (int b = 0; b < B; ++b) batch->target[static_cast<size_t>(b)] = referent_class(sentences[static_cast<size_t>(indices[b])]);
+  fill_coref_batch(data, sentences, indices, B, batch);  // ids and padding (and one row per sentence, replaced)
+  const size_t R = kHeadsRows;
+  batch->row.resize(static_cast<size_t>(B) * R);
+  batch->target.resize(static_cast<size_t>(B) * R);
+  for (size_t b = 0; b < static_cast<size_t>(B); ++b) {
+    const CorefSentence& s = sentences[static_cast<size_t>(indices[b])];
+    batch->row[b * R] = s.it_pos;
+    batch->target[b * R] = referent_class(s);
+    after_noun_rows(s, &batch->row[b * R + 1], &batch->target[b * R + 1]);
+  }
 }
 
 void add_head_patterns(const AttentionModel& model, const std::vector<CorefSentence>& set, const int* idx, int B,
@@ -67,6 +93,15 @@ void add_head_patterns(const AttentionModel& model, const std::vector<CorefSente
         for (int j = 0; j < n; ++j)
           if (row(j) > 0) e -= row(j) * std::log(static_cast<double>(row(j)));
         r.entropy += e;
+        // the rows after a noun (not "it"): the weight on that noun and on the other one
+        double on = 0, other = 0;
+        int rows = 0;
+        for (auto [noun, other_pos] : {std::pair<int, int>{s.animal_pos, s.place_pos}, {s.place_pos, s.animal_pos}}) {
+          if (noun + 1 == s.it_pos) continue;
+          const auto after = att.row((b * H + h) * T + noun + 1);
+          on += after(noun), other += after(other_pos), ++rows;
+        }
+        p.after_noun += on / rows, p.after_noun_other += other / rows;
       }
     }
   }
@@ -77,7 +112,10 @@ void finish_head_patterns(size_t animal_sentences, size_t place_sentences, std::
   for (HeadPattern& p : *patterns) {
     for (auto [r, n] : {std::pair<RowShares*, double>{&p.when_animal, na}, {&p.when_place, np}})
       if (n > 0) r->animal /= n, r->place /= n, r->adjective /= n, r->previous /= n, r->self /= n, r->entropy /= n;
-    if (na + np > 0) p.referent /= na + np, p.other_noun /= na + np;
+    if (na + np > 0) {
+      const double n = na + np;
+      p.referent /= n, p.other_noun /= n, p.after_noun /= n, p.after_noun_other /= n;
+    }
   }
 }
 

@@ -34,7 +34,7 @@ void encode_report(const TrainReport& r, std::vector<double>* out) {
   for (const CurvePoint& p : r.curve) v.insert(v.end(), {double(p.step), p.loss, p.heldout_accuracy, p.referent_argmax});
   v.push_back(double(r.head_patterns.size()));
   for (const HeadPattern& p : r.head_patterns) {
-    v.insert(v.end(), {double(p.layer), double(p.head), p.referent, p.other_noun});
+    v.insert(v.end(), {double(p.layer), double(p.head), p.referent, p.other_noun, p.after_noun, p.after_noun_other});
     for (const RowShares* x : {&p.when_animal, &p.when_place})
       v.insert(v.end(), {x->animal, x->place, x->adjective, x->previous, x->self, x->entropy});
   }
@@ -78,24 +78,25 @@ Status decode_report(const double* v, size_t n, TrainReport* out) {
     if (!whole(p[0], 0, 1e6)) return bad;
     r.curve.push_back({int(p[0]), p[1], p[2], p[3]});
   }
-  // the head patterns: Q × 16 numbers, shares in [0, 1], entropies in [0, ln 4096]
+  // the head patterns: Q × 18 numbers, shares in [0, 1], entropies in [0, ln 4096]
   const double* q = v + kHead + 4 * P;
   if (!whole(q[0], 0, 4096)) return bad;
   const size_t Q = size_t(q[0]);
-  constexpr size_t kPattern = 16;
+  constexpr size_t kPattern = 18;
   if (n < kHead + 4 * P + 1 + kPattern * Q + 4) return bad;
   for (size_t i = 0; i < Q; ++i) {
     const double* x = q + 1 + kPattern * i;
     if (!whole(x[0], 0, 63) || !whole(x[1], 0, 63)) return bad;
     for (size_t k = 2; k < kPattern; ++k) {
-      const bool entropy = k == 9 || k == 15;
+      const bool entropy = k == 11 || k == 17;
       if (!std::isfinite(x[k]) || x[k] < 0 || x[k] > (entropy ? 8.32 : 1.0 + 1e-6)) return bad;
     }
     HeadPattern p;
-    p.layer = int(x[0]), p.head = int(x[1]), p.referent = x[2], p.other_noun = x[3];
+    p.layer = int(x[0]), p.head = int(x[1]), p.referent = x[2], p.other_noun = x[3], p.after_noun = x[4],
+      p.after_noun_other = x[5];
     RowShares* s2[2] = {&p.when_animal, &p.when_place};
     for (int j = 0; j < 2; ++j) {
-      const double* y = x + 4 + 6 * j;
+      const double* y = x + 6 + 6 * j;
       *s2[j] = RowShares{y[0], y[1], y[2], y[3], y[4], y[5]};
     }
     r.head_patterns.push_back(p);

@@ -6,7 +6,7 @@
 // Layout: [kReportVersion, step, steps, loss, accuracy, argmax, evaluated_on_all, curve_sentences,
 //          diverged_step, diverged_loss, kept_step, held-out sentences, curve points P, P × (step, loss, accuracy, argmax),
 //          head patterns Q (0 until the whole held-out set was measured), Q × (layer, head, referent, other noun,
-//          the 6 shares when the referent is the animal, the 6 when it is the place: heads.h's RowShares order),
+//          after a noun: on it, on the other noun; the 6 shares when the referent is the animal, the 6 when it is the place: heads.h's RowShares order),
 //          induction head scores Z (task "induction": every head, at every evaluation), Z × (layer, head, previous,
 //          induction, same token, itself: induction.h's InductionHeadScore),
 //          layers L, heads H, words n, it_pos, L·H·n·n weights (map by map, row-major)]
@@ -18,7 +18,7 @@
 namespace ap {
 namespace train {
 
-constexpr double kReportVersion = 3;  // 2: the head patterns; 3: the induction head scores
+constexpr double kReportVersion = 4;  // 2: the head patterns; 3: the induction head scores; 4: the rows after a noun
 
 struct TrainReport {
   int step = 0, steps = 0;

@@ -35,6 +35,7 @@ ModelConfig coref_model_config(const Recipe& r, const CorefDataset& data, int ev
   if (r.task == kHeadsTask) {
     c.readout = Readout::Classifier;
     c.classes = kHeadsClasses;
+    c.readout_rows = kHeadsRows;  // heads.h: "it", after the animal, after the place
   }
   return c;
 }
@@ -208,8 +209,8 @@ void Trainer::evaluate_coref(const std::vector<CorefSentence>& set, size_t count
       animal += s.refers_to_animal;
       Eigen::Index best;
       if (classifier()) {
-        // 1) the largest of the 40 logits (probabilities: same order) names the referent
-        model_.class_probs().row(b).head(K).maxCoeff(&best);
+        // 1) the largest of the "it" row's 40 logits (probabilities: same order) names the referent
+        model_.class_probs().row(b * kHeadsRows).head(K).maxCoeff(&best);
         right += best == referent_class(s);
         // 2) some head of the last layer has its row's largest weight on the referent
         argmax_right += some_head_argmax_on(att, b, H, T, s.it_pos, s.target_pos());
