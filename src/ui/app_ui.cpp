@@ -115,7 +115,7 @@ void handle_keys(PlaygroundState& st, UiState& ui, ViewContext& ctx, bool scene_
 void announce(PlaygroundState& st, UiState& ui, const ViewContext& ctx) {
   const Timeline& t = st.timeline();
   std::string s = std::string(tr(st.scene().title())) + ". " +
-                  format_template(tr("Step {0} of {1}"), {std::to_string(t.stage() + 1), std::to_string(t.stage_count())}) + ": " +
+                  tr_format(N_("Step {0} of {1}"), {std::to_string(t.stage() + 1), std::to_string(t.stage_count())}) + ": " +
                   tr(st.scene().stages()[static_cast<size_t>(t.stage())].title);
   if (!t.playing()) {
     const std::string detail = ui.view(st).step_text(ctx);

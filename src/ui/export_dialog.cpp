@@ -146,7 +146,8 @@ void save(const std::string& name, const std::vector<unsigned char>& bytes, cons
   std::string error;
   const std::string where = platform_download(name.c_str(), bytes, mime, &error);
   if (!error.empty()) g_export.note = error;
-  else g_export.note = format_template(tr(where.empty() ? "Downloaded {0}" : "Saved {0}"), {where.empty() ? name : where});
+  else g_export.note = tr_format(where.empty() ? N_("Downloaded {0}")
+                                               : N_("Saved {0}"), {where.empty() ? name : where});
 }
 
 std::vector<unsigned char> bytes_of(const std::string& s) { return std::vector<unsigned char>(s.begin(), s.end()); }

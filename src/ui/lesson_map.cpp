@@ -80,9 +80,15 @@ void lesson_map(PlaygroundState& st, UiState& ui) {
     const HistoryStep& hs = kHistory[k];
     const Scene* target = st.find(hs.scene);
     std::string label = tr(hs.label);
-    if (*hs.year) label += std::string(" ") + hs.year;
+    const float pad = ImGui::GetStyle().FramePadding.x * 2;
+    // The year on a line of its own when the step with its year is wider than the window (a phone at 2× text).
+    if (*hs.year) {
+      const std::string one_line = label + " " + hs.year;
+      const bool fits = ImGui::CalcTextSize(one_line.c_str()).x + pad <= ImGui::GetContentRegionAvail().x;
+      label += (fits ? " " : "\n") + std::string(hs.year);
+    }
     label += std::string("###hist_") + hs.scene;
-    const float bw = ImGui::CalcTextSize(label.substr(0, label.find("###")).c_str()).x + ImGui::GetStyle().FramePadding.x * 2;
+    const float bw = ImGui::CalcTextSize(label.substr(0, label.find("###")).c_str()).x + pad;
     if (k > 0) {
       ImGui::SameLine(0, fs * 0.3f);
       if (ImGui::GetCursorPosX() + bw + fs * 1.5f > ImGui::GetWindowContentRegionMax().x) ImGui::NewLine();

@@ -25,7 +25,7 @@ void welcome_header(PlaygroundState& st, UiState& ui) {
   ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 1, 1, 1));
   // On a narrow screen (a phone) the label wraps onto lines of its own, and the hint goes below the button.
   const float pad = ImGui::GetStyle().FramePadding.x * 2.f, avail = ImGui::GetContentRegionAvail().x;
-  const std::string label = format_template(tr("Start at lesson 1: {0}"), {tr(st.scenes.front()->title())}) + " (Enter)";
+  const std::string label = tr_format(N_("Start at lesson 1: {0}"), {tr(st.scenes.front()->title())}) + " (Enter)";
   const bool one_line = text_width(label) + pad <= avail;
   const std::string start = (one_line ? label : wrap_text(label, avail - pad)) + "###welcome_start";
   if (ImGui::Button(start.c_str(), one_line ? ImVec2(0, fs * 2.f) : ImVec2(0, 0))) start_first_lesson(st, ui);

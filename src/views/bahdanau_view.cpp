@@ -28,6 +28,8 @@ namespace ap {
 namespace {
 // The strings this view draws (its scene's own, for getState and errors, are in app/scenes/bahdanau_scene.cpp).
 const TrPair kViewStrings[] = {
+    {"Notice: the attention costs {0} of the model's {1} numbers ({2} %): W_a, U_a and v_a are all it takes to let every decoder step weigh every h_j.",
+     "注意：注意力只占模型 {1} 个数中的 {0} 个（{2} %）：有了 W_a、U_a 和 v_a，解码器的每一步就能给每个 h_j 加权。"},
     {"entries", "元素个数"},
     {"in this model", "本模型中"},
     {"in the encoder", "编码器中"},
@@ -272,6 +274,9 @@ void BahdanauView::params_stage() {
   ImGui::Text("%s %lld  =  %s %lld + %s %lld + %s %lld", tr("in all"), total, tr("in the encoder"), group[0], tr("in the attention"), group[1],
               tr("in the decoder"), group[2]);
   ImGui::TextDisabled("%s", tr("The word embeddings are seeded look-ups here, not learned parameters."));
+  // What to notice, read off the counts just summed.
+  ImGui::TextUnformatted(tr_format(N_("Notice: the attention costs {0} of the model's {1} numbers ({2} %): W_a, U_a and v_a are all it takes to let every decoder step weigh every h_j."),
+                                   {std::to_string(group[1]), std::to_string(total), fmt(total ? 100.0 * group[1] / total : 0.0, 1)}).c_str());
   ImGui::PopTextWrapPos();
 }
 

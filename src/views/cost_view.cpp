@@ -27,6 +27,14 @@ namespace ap {
 namespace {
 // The strings this view draws (its scene's own, for getState and errors, are in app/scenes/cost_scene.cpp).
 const TrPair kViewStrings[] = {
+    {"Notice: self-attention needs {0} sequential step and a path of {1} between any two tokens, the recurrent layer {2} and {3}: that is what attention buys with its {4}× the multiply-adds.",
+     "注意：自注意力只需 {0} 个顺序步骤，任意两个词元之间的路径长度为 {1}，循环层则是 {2} 和 {3}：这就是注意力用 {4} 倍的乘加换来的。"},
+    {"Notice: self-attention needs {0} sequential step and a path of {1} between any two tokens, the recurrent layer {2} and {3}; with n ≤ d it even does fewer multiply-adds ({4}×).",
+     "注意：自注意力只需 {0} 个顺序步骤，任意两个词元之间的路径长度为 {1}，循环层则是 {2} 和 {3}；n ≤ d 时它的乘加甚至更少（{4} 倍）。"},
+    {"Notice: on this device naive attention's time grows like n^{0} and the Elman RNN's like n^{1}, at fixed d: attention's work is 2·n²·d, the RNN's 2·n·d².",
+     "注意：在这台设备上，朴素注意力的时间随 n^{0} 增长，Elman RNN 的随 n^{1} 增长（d 固定）：注意力的工作量是 2·n²·d，RNN 的是 2·n·d²。"},
+    {"Notice: at n = {0} naive attention's score matrix takes {1}, {2}× all the tiled kernel needs ({3}); double n and the matrix takes four times as much.",
+     "注意：n = {0} 时朴素注意力的分数矩阵占 {1}，是分块内核全部所需（{3}）的 {2} 倍；n 加倍，矩阵所占变为四倍。"},
     {"multiply-adds per layer", "每层乘加次数"},
     {"score-matrix memory", "分数矩阵内存"},
     {"time per call (ms)", "每次调用时间（毫秒）"},
@@ -319,6 +327,11 @@ void CostView::table_stage(ViewContext& ctx) {
   ImGui::PushTextWrapPos(0.f);
   ImGui::Text("%s / %s = n / d = %s", tr("self-attention"), tr("recurrent"), fmt(ratio, 3).c_str());
   ImGui::TextDisabled("%s 3·n·d² = %s", tr("Not in the table: Q, K, V from X (three projections) add"), big(t.attention.projection_macs).c_str());
+  // What to notice, read off the table just drawn.
+  ImGui::TextUnformatted(tr_format(ratio > 1.0 ? N_("Notice: self-attention needs {0} sequential step and a path of {1} between any two tokens, the recurrent layer {2} and {3}: that is what attention buys with its {4}× the multiply-adds.")
+                                               : N_("Notice: self-attention needs {0} sequential step and a path of {1} between any two tokens, the recurrent layer {2} and {3}; with n ≤ d it even does fewer multiply-adds ({4}×)."),
+                                   {big(t.attention.sequential_ops), big(t.attention.max_path_length), big(t.recurrent.sequential_ops),
+                                    big(t.recurrent.max_path_length), fmt(ratio, 3)}).c_str());
   ImGui::PopTextWrapPos();
 }
 
@@ -378,8 +391,8 @@ void CostView::curves_stage(ViewContext& ctx) {
   const long long n = p.n;
   const double ratio = static_cast<double>(attention_macs(n, p.d)) / static_cast<double>(elman_macs(n, p.d, p.d));
   ImGui::PushTextWrapPos(0.f);
-  ImGui::TextWrapped("%s", format_template(tr(ratio > 1.0 ? "Notice: at n = {0} (above n = d = {1}) self-attention does {2}× the RNN's multiply-adds, yet its sequential steps stay {4} against the RNN's {3}."
-                                                          : "Notice: at n = {0} (up to n = d = {1}) self-attention does {2}× the RNN's multiply-adds, and {4} sequential step against the RNN's {3}."),
+  ImGui::TextWrapped("%s", tr_format(ratio > 1.0 ? N_("Notice: at n = {0} (above n = d = {1}) self-attention does {2}× the RNN's multiply-adds, yet its sequential steps stay {4} against the RNN's {3}.")
+                                                 : N_("Notice: at n = {0} (up to n = d = {1}) self-attention does {2}× the RNN's multiply-adds, and {4} sequential step against the RNN's {3}."),
                                            {std::to_string(n), std::to_string(p.d), fmt_sig(ratio, 2),
                                             big(sequential_ops(LayerKind::Recurrent, n)), big(sequential_ops(LayerKind::SelfAttention, n))}).c_str());
   ImGui::PopTextWrapPos();
@@ -493,7 +506,7 @@ void CostView::measured_stage(ViewContext& ctx) {
                             bytes_text(static_cast<double>(last->memory_bytes)).c_str());
       if (res[c].stopped) {
         ImGui::PushTextWrapPos(0.f);
-        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.6f, 0.25f, 0.1f, 1.f));
+        ImGui::PushStyleColor(ImGuiCol_Text, flag_color(Flag::Caution));
         ImGui::Text("   %s: %s", tr("stopped"), localize(res[c].reason).c_str());
         ImGui::PopStyleColor();
         ImGui::PopTextWrapPos();
@@ -505,6 +518,10 @@ void CostView::measured_stage(ViewContext& ctx) {
   ImGui::TextDisabled("%s", tr("One thread: this measures work, not parallel speed."));
   ImGui::TextDisabled("%s", tr(scene_.quick() ? "Quick: each point is one timed batch of at least 2 ms, so the slopes are rough; the full sweep times several."
                                               : "Each point is the median of several timed batches; each batch lasts at least 5 ms."));
+  // What to notice, read off the slopes just listed (naive attention against the Elman RNN).
+  if (fits.size() > 2 && fits[0].ok && fits[2].ok)
+    ImGui::TextUnformatted(tr_format(N_("Notice: on this device naive attention's time grows like n^{0} and the Elman RNN's like n^{1}, at fixed d: attention's work is 2·n²·d, the RNN's 2·n·d²."),
+                                     {fmt(fits[0].fit.slope, 2), fmt(fits[2].fit.slope, 2)}).c_str());
   ImGui::PopTextWrapPos();
   if (have && ImGui::SmallButton(tr("Export CSV"))) ImGui::SetClipboardText(plot_csv(s).c_str());
   ImGui::EndChild();
@@ -605,7 +622,7 @@ void CostView::workers_panel(ViewContext& ctx, ImVec2 size) {
     ImGui::TextDisabled("%s × %d · n = %d, d = %d", m.pool.c_str(), m.max_workers, m.n_attention, m.d);
   }
   if (m.state == WorkerMeasure::State::Failed) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.6f, 0.25f, 0.1f, 1.f));
+    ImGui::PushStyleColor(ImGuiCol_Text, flag_color(Flag::Caution));
     ImGui::TextWrapped("%s", localize(m.error).c_str());
     ImGui::PopStyleColor();
   }
@@ -759,7 +776,7 @@ void CostView::memory_stage(ViewContext& ctx) {
   const CostParams& p = scene_.params();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float fs = ImGui::GetFontSize();
-  const float w = avail.x, h = avail.y - fs * 2.6f;
+  const float w = avail.x, h = avail.y - fs * 5.f;
   const double hi = std::min<double>(cost::kMaxN, std::max({4.0 * p.n, 65536.0}));
   PlotSeries naive = line_series(tr("naive attention"), accent_warm()), tiled = line_series(tr("tiled attention"), companion_warm(), true);
   PlotSeries score = line_series(tr("score matrix"), accent_warm(120));
@@ -809,10 +826,14 @@ void CostView::memory_stage(ViewContext& ctx) {
               tr("score matrix"), bytes_text(static_cast<double>(nm.workspace)).c_str(), tr("tiled attention"),
               bytes_text(static_cast<double>(tm.total())).c_str());
   if (have && !res.empty() && res[0].stopped) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.6f, 0.25f, 0.1f, 1.f));
+    ImGui::PushStyleColor(ImGuiCol_Text, flag_color(Flag::Caution));
     ImGui::TextWrapped("%s: %s", tr("naive attention"), localize(res[0].reason).c_str());
     ImGui::PopStyleColor();
   }
+  // What to notice, read off the line above: the score matrix against the tiled kernel's whole memory.
+  ImGui::TextWrapped("%s", tr_format(N_("Notice: at n = {0} naive attention's score matrix takes {1}, {2}× all the tiled kernel needs ({3}); double n and the matrix takes four times as much."),
+                                     {std::to_string(p.n), bytes_text(static_cast<double>(nm.workspace)), fmt(static_cast<double>(nm.workspace) / static_cast<double>(std::max<long long>(1, tm.total())), 3),
+                                      bytes_text(static_cast<double>(tm.total()))}).c_str());
 }
 
 }  // namespace ap

@@ -77,7 +77,7 @@ void ImportView::controls(ViewContext& ctx) {
   ImGui::PopStyleColor();
   ImGui::Spacing();
   ImGui::TextWrapped("%s: %s", tr("data from"), scene_.is_example() ? tr("The built-in example") : d.source.c_str());
-  ImGui::TextUnformatted(format_template(tr("layers × heads = {0} × {1}, n = {2}"), {arg(d.w.layers), arg(d.w.heads), arg(d.w.n)}).c_str());
+  ImGui::TextUnformatted(tr_format(N_("layers × heads = {0} × {1}, n = {2}"), {arg(d.w.layers), arg(d.w.heads), arg(d.w.n)}).c_str());
   const float field = ImGui::GetFontSize() * 9.f;
   int layer = p.layer + 1, head = p.head + 1;
   ImGui::BeginDisabled(d.w.layers < 2);
@@ -96,7 +96,7 @@ void ImportView::controls(ViewContext& ctx) {
     ImGui::TextDisabled("%s (max |%s − 1| = %s)", tr("rows sum to 1"), tr("row sum"), fmt(d.max_row_sum_dev, 4).c_str());
   } else {
     ImGui::PushStyleColor(ImGuiCol_Text, flag_color(Flag::Caution));
-    ImGui::TextWrapped("%s", format_template(tr("rows do not sum to 1 (max |row sum − 1| = {0}): not softmax weights, shown as they are"),
+    ImGui::TextWrapped("%s", tr_format(N_("rows do not sum to 1 (max |row sum − 1| = {0}): not softmax weights, shown as they are"),
                                              {fmt(d.max_row_sum_dev, 3)}).c_str());
     ImGui::PopStyleColor();
   }
@@ -114,8 +114,8 @@ void ImportView::controls(ViewContext& ctx) {
 std::string ImportView::step_text(const ViewContext&) const {
   const ImportData& d = scene_.data();
   const ImportParams& p = scene_.params();
-  return format_template(tr("layer {0} head {1}"), {arg(p.layer + 1), arg(p.head + 1)}) + "  ·  " +
-         format_template(tr("layers × heads = {0} × {1}, n = {2}"), {arg(d.w.layers), arg(d.w.heads), arg(d.w.n)}) + "  ·  max |" + tr("row sum") +
+  return tr_format(N_("layer {0} head {1}"), {arg(p.layer + 1), arg(p.head + 1)}) + "  ·  " +
+         tr_format(N_("layers × heads = {0} × {1}, n = {2}"), {arg(d.w.layers), arg(d.w.heads), arg(d.w.n)}) + "  ·  max |" + tr("row sum") +
          " − 1| = " + fmt(d.max_row_sum_dev, 4);
 }
 
@@ -149,7 +149,7 @@ void ImportView::heads_stage(ViewContext& ctx) {
     MatrixView v;
     v.m = &d.w.at(p.layer, h);
     v.key = {this, p.layer * H + h, scene_.generation()};
-    v.title = format_template(tr("layer {0} head {1}"), {arg(p.layer + 1), arg(h + 1)});
+    v.title = tr_format(N_("layer {0} head {1}"), {arg(p.layer + 1), arg(h + 1)});
     v.row_labels = with_labels ? &labels : nullptr;
     v.col_labels = with_labels ? &labels : nullptr;
     v.force_heatmap = true;
@@ -181,7 +181,7 @@ void ImportView::head_stage(ViewContext& ctx) {
   MatrixView v;
   v.m = &d.w.at(p.layer, p.head);
   v.key = {this, 100000 + p.layer * d.w.heads + p.head, scene_.generation()};
-  v.title = format_template(tr("layer {0} head {1}"), {arg(p.layer + 1), arg(p.head + 1)}) + "   (" + std::to_string(d.w.n) + " × " +
+  v.title = tr_format(N_("layer {0} head {1}"), {arg(p.layer + 1), arg(p.head + 1)}) + "   (" + std::to_string(d.w.n) + " × " +
             std::to_string(d.w.n) + ")";
   v.row_labels = &scene_.labels();
   v.col_labels = &scene_.labels();

@@ -28,6 +28,8 @@ namespace ap {
 namespace {
 // The strings this view draws (its scene's own, for getState and errors, are in app/scenes/luong_scene.cpp).
 const TrPair kViewStrings[] = {
+    {"Notice: dot needs no parameter at all, but only works when d_s = d_enc; at these sizes general adds {0} numbers, concat {1} and Bahdanau's additive score {2}.",
+     "注意：dot 完全不需要参数，但只在 d_s = d_enc 时可用；在这些尺寸下，general 增加 {0} 个数，concat 增加 {1} 个，Bahdanau 的加性打分增加 {2} 个。"},
     {"colours", "颜色"},
     {"source sentence (encoder input)", "源句（编码器输入）"},
     {"target sentence (teacher forcing)", "目标句（教师强制）"},
@@ -205,7 +207,7 @@ void undefined_panel(const LuongParams& p, LuongScore k, ImVec2 size) {
   ImGui::SetCursorScreenPos(ImVec2(o.x + fs * 0.5f, o.y + fs * 2.2f));
   ImGui::PushTextWrapPos(o.x + size.x - fs * 0.5f - ImGui::GetWindowPos().x);  // local to the window
   ImGui::TextDisabled("%s", tr("not defined for these sizes"));
-  const std::string msg = format_template(tr("dot needs d_s = d_enc: s_t has {0} numbers, h_j has {1}, so s_t^T h_j is undefined. general's W_a ({0} × {1}) bridges the sizes; concat works for any sizes."),
+  const std::string msg = tr_format(N_("dot needs d_s = d_enc: s_t has {0} numbers, h_j has {1}, so s_t^T h_j is undefined. general's W_a ({0} × {1}) bridges the sizes; concat works for any sizes."),
                                           {std::to_string(p.d_s), std::to_string(p.d_h)});
   ImGui::TextWrapped("%s", msg.c_str());
   ImGui::PopTextWrapPos();
@@ -517,7 +519,7 @@ void LuongView::compare_stage() {
       ImGui::TableNextColumn();
       ImGui::TextWrapped("%s", h.c_str());
     };
-    std::snprintf(here, sizeof here, "%s", format_template(tr("s_1 … s_{0}: computed in stage 1, before any score"), {std::to_string(m.run.T)}).c_str());
+    std::snprintf(here, sizeof here, "%s", tr_format(N_("s_1 … s_{0}: computed in stage 1, before any score"), {std::to_string(m.run.T)}).c_str());
     row(N_("1. which decoder state scores"), N_("s_t-1, the previous state; s_t is updated after attending"),
         N_("s_t, the current state, computed before attending"), here);
     std::snprintf(here, sizeof here, "d_enc = d_h = %d;  %s: 2 · %d = %d", p.d_h, tr("bidirectional"), p.d_h, 2 * p.d_h);
@@ -574,6 +576,9 @@ void LuongView::compare_stage() {
     if (ps.name.find('(') == std::string::npos) shared += (shared.empty() ? "" : ",   ") + ps.name + "  " + std::to_string(ps.rows) + " × " + std::to_string(ps.cols);
   ImGui::PushTextWrapPos(0.f);
   ImGui::TextDisabled("%s:  %s", tr("shared by the three scores: the decoder and the attentional state"), shared.c_str());
+  // What to notice, read off the table just drawn.
+  ImGui::TextUnformatted(tr_format(N_("Notice: dot needs no parameter at all, but only works when d_s = d_enc; at these sizes general adds {0} numbers, concat {1} and Bahdanau's additive score {2}."),
+                                   {std::to_string(c.general), std::to_string(c.concat), std::to_string(c.additive)}).c_str());
   ImGui::PopTextWrapPos();
 }
 

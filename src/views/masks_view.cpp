@@ -363,11 +363,11 @@ void MasksView::damage_stage(ViewContext& ctx) {
     ImGui::TextWrapped("%s", tr("Notice: with no bug every measure is 0: hidden keys get exactly 0 weight, each row sums to 1 and nothing leaks."));
   } else {
     const double worst = std::max({chosen.damage.max_output_diff, chosen.damage.pad_leak, chosen.damage.future_leak});
-    ImGui::TextWrapped("%s", format_template(tr("Notice: “{0}” moves the output by up to {1}, {2} % of the output's largest entry ({3}); the weight on hidden keys reaches {4}."),
+    ImGui::TextWrapped("%s", tr_format(N_("Notice: “{0}” moves the output by up to {1}, {2} % of the output's largest entry ({3}); the weight on hidden keys reaches {4}."),
                                              {tr(MasksScene::bug_title(chosen.bug)), fmt(worst, 3), fmt(scale > 0 ? 100.0 * worst / scale : 0.0, 0),
                                               fmt(scale, 3), fmt(chosen.damage.max_hidden_mass, 3)}).c_str());
   }
-  ImGui::TextDisabled("%s", format_template(tr("Units: row sums and weights are shares of 1; the leaks and max |ΔO| are in the output's own units (its entries here reach ±{0}); entropy in nats. A correct mask gives 0 for every one."),
+  ImGui::TextDisabled("%s", tr_format(N_("Units: row sums and weights are shares of 1; the leaks and max |ΔO| are in the output's own units (its entries here reach ±{0}); entropy in nats. A correct mask gives 0 for every one."),
                                             {fmt(scale, 2)}).c_str());
   ImGui::TextDisabled("%s", tr("leak: how much the output of a row changes when a token it must not see is replaced"));
   ImGui::TextDisabled("%s", tr(MasksScene::bug_effect(scene_.params().bug)));

@@ -527,7 +527,7 @@ void MultiheadView::params_stage(ViewContext& ctx) {
       if (m.focus[k].mean_max_weight > m.focus[sharp].mean_max_weight) sharp = k;
       if (m.focus[k].mean_entropy > m.focus[flat].mean_entropy) flat = k;
     }
-    ImGui::TextWrapped("%s", format_template(tr("Notice: head {0} is the sharpest (its rows put {1} on their top key on average), head {2} the flattest (entropy {3} nats; spread evenly over the {4} tokens it would be {5})."),
+    ImGui::TextWrapped("%s", tr_format(N_("Notice: head {0} is the sharpest (its rows put {1} on their top key on average), head {2} the flattest (entropy {3} nats; spread evenly over the {4} tokens it would be {5})."),
                                              {std::to_string(sharp + 1), fmt(m.focus[sharp].mean_max_weight, 3), std::to_string(flat + 1),
                                               fmt(m.focus[flat].mean_entropy, 3), std::to_string(m.n()), fmt(ln_n, 3)}).c_str());
   }

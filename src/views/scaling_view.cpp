@@ -21,6 +21,12 @@ namespace ap {
 namespace {
 // The strings this view draws (its scene's own, for getState and errors, are in app/scenes/scaling_scene.cpp).
 const TrPair kViewStrings[] = {
+    {"Notice: the dots scatter around 0 with a standard deviation of {0}, close to √d_k = {1}: four times d_k, twice the spread.",
+     "注意：这些点积散布在 0 附近，标准差为 {0}，接近 √d_k = {1}：d_k 变为四倍，散布变为两倍。"},
+    {"Notice: unscaled, one standard deviation of q·k is {0} here (√d_k = {1}); a softmax over scores this far apart is close to one-hot.",
+     "注意：不缩放时，这里 q·k 的一个标准差是 {0}（√d_k = {1}）；在相差这么大的分数上做 softmax，结果接近 one-hot。"},
+    {"Notice: divided by √d_k the standard deviation is {0}, about 1 whatever d_k: on the same axis the scaled scores stay narrow.",
+     "注意：除以 √d_k 后标准差是 {0}，无论 d_k 多大都约为 1：在同一坐标轴上，缩放后的分数始终很窄。"},
     {"Notice, without ÷√d_k: largest weight {0} → {1}, entropy {2} → {3} nats (d_k = {4} → {5}).",
      "注意，不除以 √d_k：最大权重 {0} → {1}，熵 {2} → {3} nats（d_k = {4} → {5}）。"},
     {"With ÷√d_k: largest weight {0} … {1}, entropy {2} … {3} nats, whatever d_k.",
@@ -138,8 +144,10 @@ void ScalingView::stage(ViewContext& ctx) {
       s.series.push_back(d);
       s.y_markers = {{sd, "+√d_k", accent_warm()}, {-sd, "−√d_k", accent_warm()}, {0, "", 0}};
       s.legend = PlotLegend::None;
-      plot("dots", s, ImVec2(avail.x, avail.y - fs * 2.5f));
+      plot("dots", s, ImVec2(avail.x, avail.y - fs * 5.f));
       stat_line("Var(q·k)", r.var_raw, p.d_k);
+      ImGui::TextWrapped("%s", tr_format(N_("Notice: the dots scatter around 0 with a standard deviation of {0}, close to √d_k = {1}: four times d_k, twice the spread."),
+                                         {fmt(std::sqrt(r.var_raw), 2), fmt(sd, 2)}).c_str());
       break;
     }
     case ScalingStage::Raw:
@@ -149,7 +157,7 @@ void ScalingView::stage(ViewContext& ctx) {
       // variance (side by side the two lines ran into each other).
       const bool stack = both && avail.x < fs * 36.f;
       const float w = both && !stack ? (avail.x - fs) * 0.5f : avail.x;
-      const float h = stack ? std::max((avail.y - fs * 5.f) * 0.5f, fs * 10.f) : avail.y - fs * 2.5f;
+      const float h = stack ? std::max((avail.y - fs * 8.f) * 0.5f, fs * 10.f) : avail.y - fs * 5.f;
       PlotSpec raw;
       raw.title = std::string("q·k   (") + tr("unscaled") + ")";
       raw.x_label = "q·k";
@@ -178,6 +186,11 @@ void ScalingView::stage(ViewContext& ctx) {
         if (!stack) ImGui::SameLine(w + fs);
         stat_line("Var(q·k/√d_k)", r.var_scaled, 1.0);
       }
+      // What to notice, read off the variances just printed.
+      ImGui::TextWrapped("%s", both ? tr_format(N_("Notice: divided by √d_k the standard deviation is {0}, about 1 whatever d_k: on the same axis the scaled scores stay narrow."),
+                                                {fmt(std::sqrt(r.var_scaled), 2)}).c_str()
+                                    : tr_format(N_("Notice: unscaled, one standard deviation of q·k is {0} here (√d_k = {1}); a softmax over scores this far apart is close to one-hot."),
+                                                {fmt(std::sqrt(r.var_raw), 2), fmt(sd, 2)}).c_str());
       break;
     }
     case ScalingStage::Softmax:
@@ -230,10 +243,10 @@ void ScalingView::stage(ViewContext& ctx) {
           wlo = std::min(wlo, pt.max_weight_scaled), whi = std::max(whi, pt.max_weight_scaled);
           elo = std::min(elo, pt.entropy_scaled), ehi = std::max(ehi, pt.entropy_scaled);
         }
-        ImGui::TextWrapped("%s", format_template(tr("Notice, without ÷√d_k: largest weight {0} → {1}, entropy {2} → {3} nats (d_k = {4} → {5})."),
+        ImGui::TextWrapped("%s", tr_format(N_("Notice, without ÷√d_k: largest weight {0} → {1}, entropy {2} → {3} nats (d_k = {4} → {5})."),
                                                  {fmt(first.max_weight_raw, 2), fmt(last.max_weight_raw, 2), fmt(first.entropy_raw, 2),
                                                   fmt(last.entropy_raw, 2), std::to_string(first.d_k), std::to_string(last.d_k)}).c_str());
-        ImGui::TextWrapped("%s", format_template(tr("With ÷√d_k: largest weight {0} … {1}, entropy {2} … {3} nats, whatever d_k."),
+        ImGui::TextWrapped("%s", tr_format(N_("With ÷√d_k: largest weight {0} … {1}, entropy {2} … {3} nats, whatever d_k."),
                                                  {fmt(wlo, 2), fmt(whi, 2), fmt(elo, 2), fmt(ehi, 2)}).c_str());
         ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
         ImGui::TextWrapped("%s", tr("A largest weight near 1 is a softmax that is almost one-hot: its gradient is almost 0, so training stalls."));

@@ -54,6 +54,7 @@ class SdpaView final : public SceneView {
     bool product = false;
     std::vector<Item> items;
     std::vector<std::string> ops;
+    int wrap = 0;  // a row only: > 0 breaks it into two lines before items[wrap] (the operator there goes)
   };
   Plan plan(int stage_index, bool custom);
   ImVec2 lay_out(ViewContext& ctx, Plan& p, const Geo& g, ImVec2 o, ImVec2 avail, bool draw);

@@ -218,6 +218,21 @@ ImVec2 SdpaView::lay_out(ViewContext& ctx, Plan& p, const Geo& g, ImVec2 o, ImVe
   // The smallest heatmap cell for `rows` rows: half a text line, or whatever makes the matrix 12 lines tall
   // when it has more rows. A short screen (a phone held sideways) then scrolls instead of drawing 1-pixel cells.
   const auto min_cell = [&](int rows) { return std::min(fs * 0.5f, fs * 12.f / std::max(1, rows)); };
+  if (!p.product && p.wrap > 0 && p.wrap < static_cast<int>(p.items.size())) {
+    // Two lines, each a row of its own in half the height (a phone held upright: the free height below one
+    // long row of small cells becomes larger cells). The cell size reported is the smaller line's.
+    Plan first, second;
+    first.items.assign(p.items.begin(), p.items.begin() + p.wrap);
+    first.ops.assign(p.ops.begin(), p.ops.begin() + (p.wrap - 1));
+    second.items.assign(p.items.begin() + p.wrap, p.items.end());
+    second.ops.assign(p.ops.begin() + p.wrap, p.ops.end());
+    const ImVec2 half(avail.x, avail.y < 1e5f ? std::max(0.f, (avail.y - fs) * 0.5f) : avail.y);
+    const ImVec2 a = lay_out(ctx, first, g, o, half, draw);
+    const float cell_a = last_cell_;
+    const ImVec2 b = lay_out(ctx, second, g, ImVec2(o.x, o.y + a.y + fs), half, draw);
+    last_cell_ = std::min(cell_a, last_cell_);
+    return ImVec2(std::max(a.x, b.x), a.y + fs + b.y);
+  }
   if (!p.product) {
     std::vector<int> cols;
     int rows_max = 1, narrow_cols = 0;
@@ -368,18 +383,28 @@ ImVec2 SdpaView::lay_out(ViewContext& ctx, Plan& p, const Geo& g, ImVec2 o, ImVe
 }
 
 // A product stacked (top above result) or as a row "left · top = result": whichever gives larger cells in
-// `avail` (a wide, low area: the row). Turns `p` into that form and returns its size.
+// `avail` (a wide, low area: the row). A row on a phone held upright: one line, or two when that gives larger
+// cells (the other sizes keep their one line). Turns `p` into that form and returns its size.
 ImVec2 SdpaView::best_form(ViewContext& ctx, Plan& p, const Geo& g, ImVec2 avail) {
+  const auto ratio = [&](ImVec2 s) { return std::min(avail.x / std::max(1.f, s.x), avail.y / std::max(1.f, s.y)); };
   const ImVec2 stacked = lay_out(ctx, p, g, ImVec2(0, 0), avail, false);
-  if (!p.product) return stacked;
   const float stacked_cell = last_cell_;
+  if (!p.product) {
+    if (!ctx.compact || p.items.size() < 2) return stacked;
+    Plan two = p;
+    two.wrap = static_cast<int>((p.items.size() + 1) / 2);
+    const ImVec2 wrapped = lay_out(ctx, two, g, ImVec2(0, 0), avail, false);
+    const bool better = g.numbered ? ratio(wrapped) > ratio(stacked) && ratio(stacked) < 1.f : last_cell_ > stacked_cell * 1.15f;
+    if (!better) return stacked;
+    p = two;
+    return wrapped;
+  }
   Plan row;
   row.items = {p.items[0], p.items[1], p.items[2]};
   row.items[0].v.col_labels = nullptr;
   row.items[2].v.col_labels = row.items[1].v.col_labels;  // the result's columns are the keys
   row.ops = {"·", "="};
   const ImVec2 flat = lay_out(ctx, row, g, ImVec2(0, 0), avail, false);
-  const auto ratio = [&](ImVec2 s) { return std::min(avail.x / std::max(1.f, s.x), avail.y / std::max(1.f, s.y)); };
   const bool better = g.numbered ? ratio(flat) > ratio(stacked) && ratio(stacked) < 1.f : last_cell_ > stacked_cell * 1.15f;
   if (!better) return stacked;
   p = row;

@@ -30,6 +30,10 @@ namespace ap {
 namespace {
 // The strings this view draws (its scene's own, for getState and errors, are in app/scenes/self_scene.cpp).
 const TrPair kViewStrings[] = {
+    {"Notice: with Q = K = V = X, {0} of {1} tokens put their largest weight on themselves (mean {2}); with W^Q, W^K separate, {3} of {1} (mean {4}). Spread evenly it would be {5}.",
+     "注意：Q = K = V = X 时，{1} 个词元中有 {0} 个把最大权重放在自己身上（平均 {2}）；W^Q、W^K 分开时是 {1} 个中的 {3} 个（平均 {4}）。均匀分布时是 {5}。"},
+    {"The trained layer: {0} of {1} (mean {2}).",
+     "训练过的层：{1} 个中的 {0} 个（平均 {2}）。"},
     {"first sentence (keys, values)", "第一个句子（key、value）"},
     {"second sentence (queries)", "第二个句子（query）"},
     {"cross-attention: queries from the second sentence", "交叉注意力：query 来自第二个句子"},
@@ -276,7 +280,7 @@ void SelfView::qkv_stage(ViewContext& ctx) {
   v.m = &m.X;
   v.row_labels = &m.key_tokens;
   v.key = {this, 1, scene_.generation()};
-  v.title = m.trained ? format_template(tr("X: the input of trained layer {0}"), {std::to_string(scene_.params().layer)}) + "   (" +
+  v.title = m.trained ? tr_format(N_("X: the input of trained layer {0}"), {std::to_string(scene_.params().layer)}) + "   (" +
                             std::to_string(m.X.rows()) + " × " + std::to_string(m.X.cols()) + ")"
                       : shape_title("X", m.X);
   draw_matrix(ctx, v, ImVec2(left_w, cross ? h * 0.48f : h), SelfItem::X);
@@ -349,7 +353,7 @@ void SelfView::weights_stage(ViewContext& ctx) {
     ImGui::BeginGroup();
     v.m = &m.trace.weights();
     v.key = {this, 11, scene_.generation()};
-    v.title = format_template(tr("weights A, trained layer {0}"), {std::to_string(p.layer)});
+    v.title = tr_format(N_("weights A, trained layer {0}"), {std::to_string(p.layer)});
     draw_matrix(ctx, v, ImVec2(half, h - fs * (stacked ? 2.4f : 1.2f)), SelfItem::Weights);
     note(tw);
     ImGui::EndGroup();
@@ -462,7 +466,7 @@ void SelfView::measured_stage(ViewContext& ctx) {
   struct Row { std::string title; const SelfWeight* w; };
   std::vector<Row> rows;
   for (int s = 0; s < settings; ++s) rows.push_back({tr(SelfScene::setting_title(static_cast<QkSetting>(s))), &m.self_weight[s]});
-  if (m.trained) rows.push_back({format_template(tr("trained W^Q, W^K (layer {0})"), {std::to_string(p.layer)}), &m.trained_weight});
+  if (m.trained) rows.push_back({tr_format(N_("trained W^Q, W^K (layer {0})"), {std::to_string(p.layer)}), &m.trained_weight});
   const int shown = m.trained ? settings : p.cross ? -1 : static_cast<int>(p.identity ? QkSetting::Identity : QkSetting::Separate);
   const int n_rows = static_cast<int>(rows.size());
   // 1) the bars: one row per setting, 0 … 1, with the share of tokens that attend most to themselves
@@ -543,12 +547,21 @@ void SelfView::measured_stage(ViewContext& ctx) {
     spec.series.push_back(std::move(ser));
   }
   spec.y_markers.push_back({uniform, tr("uniform 1/m"), 0, true});
-  const PlotResult r = plot("self_weight", spec, ImVec2(0, std::max(fs * 8.f, ImGui::GetContentRegionAvail().y - fs * 0.5f)));
+  const PlotResult r = plot("self_weight", spec, ImVec2(0, std::max(fs * 8.f, ImGui::GetContentRegionAvail().y - fs * 3.5f)));
   if (r.series >= 0 && r.point >= 0) {
     ctx.hover_what = static_cast<int>(SelfItem::Measured);
     ctx.hover_i = r.series;
     ctx.hover_j = r.point;
   }
+  // What to notice, read off the bars and the plot just drawn: Q = K = V = X against separate W^Q, W^K.
+  const auto own = [](const SelfWeight& w) { return std::to_string(static_cast<int>(std::lround(w.argmax_self * w.diagonal.size()))); };
+  const SelfWeight &same = m.self_weight[static_cast<int>(QkSetting::Identity)], &separate = m.self_weight[static_cast<int>(QkSetting::Separate)];
+  std::string notice = tr_format(N_("Notice: with Q = K = V = X, {0} of {1} tokens put their largest weight on themselves (mean {2}); with W^Q, W^K separate, {3} of {1} (mean {4}). Spread evenly it would be {5}."),
+                                 {own(same), std::to_string(same.diagonal.size()), fmt(same.mean, 2), own(separate), fmt(separate.mean, 2), fmt(uniform, 2)});
+  if (m.trained)
+    notice += " " + tr_format(N_("The trained layer: {0} of {1} (mean {2})."),
+                              {own(m.trained_weight), std::to_string(m.trained_weight.diagonal.size()), fmt(m.trained_weight.mean, 2)});
+  ImGui::TextWrapped("%s", notice.c_str());
 }
 
 }  // namespace ap

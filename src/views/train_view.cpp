@@ -159,8 +159,8 @@ void TrainView::controls(ViewContext& ctx) {
   }
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   if (scene_.has_report())
-    ImGui::TextWrapped("%s", format_template(tr(letters ? "measured on {0} held-out sequences during the run, on all {1} at the end"
-                                                        : "measured on {0} held-out sentences during the run, on all {1} at the end"),
+    ImGui::TextWrapped("%s", tr_format(letters ? N_("measured on {0} held-out sequences during the run, on all {1} at the end")
+                                               : N_("measured on {0} held-out sentences during the run, on all {1} at the end"),
                                              {std::to_string(scene_.report().curve_sentences), std::to_string(scene_.report().heldout_sentences)}).c_str());
   ImGui::PopStyleColor();
   if (scene_.params().recipe.task == train::kInductionTask) {
@@ -306,7 +306,7 @@ void TrainView::curves(ViewContext&, float width, float height) {
   plot("train_acc", b, ImVec2(width, height * 0.5f - 4.f));
   if (notice_h > 0) {
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
-    ImGui::TextWrapped("%s", format_template(tr("Notice: the loss went from {0} at step {1} to {2} at step {3}; on held-out examples it never trained on, {4} % are right."),
+    ImGui::TextWrapped("%s", tr_format(N_("Notice: the loss went from {0} at step {1} to {2} at step {3}; on held-out examples it never trained on, {4} % are right."),
                                              {fmt_sig(first->loss), std::to_string(first->step), fmt_sig(last->loss), std::to_string(last->step),
                                               fmt(100.0 * last->heldout_accuracy, 1)}).c_str());
     ImGui::PopTextWrapPos();
@@ -343,8 +343,8 @@ void TrainView::maps(ViewContext& ctx, float width, float height) {
     MatrixView v;
     v.m = &a.maps[static_cast<size_t>(k)];
     v.key = {this, k, scene_.report_version()};
-    v.title = a.heads > 1 ? format_template(tr("attention of layer {0}, head {1}"), {std::to_string(layer + 1), std::to_string(head + 1)})
-                          : format_template(tr("attention of layer {0}"), {std::to_string(layer + 1)});
+    v.title = a.heads > 1 ? tr_format(N_("attention of layer {0}, head {1}"), {std::to_string(layer + 1), std::to_string(head + 1)})
+                          : tr_format(N_("attention of layer {0}"), {std::to_string(layer + 1)});
     v.row_labels = &words;
     v.col_labels = &words;
     v.scale = ColorScale::Sequential;

@@ -685,7 +685,8 @@ void draw_grid(ImDrawList* dl, const PlotFrame& f) {
   }
 }
 
-// Where the legend goes (drawn last, over everything but the tooltip).
+// Where the legend goes (drawn last, over everything but the tooltip): in the corner the plot asks for, unless
+// data lie under it there; then in the corner that hides the least (the asked one on a tie).
 void place_legend(PlotFrame& f) {
   const PlotSpec& spec = f.spec;
   const Style& st = f.st;
@@ -698,11 +699,22 @@ void place_legend(PlotFrame& f) {
     legend_box = Rect{box.x1 - legend.w - 1, ax.y0, box.x1 - 1, ax.y0 + legend.h};
   } else if (f.show_ticks) {
     legend = make_legend(spec, st, ax.w() * 0.55f, ax.h() * 0.6f, false);
-    const bool left = spec.legend == PlotLegend::TopLeft || spec.legend == PlotLegend::BottomLeft;
-    const bool low = spec.legend == PlotLegend::BottomLeft || spec.legend == PlotLegend::BottomRight;
-    const float lx = std::floor(left ? ax.x0 + pad : ax.x1 - pad - legend.w);
-    const float ly = std::floor(low ? ax.y1 - pad - legend.h : ax.y0 + pad);
-    legend_box = Rect{lx, ly, lx + legend.w, ly + legend.h};
+    const auto corner = [&](PlotLegend c) {
+      const bool left = c == PlotLegend::TopLeft || c == PlotLegend::BottomLeft;
+      const bool low = c == PlotLegend::BottomLeft || c == PlotLegend::BottomRight;
+      const float lx = std::floor(left ? ax.x0 + pad : ax.x1 - pad - legend.w);
+      const float ly = std::floor(low ? ax.y1 - pad - legend.h : ax.y0 + pad);
+      return Rect{lx, ly, lx + legend.w, ly + legend.h};
+    };
+    const auto under_box = [&](const Rect& r) { return data_under(f.views, f.xa.scale, f.ya.scale, r.x0, r.y0, r.x1, r.y1); };
+    legend_box = corner(spec.legend);
+    int least = under_box(legend_box);
+    for (PlotLegend c : {PlotLegend::TopLeft, PlotLegend::TopRight, PlotLegend::BottomLeft, PlotLegend::BottomRight}) {
+      if (least == 0) break;
+      const Rect r = corner(c);
+      const int under = under_box(r);
+      if (under < least) least = under, legend_box = r;
+    }
   }
 }
 

@@ -94,6 +94,28 @@ double AxisScale::to_value(double pixel) const {
 
 bool AxisScale::plottable(double v) const { return std::isfinite(v) && (kind == AxisKind::Linear || v > 0); }
 
+int data_under(const std::vector<SeriesView>& series, const AxisScale& xs, const AxisScale& ys, float x0, float y0,
+               float x1, float y1) {
+  const auto inside = [&](double px, double py) { return px >= x0 && px <= x1 && py >= y0 && py <= y1; };
+  int n = 0;
+  for (const SeriesView& v : series) {
+    double last_x = 0, last_y = 0;
+    bool last = false;
+    for (size_t k = 0; k < v.n; ++k) {
+      const double x = v.bars ? 0.5 * (v.x[k] + v.x[k + 1]) : v.x[k], y = v.y[k];  // bars: n bins, n + 1 edges
+      if (!xs.plottable(x) || !ys.plottable(y)) {
+        last = false;
+        continue;
+      }
+      const double px = xs.to_pixel(x), py = ys.to_pixel(y);
+      n += inside(px, py);
+      if (last && !v.bars) n += inside(0.5 * (px + last_x), 0.5 * (py + last_y));
+      last_x = px, last_y = py, last = true;
+    }
+  }
+  return n;
+}
+
 AxisScale make_scale(AxisKind kind, double lo, double hi, double p0, double p1) {
   const AxisRange r = sanitize_range(kind, lo, hi);
   AxisScale s;

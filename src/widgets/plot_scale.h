@@ -100,6 +100,12 @@ struct DataRange {
 };
 DataRange data_range(const std::vector<SeriesView>& series, bool x_log, bool y_log);
 
+// How much of the data a box [x0, x1] × [y0, y1] in pixels would hide (a legend): the plottable points of every
+// series inside it, plus the midpoints of line segments between two plottable points (a steep line crosses a
+// box between its points); bars: the top of each bin at its centre.
+int data_under(const std::vector<SeriesView>& series, const AxisScale& xs, const AxisScale& ys, float x0, float y0,
+               float x1, float y1);
+
 // ---- CSV --------------------------------------------------------------------------------------------------
 
 // The series as CSV, one row per x value: header "x,<name1>,<name2>,…", then the union of all x values,

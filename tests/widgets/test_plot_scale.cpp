@@ -529,5 +529,30 @@ TEST(WidgetsPlotScale, CsvFieldAndNumber) {
   EXPECT_EQ(std::strtod(csv_number(1.0 / 3).c_str(), nullptr), 1.0 / 3);
 }
 
+// A legend's box hides the points inside it, and a steep segment crossing it between two points (its midpoint);
+// NaN and, on a log axis, values <= 0 are not drawn, so they hide nothing. Pixels: x 0 … 100, y 100 (at 0) … 0.
+TEST(WidgetsPlotScale, DataUnderABoxCountsPointsAndCrossingSegments) {
+  const AxisScale xs = make_scale(AxisKind::Linear, 0, 10, 0, 100), ys = make_scale(AxisKind::Linear, 0, 10, 100, 0);
+  const std::vector<double> x = {1, 2, 9, 9.5}, y = {9, 9, 1, kNaN};
+  std::vector<SeriesView> v = {{"a", x.data(), y.data(), x.size(), false}};
+  // top-left corner box (x 0 … 30 px, y 0 … 30 px): the points (1, 9) and (2, 9), and the midpoint between them
+  EXPECT_EQ(data_under(v, xs, ys, 0, 0, 30, 30), 3);
+  // bottom-left: nothing (the line from (2, 9) to (9, 1) passes through the middle; its midpoint is (55, 50) px)
+  EXPECT_EQ(data_under(v, xs, ys, 0, 70, 30, 100), 0);
+  EXPECT_EQ(data_under(v, xs, ys, 45, 40, 65, 60), 1);  // only the segment's midpoint
+  // bottom-right: the point (9, 1); the NaN after it is skipped
+  EXPECT_EQ(data_under(v, xs, ys, 80, 80, 100, 100), 1);
+  // bars: the top of each bin at its centre (3 bins over 0 … 3, heights 5, 9, 1)
+  const std::vector<double> edges = {0, 1, 2, 3}, heights = {5, 9, 1};
+  v = {{"h", edges.data(), heights.data(), heights.size(), true}};
+  EXPECT_EQ(data_under(v, xs, ys, 10, 0, 20, 15), 1);  // bin 2's top at (15, 10) px
+  EXPECT_EQ(data_under(v, xs, ys, 0, 0, 100, 100), 3);
+  // a log axis: a value <= 0 is not drawn
+  const AxisScale ls = make_scale(AxisKind::Log10, 1, 100, 100, 0);
+  const std::vector<double> lx = {1, 2}, ly = {0, 10};
+  v = {{"l", lx.data(), ly.data(), lx.size(), false}};
+  EXPECT_EQ(data_under(v, xs, ls, 0, 0, 100, 100), 1);
+}
+
 }  // namespace
 }  // namespace ap

@@ -283,7 +283,7 @@ std::string ImportScene::explain(int what, int i, int j) const {
   for (int k = 0; k < data_.w.n; ++k) row += m(i, k);
   char buf[512];
   std::snprintf(buf, sizeof buf, "%s: %s %d “%s” → %s %d “%s” = %s\n%s %s = %s",
-                format_template(tr("layer {0} head {1}"), {arg(layer + 1), arg(head + 1)}).c_str(), tr("query"), i + 1, token(i).c_str(),
+                tr_format(N_("layer {0} head {1}"), {arg(layer + 1), arg(head + 1)}).c_str(), tr("query"), i + 1, token(i).c_str(),
                 tr("key"), j + 1, token(j).c_str(), fmt(m(i, j), 4).c_str(), tr("row sum"), token(i).c_str(), fmt(row, 4).c_str());
   return buf;
 }

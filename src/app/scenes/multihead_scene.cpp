@@ -66,8 +66,8 @@ const TrPair kStrings[] = {
     {"Trained heads: naming the referent", "训练过的头：说出指代对象"},
     {"The layer of 2 heads the build trains to name what \"it\" refers to: each head's weights, learned, and what each reads, measured on held-out sentences.",
      "构建时训练的 2 个头的层，任务是说出 \"it\" 指的是谁：每个头学到的权重，以及在留出句子上实测的每个头读什么。"},
-    {"Each head runs scaled dot-product attention on its own. Trained weights: nothing told a head what to read, yet the two read different words at \"it\" (measured under each map on every held-out sentence).",
-     "每个头各自做缩放点积注意力。权重是训练出来的：没有人告诉各头该读什么，但两个头在 \"it\" 处读的是不同的词（每张图下方是在所有留出句子上的实测）。"},
+    {"Each head runs scaled dot-product attention on its own. Trained weights: nothing told a head what to read, yet the two read different words at \"it\" (measured under each map on every held-out sentence), and both read the previous token at the word after a noun (listed under \"What each head learned\").",
+     "每个头各自做缩放点积注意力。权重是训练出来的：没有人告诉各头该读什么，但两个头在 \"it\" 处读的是不同的词（每张图下方是在所有留出句子上的实测），而在名词后面一个词处，两个头都读前一个词（见“每个头学到了什么”）。"},
     {"biases", "偏置"},
     {"The trained layer's W^Q, W^K, W^V, W^O hold 4·d_model² weights, as for every h, and its biases b^Q, b^K, b^V, b^O another 4·d_model: counted from the actual matrices.",
      "训练好的层的 W^Q、W^K、W^V、W^O 共有 4·d_model² 个权重（每个 h 都一样），偏置 b^Q、b^K、b^V、b^O 另有 4·d_model 个：都从实际矩阵逐个计数。"},
@@ -313,7 +313,7 @@ const std::vector<StageInfo>& MultiheadScene::stages() const {
     std::vector<StageInfo> v = kStages;
     v[0].formula = "Qᵢ = X·Wᵢ^Q + bᵢ^Q,   Kᵢ = X·Wᵢ^K + bᵢ^K,   Vᵢ = X·Wᵢ^V + bᵢ^V,   dₖ = d_model / h";
     v[1].formula = "headᵢ = softmax(QᵢKᵢᵀ / √dₖ)·Vᵢ";
-    v[1].idea = N_("Each head runs scaled dot-product attention on its own. Trained weights: nothing told a head what to read, yet the two read different words at \"it\" (measured under each map on every held-out sentence).");
+    v[1].idea = N_("Each head runs scaled dot-product attention on its own. Trained weights: nothing told a head what to read, yet the two read different words at \"it\" (measured under each map on every held-out sentence), and both read the previous token at the word after a noun (listed under \"What each head learned\").");
     v[2].formula = "MultiHead(X) = Concat(head₁, …, headₕ)·W^O + b^O";
     v[3].formula = "3·h·(d_model·dₖ) + (h·dₖ)·d_model + 4·d_model = 4·d_model² + 4·d_model";
     v[3].idea = N_("The trained layer's W^Q, W^K, W^V, W^O hold 4·d_model² weights, as for every h, and its biases b^Q, b^K, b^V, b^O another 4·d_model: counted from the actual matrices.");

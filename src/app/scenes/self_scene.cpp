@@ -323,7 +323,7 @@ std::string SelfScene::explain(int what, int i, int j) const {
       if (i < 0 || i > settings || (i == settings && !m.trained)) return {};
       const SelfWeight& w = i == settings ? m.trained_weight : m.self_weight[i];
       if (j < 0 || j >= static_cast<int>(w.diagonal.size())) return {};
-      const std::string title = i == settings ? format_template(tr("trained W^Q, W^K (layer {0})"), {std::to_string(params_.layer)})
+      const std::string title = i == settings ? tr_format(N_("trained W^Q, W^K (layer {0})"), {std::to_string(params_.layer)})
                                               : std::string(tr(setting_title(static_cast<QkSetting>(i))));
       std::snprintf(buf, sizeof buf, "%s: %s %d “%s”, A[%d][%d] = %s   (%s %s)", title.c_str(), tr("token"), j + 1, label(m.key_tokens, j).c_str(), j + 1,
                     j + 1, fmt(w.diagonal[static_cast<size_t>(j)], 4).c_str(), tr("uniform 1/m"), fmt(w.uniform, 4).c_str());
