@@ -822,7 +822,7 @@ void CostView::memory_stage(ViewContext& ctx) {
     ctx.hover_j = idx;
   }
   const KernelMemory nm = kernel_memory(KernelKind::AttentionNaive, p.n, p.d), tm = kernel_memory(KernelKind::AttentionTiled, p.n, p.d);
-  ImGui::Text("n = %d:  %s %s  (%s %s)    %s %s", p.n, tr("naive attention"), bytes_text(static_cast<double>(nm.total())).c_str(),
+  ImGui::TextWrapped("n = %d:  %s %s  (%s %s)    %s %s", p.n, tr("naive attention"), bytes_text(static_cast<double>(nm.total())).c_str(),
               tr("score matrix"), bytes_text(static_cast<double>(nm.workspace)).c_str(), tr("tiled attention"),
               bytes_text(static_cast<double>(tm.total())).c_str());
   if (have && !res.empty() && res[0].stopped) {
@@ -832,7 +832,7 @@ void CostView::memory_stage(ViewContext& ctx) {
   }
   // What to notice, read off the line above: the score matrix against the tiled kernel's whole memory.
   ImGui::TextWrapped("%s", tr_format(N_("Notice: at n = {0} naive attention's score matrix takes {1}, {2}× all the tiled kernel needs ({3}); double n and the matrix takes four times as much."),
-                                     {std::to_string(p.n), bytes_text(static_cast<double>(nm.workspace)), fmt(static_cast<double>(nm.workspace) / static_cast<double>(std::max<long long>(1, tm.total())), 3),
+                                     {std::to_string(p.n), bytes_text(static_cast<double>(nm.workspace)), fmt_sig(static_cast<double>(nm.workspace) / static_cast<double>(std::max<long long>(1, tm.total())), 3),
                                       bytes_text(static_cast<double>(tm.total()))}).c_str());
 }
 

@@ -26,6 +26,10 @@ void head_patterns_list(const std::vector<train::HeadPattern>& patterns) {
   }
 }
 
-const char* head_patterns_caption() { return N_("the \"it\" row and the rows after a noun, measured on every held-out sentence"); }
+void head_patterns_caption() {
+  ImGui::PushTextWrapPos(0.f);
+  ImGui::TextDisabled("%s", tr("the \"it\" row and the rows after a noun, measured on every held-out sentence"));
+  ImGui::PopTextWrapPos();
+}
 
 }  // namespace ap

@@ -10,7 +10,7 @@ namespace ap {
 
 // Draws the list (nothing when `patterns` is empty).
 void head_patterns_list(const std::vector<train::HeadPattern>& patterns);
-// The line above the list: which rows were measured, on which sentences (untranslated: pass it to tr).
-const char* head_patterns_caption();
+// The line above the list, wrapped: which rows were measured, on which sentences.
+void head_patterns_caption();
 
 }  // namespace ap

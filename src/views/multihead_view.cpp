@@ -159,7 +159,7 @@ void MultiheadView::controls(ViewContext& ctx) {
   ImGui::PopStyleColor();
   if (trained) {
     section_heading(tr("What each head learned"));
-    ImGui::TextDisabled("%s", tr(head_patterns_caption()));
+    head_patterns_caption();
     head_patterns_list(scene_.head_patterns());
   }
 }

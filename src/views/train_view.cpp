@@ -205,7 +205,7 @@ void TrainView::induction_table() {
 void TrainView::head_table() {
   const train::TrainReport& r = scene_.report();
   section_heading(tr("What each head learned"));
-  ImGui::TextDisabled("%s", tr(head_patterns_caption()));
+  head_patterns_caption();
   if (!scene_.has_report() || r.head_patterns.empty()) {
     ImGui::TextDisabled("%s", tr("Measured when the run ends, on all held-out sentences."));
     return;
