@@ -56,14 +56,15 @@ std::vector<Piece> split(const char* text) {
     uint32_t cp = 0;
     int len = utf8_decode(text, n, i, &cp);
     if (len == 0) { cp = 0xFFFD; len = 1; }  // an invalid byte: skip it, never read past the end
-    if (text[i] == '^' && i + 1 < n && text[i + 1] == '(') {  // "e^(−∞)": raise the group, without its brackets
+    // "e^(−∞)" raises the group, "Σ_(b,r)" lowers it, without its brackets
+    if ((text[i] == '^' || text[i] == '_') && i + 1 < n && text[i + 1] == '(') {
       size_t close = i + 2;
       for (int depth = 1; close < n; ++close) {
         if (text[close] == '(') ++depth;
         if (text[close] == ')' && --depth == 0) break;
       }
       if (close < n) {
-        push(std::string(text + i + 2, close - i - 2), Shift::Up);
+        push(std::string(text + i + 2, close - i - 2), text[i] == '^' ? Shift::Up : Shift::Down);
         i = close + 1;
         continue;
       }

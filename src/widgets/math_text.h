@@ -1,6 +1,7 @@
 // Text with legible superscripts and subscripts. The strings keep the real Unicode glyphs (QKᵀ, √dₖ,
 // q₁·k₂, W^Q), but the font's modifier letters are tiny, so each super/subscript character is drawn as
-// its base letter at 70% size, raised or lowered. "^X" also raises the next character, "^(…)" the group.
+// its base letter at 70% size, raised or lowered. "^X" also raises the next character, "^(…)" the group, and
+// "_(…)" lowers the group ("_x" alone stays as written: d_model, W_a are names).
 #pragma once
 #include <imgui.h>
 

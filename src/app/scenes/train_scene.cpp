@@ -319,14 +319,14 @@ const std::vector<StageInfo>& TrainScene::stages() const {
   static const std::vector<StageInfo> kHeadsStages = {
       {"task", N_("The task: which noun is \"it\"?"), "referent = argmaxₖ (x¹[it]·W^C + b^C)ₖ,  k ∈ 40 nouns",
        N_("Here one layer must NAME nouns among all 40 (a classifier reads three rows' outputs): the referent at \"it\", and each noun at the word right after it. After a noun the row only needs its previous token, a local relation; the query at \"it\" has not read the adjective, so no head can point at the referent: that row must read the nouns (the candidates) and the adjective (which kind is meant). Nothing tells a head which to read: the table shows what each one learned, measured on the held-out sentences.")},
-      {"learn", N_("Heads: name the referent (1 layer)"), "loss = −(1/3B)·Σ_{b,r} log softmax(x¹[row_r]·W^C + b^C)[noun_r]",
+      {"learn", N_("Heads: name the referent (1 layer)"), "loss = −(1/3B)·Σ_(b,r) log softmax(x¹[row_(r)]·W^C + b^C)[noun_(r)]",
        N_("One layer of two heads names the referent among the 40 nouns: watch what each head learns to read.")},
   };
   // The task "induction": random letters with a segment repeated, a next-token readout on its second copy.
   static const std::vector<StageInfo> kInductionStages = {
       {"task", N_("The task: continue a repeated sequence"), "next(s₂ + r) = x[s₁ + r + 1],   r = 0 … 4",
        N_("A segment of 6 different letters occurs twice among random filler letters, at random places. On its second occurrence the model predicts each next letter: it must find where the current letter occurred before and copy the letter that followed it. The held-out sequences use segments never trained on. Here: each layer's causal weights for the sequence.")},
-      {"learn", N_("Induction heads (Olsson et al. 2022)"), "loss = −(1/5B)·Σ_{b,r} log softmax(x^L[s₂ + r]·W^C + b^C)[next]",
+      {"learn", N_("Induction heads (Olsson et al. 2022)"), "loss = −(1/5B)·Σ_(b,r) log softmax(x^L[s₂ + r]·W^C + b^C)[next]",
        N_("Two attention-only layers: a previous-token head in layer 1 writes each letter into the position after it; in layer 2 the query of the current letter matches that and copies the letter found there. The loss sits near ln 24 for a while, then drops suddenly when both heads have formed.")},
   };
   if (params_.recipe.task == train::kInductionTask) return kInductionStages;
