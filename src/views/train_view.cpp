@@ -189,7 +189,9 @@ void TrainView::controls(ViewContext& ctx) {
 void TrainView::induction_table() {
   const train::TrainReport& r = scene_.report();
   section_heading(tr("What each head learned"));
+  ImGui::PushTextWrapPos(0.f);  // the side panel is narrow
   ImGui::TextDisabled("%s", tr("the weights measured on the held-out sequences at the last evaluation"));
+  ImGui::PopTextWrapPos();
   if (!scene_.has_report() || r.induction_heads.empty()) return;
   for (const train::InductionHeadScore& h : r.induction_heads) {
     ImGui::Text("%s %d, %s %d: %s %s", tr("layer"), h.layer + 1, tr("head"), h.head + 1, tr("reads"), tr(train::induction_relation(h)));
