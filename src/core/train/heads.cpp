@@ -37,21 +37,20 @@ Recipe heads_recipe(int heads, uint64_t seed) {
   return r;
 }
 
-int referent_class(const CorefSentence& s) {
-  return s.refers_to_animal ? s.animal : static_cast<int>(coref_animals().size()) + s.place;
-}
-
 namespace {
+int place_class(const CorefSentence& s) { return static_cast<int>(coref_animals().size()) + s.place; }
+
 // The two rows after the nouns, with their targets: (position after the animal, animal class), (after the place,
 // place class); a noun followed by "it" gives its row to the other noun (heads.h).
 void after_noun_rows(const CorefSentence& s, int row[2], int target[2]) {
-  const int animal = s.animal, place = static_cast<int>(coref_animals().size()) + s.place;
-  row[0] = s.animal_pos + 1, target[0] = animal;
-  row[1] = s.place_pos + 1, target[1] = place;
+  row[0] = s.animal_pos + 1, target[0] = s.animal;
+  row[1] = s.place_pos + 1, target[1] = place_class(s);
   if (row[0] == s.it_pos) row[0] = row[1], target[0] = target[1];
   if (row[1] == s.it_pos) row[1] = row[0], target[1] = target[0];
 }
 }  // namespace
+
+int referent_class(const CorefSentence& s) { return s.refers_to_animal ? s.animal : place_class(s); }
 
 void fill_referent_batch(const CorefDataset& data, const std::vector<CorefSentence>& sentences, const int* indices,
                          int B, Batch* batch) {
@@ -93,15 +92,16 @@ void add_head_patterns(const AttentionModel& model, const std::vector<CorefSente
         for (int j = 0; j < n; ++j)
           if (row(j) > 0) e -= row(j) * std::log(static_cast<double>(row(j)));
         r.entropy += e;
-        // the rows after a noun (not "it"): the weight on that noun and on the other one
+        // the rows the loss reads after a noun (after_noun_rows: never "it"): the weight on that noun and on the
+        // other one (a row that stands in twice counts twice, which leaves the mean as it is)
+        int rows[2], targets[2];
+        after_noun_rows(s, rows, targets);
         double on = 0, other = 0;
-        int rows = 0;
-        for (auto [noun, other_pos] : {std::pair<int, int>{s.animal_pos, s.place_pos}, {s.place_pos, s.animal_pos}}) {
-          if (noun + 1 == s.it_pos) continue;
-          const auto after = att.row((b * H + h) * T + noun + 1);
-          on += after(noun), other += after(other_pos), ++rows;
+        for (int r : rows) {
+          const int noun = r - 1, other_pos = noun == s.animal_pos ? s.place_pos : s.animal_pos;
+          on += att((b * H + h) * T + r, noun), other += att((b * H + h) * T + r, other_pos);
         }
-        p.after_noun += on / rows, p.after_noun_other += other / rows;
+        p.after_noun += on / 2, p.after_noun_other += other / 2;
       }
     }
   }
