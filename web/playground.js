@@ -463,7 +463,13 @@
   // training (document.visibilitychange) and a visible one resumes it.
   window.apTrain = (function () {
     var worker = null, until = 0, hiddenPaused = false;
-    function toPage(data, run) {
+    function toPage(data, run, weights) {
+      if (weights) {  // before the report they belong to (the page attaches them to the next one)
+        var w = Module._malloc(weights.length);
+        Module.HEAPU8.set(weights, w);
+        Module.ccall('ap_train_weights', null, ['number', 'number', 'number'], [w, weights.length, run | 0]);
+        Module._free(w);
+      }
       var p = Module._malloc(data.length * 8);
       Module.HEAPU8.set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), p);
       Module.ccall('ap_train_report', null, ['number', 'number', 'number'], [p, data.length, run | 0]);
@@ -482,7 +488,7 @@
       try { worker = new Worker(window.AP_TRAIN_WORKER || 'train_worker.js'); } catch (e) { failed(e && e.message || e); return null; }
       worker.onmessage = function (e) {
         var m = e.data;
-        if (m.type === 'report') toPage(m.data, m.run);
+        if (m.type === 'report') toPage(m.data, m.run, m.weights);
         else if (m.type === 'error') failed(m.error);
       };
       worker.onerror = function (e) { e.preventDefault(); failed(e.message || 'the training worker did not load'); };
@@ -497,7 +503,10 @@
     return {
       // run: the page's count of begin calls; every report says which run it is of (a report of the run before,
       // still on its way, is dropped by the page).
-      begin: function (recipe, sentence, run) { until = 0; hiddenPaused = false; post({ type: 'begin', recipe: recipe, sentence: sentence, run: run }); },
+      begin: function (recipe, sentence, run, weights) {
+        until = 0; hiddenPaused = false;
+        post({ type: 'begin', recipe: recipe, sentence: sentence, run: run, weights: !!weights });
+      },
       run: function (to) {
         until = to;
         if (document.hidden) { hiddenPaused = true; return; }

@@ -12,6 +12,8 @@ var run = 0;            // the page's number of the run being trained (its begin
 var perStep = 2;        // measured milliseconds per step (for the chunk size)
 var timer = 0;          // a chunk is scheduled
 var pending = [];       // messages that arrived before the module
+var weights = false;    // the run's begin asked for weights: each new evaluation's checkpoint goes with its report
+var weightsStep = -1;   // the evaluation whose checkpoint was posted last
 // The next chunk is a message to ourselves: it runs after the messages already queued (a 'pause' is read
 // between two chunks), without the 4 ms that nested setTimeout calls are clamped to.
 var tick = new MessageChannel();
@@ -23,7 +25,14 @@ function error() { return mod.UTF8ToString(mod._tw_error()); }
 function report() {
   var at = mod._tw_report() >> 3, n = mod._tw_report_length();
   var data = mod.HEAPF64.slice(at, at + n);
-  postMessage({ type: 'report', run: run, data: data }, [data.buffer]);
+  var m = { type: 'report', run: run, data: data }, moved = [data.buffer];
+  if (weights && mod._tw_evaluated_step() !== weightsStep) {
+    weightsStep = mod._tw_evaluated_step();
+    var p = mod._tw_weights();
+    m.weights = mod.HEAPU8.slice(p, p + mod._tw_weights_length());
+    moved.push(m.weights.buffer);
+  }
+  postMessage(m, moved);
 }
 // Calls f with a string copied into the module's heap (freed after).
 function withString(s, f) {
@@ -47,6 +56,8 @@ function handle(m) {
     timer = 0;
     until = 0;
     run = m.run | 0;
+    weights = !!m.weights;
+    weightsStep = -1;
     var r = m.recipe;
     var begun = withString(String(r.task || 'coref'), function (task) {
       return mod._tw_begin(task, r.layers, r.d_model, r.heads, r.seed, r.steps, r.learning_rate, r.batch);

@@ -1,5 +1,7 @@
 #include "train_host.h"
 
+#include "core/train/checkpoint.h"
+
 #ifndef __EMSCRIPTEN__
 #include <condition_variable>
 #include <mutex>
@@ -34,10 +36,11 @@ class ThreadTrainHost final : public TrainHost {
     thread_.join();
   }
   const char* name() const override { return "thread"; }
-  void begin(const train::Recipe& recipe, const std::vector<std::string>& words) override {
+  void begin(const train::Recipe& recipe, const std::vector<std::string>& words, bool with_weights) override {
     command([&] {
       begin_ = true;
       ++run_;
+      with_weights_ = with_weights;
       recipe_ = recipe;
       words_ = words;
       until_ = 0;
@@ -78,6 +81,8 @@ class ThreadTrainHost final : public TrainHost {
     bool have = false;
     std::vector<std::string> words;
     int run = 0;  // the begin() whose run the trainer holds
+    bool with_weights = false;
+    int weights_step = -1;  // the evaluation whose weights were sent last
     for (;;) {
       bool begin = false, show = false, pause = false;
       int until = 0;
@@ -87,7 +92,7 @@ class ThreadTrainHost final : public TrainHost {
         cv_.wait(lock, [&] { return quit_ || begin_ || show_ || pause_ || (have && until_ > t.step() && !t.finished() && !t.diverged()); });
         if (quit_) return;
         begin = begin_;
-        if (begin) run = run_;
+        if (begin) run = run_, with_weights = with_weights_, weights_step = -1;
         show = show_ || begin_;
         pause = pause_;
         begin_ = show_ = pause_ = false;
@@ -106,17 +111,23 @@ class ThreadTrainHost final : public TrainHost {
         t.advance(std::min(train::kEvalEvery - t.step() % train::kEvalEvery, until - t.step()));
         trained = true;
       }
-      if (trained || show || pause) publish(t, words, run);
+      if (trained || show || pause) publish(t, words, run, with_weights ? &weights_step : nullptr);
     }
   }
 
-  void publish(train::Trainer& t, const std::vector<std::string>& words, int run) {
+  // weights_step (null: no weights wanted): the evaluation sent last; the weights go when a newer one exists.
+  void publish(train::Trainer& t, const std::vector<std::string>& words, int run, int* weights_step) {
     train::SentenceAttention a;
     const Status s = t.attention_of(words, &a);
     if (!s.ok) a.layers = t.recipe().layers, a.heads = t.recipe().heads;  // no maps: the words were refused
     train::TrainReport r = train::make_report(t, a);
+    if (weights_step && *weights_step != t.evaluated_step()) {
+      *weights_step = t.evaluated_step();
+      train::write_checkpoint(t, &r.weights, train::CheckpointWeights::LastEvaluation);
+    }
     std::lock_guard<std::mutex> lock(m_);
     if (run != run_) return;  // a begin() came while this chunk trained: its run is no longer asked for
+    if (fresh_ && r.weights.empty()) r.weights = std::move(report_.weights);  // a report not yet read kept them
     report_ = std::move(r);
     fresh_ = true;
   }
@@ -127,7 +138,7 @@ class ThreadTrainHost final : public TrainHost {
 
   std::mutex m_;
   std::condition_variable cv_;
-  bool quit_ = false, begin_ = false, show_ = false, pause_ = false, fresh_ = false;
+  bool quit_ = false, begin_ = false, show_ = false, pause_ = false, fresh_ = false, with_weights_ = false;
   int until_ = 0;
   int run_ = 0;  // begin() calls so far
   train::Recipe recipe_;

@@ -4,7 +4,10 @@
 // Both run the core's Trainer (core/train/trainer.h) and hand back its progress as a train::TrainReport.
 //
 // Commands are asynchronous; each is answered by a report (poll()):
-//   begin(recipe, words)  a fresh run at step 0 (seeded weights), and the attention of `words`
+//   begin(recipe, words, with_weights)
+//                         a fresh run at step 0 (seeded weights), and the attention of `words`; with_weights:
+//                         reports carry the checkpoint of each new evaluation (TrainReport::weights), for the
+//                         scenes that show a model as it trains (app/train_run.h)
 //   run(until)            train up to step `until` (at most the recipe's steps), a report after every chunk
 //   pause()               stop after the current chunk
 //   show(words)           the attention of another sentence under the current weights
@@ -22,7 +25,7 @@ class TrainHost {
  public:
   virtual ~TrainHost() = default;
   virtual const char* name() const = 0;  // "Web Worker", "thread"
-  virtual void begin(const train::Recipe& recipe, const std::vector<std::string>& words) = 0;
+  virtual void begin(const train::Recipe& recipe, const std::vector<std::string>& words, bool with_weights = false) = 0;
   virtual void run(int until_step) = 0;
   virtual void pause() = 0;
   virtual void show(const std::vector<std::string>& words) = 0;

@@ -46,6 +46,22 @@ Status CheckpointSlot::receive(const std::vector<unsigned char>& bytes) {
   return s;
 }
 
+Status CheckpointSlot::update(const std::vector<unsigned char>& bytes) {
+  std::unique_ptr<train::Trainer> fresh = trainer_ ? nullptr : std::make_unique<train::Trainer>();
+  train::Trainer* t = trainer_ ? trainer_.get() : fresh.get();
+  // A run of this slot's task only (the panel trains the view's own model): a foreign task is refused first.
+  train::Recipe r;
+  AP_TRY(train::peek_checkpoint(bytes.data(), bytes.size(), &r));
+  if (r.task != recipe().task)
+    return Status::Error("the checkpoint holds a model of the task {0}, this view shows the model of the task {1}",
+                         {"\"" + r.task + "\"", "\"" + recipe().task + "\""});
+  AP_TRY(train::read_checkpoint(bytes.data(), bytes.size(), t));
+  if (fresh) trainer_ = std::move(fresh);
+  state_ = State::Ready;
+  error_ = Status::Ok();
+  return Status::Ok();
+}
+
 void CheckpointSlot::fail(const Status& error) {
   state_ = State::Failed;
   error_ = error;

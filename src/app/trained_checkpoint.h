@@ -49,6 +49,9 @@ class CheckpointSlot {
   // Reads the bytes: Ready, or Failed with the reader's message (returned).
   Status receive(const std::vector<unsigned char>& bytes);
   void fail(const Status& error);
+  // Newer weights of a run (a scene's training panel, app/scene_training.h): read in place when the recipe is the
+  // model's own. Unreadable ones change nothing (the model and the state stay) and the reason is returned.
+  Status update(const std::vector<unsigned char>& bytes);
   const Status& error() const { return error_; }
   int failures() const { return failures_; }  // one more per failure (the view reports each once)
   // The checkpoint's model once Ready, else null. A forward pass is not const: the scenes' const prepare()
@@ -113,6 +116,17 @@ class TrainedView {
     if (!slot_.receive(bytes).ok || !was_waiting) return;
     const Status shown = apply(held_params_);
     if (!shown.ok) checkpoint_failed(shown);
+  }
+  // Newer weights from the scene's training panel: the slot's model follows them, and the view is recomputed
+  // when it shows the trained model (`showing`: the installed parameters are a trained view's) or waits for one.
+  template <class Apply>
+  Status take_weights(const std::vector<unsigned char>& bytes, bool showing, const Params& installed, Apply apply) {
+    AP_TRY(slot_.update(bytes));
+    if (waiting_) {
+      waiting_ = false;
+      return apply(held_params_);
+    }
+    return showing ? apply(installed) : Status::Ok();
   }
   const Params& shown(const Params& installed) const { return waiting_ ? held_params_ : installed; }
 

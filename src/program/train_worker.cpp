@@ -11,12 +11,15 @@
 //   tw_advance(n)                                               up to n steps; returns the steps taken
 //   tw_report()                                                 packs the progress (core/train/report.h) and
 //                                                               returns its address; tw_report_length() doubles
+//   tw_weights()                                                the checkpoint of the last evaluation (bytes;
+//                                                               tw_weights_length()), tw_evaluated_step() its step
 #include <emscripten.h>
 
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "core/train/checkpoint.h"
 #include "core/train/report.h"
 #include "program/worker_status.h"
 
@@ -25,6 +28,7 @@ ap::train::Trainer g_trainer;
 bool g_ready = false;
 std::vector<std::string> g_words;
 std::vector<double> g_report;
+std::vector<uint8_t> g_weights;
 std::string g_error;
 
 int result(const ap::Status& s) { return ap::worker_answer(s, &g_error); }
@@ -72,4 +76,12 @@ EMSCRIPTEN_KEEPALIVE const double* tw_report() {
   return g_report.data();
 }
 EMSCRIPTEN_KEEPALIVE int tw_report_length() { return static_cast<int>(g_report.size()); }
+
+EMSCRIPTEN_KEEPALIVE int tw_evaluated_step() { return g_ready ? g_trainer.evaluated_step() : -1; }
+EMSCRIPTEN_KEEPALIVE const uint8_t* tw_weights() {
+  g_weights.clear();
+  if (g_ready) ap::train::write_checkpoint(g_trainer, &g_weights, ap::train::CheckpointWeights::LastEvaluation);
+  return g_weights.data();
+}
+EMSCRIPTEN_KEEPALIVE int tw_weights_length() { return static_cast<int>(g_weights.size()); }
 }

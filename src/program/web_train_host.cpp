@@ -22,17 +22,18 @@ std::string joined(const std::vector<std::string>& words) {
 class WebTrainHost final : public ap::TrainHost {
  public:
   const char* name() const override { return "Web Worker"; }
-  void begin(const ap::train::Recipe& r, const std::vector<std::string>& words) override {
+  void begin(const ap::train::Recipe& r, const std::vector<std::string>& words, bool with_weights) override {
     const std::string s = joined(words);
     ++run_;
     fresh_ = false;
+    weights_.clear();
     const int ok = EM_ASM_INT({
       if (!window.apTrain) return 0;
       window.apTrain.begin({task: UTF8ToString($9), layers: $0, d_model: $1, heads: $2, seed: $3, steps: $4,
-                            learning_rate: $5, batch: $6}, UTF8ToString($7), $8);
+                            learning_rate: $5, batch: $6}, UTF8ToString($7), $8, $10);
       return 1;
     }, r.layers, r.d_model, r.heads, static_cast<double>(r.seed), r.steps, r.learning_rate, r.batch, s.c_str(), run_,
-       r.task.c_str());
+       r.task.c_str(), with_weights ? 1 : 0);
     if (!ok) error_ = "this page has no training worker";
   }
   void run(int until) override { EM_ASM({ if (window.apTrain) window.apTrain.run($0); }, until); }
@@ -62,8 +63,15 @@ class WebTrainHost final : public ap::TrainHost {
       error_ = s.message;
       return;
     }
+    if (!weights_.empty()) r.weights = std::move(weights_);
+    else if (fresh_) r.weights = std::move(report_.weights);  // a report not yet read kept them
+    weights_.clear();
     report_ = std::move(r);
     fresh_ = true;
+  }
+  // The checkpoint that goes with the next report of run `run` (the worker posts both in one message).
+  void received_weights(const uint8_t* bytes, int n, int run) {
+    if (run == run_ && n > 0) weights_.assign(bytes, bytes + n);
   }
   void failed(const char* e) { error_ = e ? e : "the training worker failed"; }
 
@@ -72,6 +80,7 @@ class WebTrainHost final : public ap::TrainHost {
   bool fresh_ = false;
   int run_ = 0;  // begin() calls so far (the worker tags each report with the one it trains)
   std::string error_;
+  std::vector<uint8_t> weights_;  // arrived before their report
 };
 
 WebTrainHost g_web_host;
@@ -85,6 +94,9 @@ void install_web_train_host() { set_train_host(&g_web_host); }
 extern "C" EMSCRIPTEN_KEEPALIVE void ap_train_report(const double* v, int n, int run) {
   g_web_host.received(v, n, run);
   ap::platform_request_frames(2);
+}
+extern "C" EMSCRIPTEN_KEEPALIVE void ap_train_weights(const uint8_t* bytes, int n, int run) {
+  g_web_host.received_weights(bytes, n, run);
 }
 extern "C" EMSCRIPTEN_KEEPALIVE void ap_train_failed(const char* error) {
   g_web_host.failed(error);

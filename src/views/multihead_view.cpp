@@ -19,6 +19,7 @@
 #include "platform/text_field.h"
 #include "views/checkpoint_fetch.h"
 #include "views/head_patterns_list.h"
+#include "views/train_panel.h"
 #include "widgets/colormap.h"
 #include "widgets/math_text.h"
 #include "widgets/matrix_view.h"
@@ -101,6 +102,7 @@ void MultiheadView::weights_controls(ViewContext& ctx) {
   if (scene_.trained_pending()) ImGui::TextDisabled("%s", tr("loading the trained model…"));
   else ImGui::TextDisabled("%s", scene_.weights_label().c_str());
   ImGui::PopTextWrapPos();
+  if (scene_.model().trained) training_panel(ctx, scene_.training(), scene_.training_error(), &train_edit_, "multihead");
 }
 
 void MultiheadView::controls(ViewContext& ctx) {
@@ -160,7 +162,8 @@ void MultiheadView::controls(ViewContext& ctx) {
   if (trained) {
     section_heading(tr("What each head learned"));
     head_patterns_caption();
-    head_patterns_list(scene_.head_patterns());
+    if (scene_.head_patterns().empty()) ImGui::TextDisabled("%s", tr("Measured when the run ends, on all held-out sentences."));
+    else head_patterns_list(scene_.head_patterns());
   }
 }
 

@@ -27,6 +27,7 @@ class MultiheadView final : public SceneView {
   void params_stage(ViewContext& ctx);
   MultiheadScene& scene_;
   int failures_seen_ = 0;          // checkpoint failures already reported
+  train::Recipe train_edit_;       // what the training panel's fields show
   EditBuffer<MultiheadParams> edit_;  // what the fields show (may hold a value the scene refused)
 };
 

@@ -16,6 +16,7 @@
 #include "core/tokenizer.h"
 #include "core/train/coref.h"
 #include "platform/platform.h"
+#include "views/train_panel.h"
 #include "platform/text_field.h"
 #include "views/checkpoint_fetch.h"
 #include "views/sdpa_view.h"
@@ -339,6 +340,7 @@ void SdpaView::trained_controls(ViewContext& ctx) {
   const train::TrainedQkv& q = scene_.trained_qkv();
   const int layer = scene_.trained_layer();
   ImGui::TextWrapped("%s", scene_.weights_label().c_str());
+  training_panel(ctx, scene_.training(), scene_.training_error(), &train_edit_, "sdpa");
   ImGui::TextWrapped("%s", tr("Sentence (words of the task: an animal, a place, an adjective)"));
   ImGui::SetNextItemWidth(-1);
   TextFieldOptions o;

@@ -41,6 +41,7 @@ class SdpaView final : public SceneView {
   void sync(PlaygroundState& st);  // caches follow the scene's generation
   void trained_controls(ViewContext& ctx);
   int failures_seen_ = 0;
+  train::Recipe train_edit_;  // what the training panel's fields show
   HeatmapKey key(int item, long long version = 0) const;
   MatrixViewResult place(ViewContext& ctx, MatrixView v, MatrixId id, ImVec2 pos, ImVec2 size);
   // What a stage draws: a row of matrices between operators, or a product (items: left, top, result and

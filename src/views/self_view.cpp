@@ -23,6 +23,7 @@
 #include "widgets/plot.h"
 #include "widgets/section.h"
 #include "views/checkpoint_fetch.h"
+#include "views/train_panel.h"
 #include "widgets/seed_input.h"
 
 namespace ap {
@@ -143,6 +144,7 @@ void SelfView::weights_controls(ViewContext& ctx) {
   if (scene_.trained_pending()) ImGui::TextDisabled("%s", tr("loading the trained model…"));
   else ImGui::TextDisabled("%s", scene_.weights_label().c_str());
   ImGui::PopTextWrapPos();
+  if (m.trained) training_panel(ctx, scene_.training(), scene_.training_error(), &train_edit_, "self");
 }
 
 void SelfView::controls(ViewContext& ctx) {

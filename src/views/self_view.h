@@ -30,6 +30,7 @@ class SelfView final : public SceneView {
   SelfScene& scene_;
   EditBuffer<SelfSceneParams> edit_;  // what the fields show (may hold a value the scene refused)
   int failures_seen_ = 0;          // checkpoint failures already reported
+  train::Recipe train_edit_;       // what the training panel's fields show
   std::string text_, text2_;      // the two sentence fields (kept when the scene refuses them)
   float range_x_ = 1.f, range_qkv_ = 1.f, range_scaled_ = 1.f, range_out_ = 1.f;  // colour scales
 };

@@ -17,6 +17,7 @@
 #include "core/train/coref.h"
 #include "platform/text_field.h"
 #include "views/head_patterns_list.h"
+#include "views/train_panel.h"
 #include "widgets/colormap.h"
 #include "widgets/matrix_view.h"
 #include "widgets/plot.h"
@@ -248,71 +249,9 @@ void TrainView::stage(ViewContext& ctx) {
   ImGui::EndGroup();
 }
 
-// The loss (log axis) above, the held-out accuracy and the argmax rate below, over the steps.
+// The loss (log axis) above, the held-out accuracy and the argmax rate below, over the steps (views/train_panel.h).
 void TrainView::curves(ViewContext&, float width, float height) {
-  const train::TrainReport& r = scene_.report();
-  PlotSeries loss, acc, argmax;
-  loss.name = tr("training loss");
-  acc.name = tr("held-out accuracy");
-  const std::string& task = scene_.params().recipe.task;
-  argmax.name = tr(task == train::kHeadsTask       ? "any head on the referent"
-                   : task == train::kInductionTask ? "some head on the token to copy"
-                                                   : "argmax on the referent");
-  argmax.dashed = true;
-  if (scene_.has_report())
-    for (const train::CurvePoint& p : r.curve) {
-      if (std::isfinite(p.loss)) {
-        loss.x.push_back(p.step);
-        loss.y.push_back(p.loss);
-      }
-      acc.x.push_back(p.step);
-      acc.y.push_back(p.heldout_accuracy);
-      argmax.x.push_back(p.step);
-      argmax.y.push_back(p.referent_argmax);
-    }
-  const double steps = scene_.params().recipe.steps;
-  PlotSpec a;
-  a.title = tr("loss");
-  a.x_label = tr("step");
-  a.series = {loss};
-  a.y_log = true;
-  a.x_min = 0;
-  a.x_max = steps;
-  a.empty_text = tr("Press Train to start.");
-  // One line under the curves on what to notice, read off the newest report; the plots share the rest.
-  // The first and the last point with a loss (step 0 has none).
-  const train::CurvePoint* first = nullptr;
-  const train::CurvePoint* last = nullptr;
-  if (scene_.has_report())
-    for (const train::CurvePoint& p : r.curve)
-      if (std::isfinite(p.loss)) {
-        if (!first) first = &p;
-        last = &p;
-      }
-  const float fs = ImGui::GetFontSize(), notice_h = first && last != first ? fs * 2.6f : 0.f;
-  height = std::max(height - notice_h, fs * 12.f);
-  plot("train_loss", a, ImVec2(width, height * 0.5f - 4.f));
-  PlotSpec b;
-  b.title = tr("held-out accuracy");
-  b.x_label = tr("step");
-  b.series = {acc, argmax};
-  b.x_min = 0;
-  b.x_max = steps;
-  b.y_min = 0;
-  b.y_max = 1.02;
-  b.legend = PlotLegend::BottomRight;
-  PlotMarker target;
-  target.value = 0.95;
-  target.label = tr("target 95 %");
-  b.y_markers.push_back(target);
-  plot("train_acc", b, ImVec2(width, height * 0.5f - 4.f));
-  if (notice_h > 0) {
-    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
-    ImGui::TextWrapped("%s", tr_format(N_("Notice: the loss went from {0} at step {1} to {2} at step {3}; on held-out examples it never trained on, {4} % are right."),
-                                             {fmt_sig(first->loss), std::to_string(first->step), fmt_sig(last->loss), std::to_string(last->step),
-                                              fmt(100.0 * last->heldout_accuracy, 1)}).c_str());
-    ImGui::PopTextWrapPos();
-  }
+  run_curves(scene_.run(), scene_.params().recipe.steps, width, height, "train");
 }
 
 // Every layer's (and head's) weights for the sentence, the "it" row highlighted; the row above each map.

@@ -8,6 +8,7 @@
 #include "all_views.h"  // every views/*_view.h (generated: CMakeLists.txt)
 #include "app/i18n.h"
 #include "app/scene_list.h"
+#include "views/train_panel.h"
 #include "views/view.h"
 
 namespace ap {
@@ -26,6 +27,8 @@ void add_view_translations() {
   size_t count = 0;
   const TrPair* shared = shared_view_strings(&count);
   add_translations(shared, count);
+  const TrPair* panel = training_panel_strings(&count);
+  add_translations(panel, count);
 #define AP_VIEW_STRINGS(Name)                         \
   {                                                   \
     const TrPair* own = Name##View::strings(&count);  \

@@ -13,20 +13,14 @@
 #include "core/checkpoint_bytes.h"
 #include "core/train/checkpoint.h"
 #include "helpers.h"
+#include "train_helpers.h"
 
 namespace ap {
 namespace {
 
 using nlohmann::json;
+using test::it_argmax;
 
-int it_argmax(const SdpaScene& s) {
-  const Mat& A = s.model().trace.weights();
-  const int it = s.trained_qkv().it_pos;
-  int best = 0;
-  for (int j = 1; j < A.cols(); ++j)
-    if (A(it, j) > A(it, best)) best = j;
-  return best;
-}
 
 Status set(SdpaScene& s, const json& doc) { return test::prepare_commit(s, doc); }
 std::vector<unsigned char> bytes() { return test::checkpoint_vector(); }

@@ -16,6 +16,7 @@
 #include "core/train/report.h"
 #include "core/train/trainer.h"
 #include "helpers.h"
+#include "train_helpers.h"
 
 namespace ap {
 namespace {
@@ -25,15 +26,6 @@ using nlohmann::json;
 
 bool ok(const std::string& reply) { return parse(reply).value("ok", false); }
 
-// Installs a training thread for one test (none under Emscripten: the page's host is a Web Worker, which
-// the browser test train.test.mjs covers; these tests are skipped there).
-#define NEEDS_THREAD_HOST() \
-  if (!make_thread_train_host()) GTEST_SKIP() << "no training thread in this build"
-struct WithHost {
-  std::unique_ptr<TrainHost> host = make_thread_train_host();
-  WithHost() { set_train_host(host.get()); }
-  ~WithHost() { set_train_host(nullptr); }
-};
 
 // Opens `query` in `b` as a link does: no problem with any parameter.
 TrainScene& open_link(PlaygroundState& b, const std::string& query) {
@@ -42,17 +34,6 @@ TrainScene& open_link(PlaygroundState& b, const std::string& query) {
   return *b.get<TrainScene>();
 }
 
-// Polls (as the frame loop does) until `done` or about `seconds`.
-template <class F>
-bool wait_for(TrainScene& s, F done, double seconds = 30) {
-  const auto t0 = std::chrono::steady_clock::now();
-  while (std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() < seconds) {
-    s.poll();
-    if (done()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  }
-  return false;
-}
 
 TEST(AppTrainScene, TrainReachesTheTargetAndTheItRowFollowsTheAdjective) {
   NEEDS_THREAD_HOST();
@@ -339,7 +320,7 @@ TEST(AppTrainScene, LinkRestoresTheTrainedView) {
 class SyncHost final : public TrainHost {
  public:
   const char* name() const override { return "sync"; }
-  void begin(const train::Recipe& r, const std::vector<std::string>& w) override {
+  void begin(const train::Recipe& r, const std::vector<std::string>& w, bool) override {
     words_ = w;
     ASSERT_TRUE(t_.init(r).ok);
     publish();

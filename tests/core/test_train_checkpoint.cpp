@@ -2,6 +2,8 @@
 // kind of damage is refused with its own message and leaves the target trainer as it was.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -119,6 +121,70 @@ TEST(CoreTrainCheckpoint, EveryDamageIsRefusedByName) {
     reseal(&b);
     refused(b, "not a finite number");
   }
+}
+
+// What a run still training sends to the page (CheckpointWeights::LastEvaluation): between two evaluations the
+// weights and the step of the last one, so that the accuracy the checkpoint states is the one its weights give;
+// read back, they are those weights bit for bit. At an evaluation it is the current checkpoint.
+TEST(CoreTrainCheckpoint, ARunBetweenEvaluationsSendsItsLastEvaluatedWeights) {
+  Trainer t;
+  ASSERT_TRUE(t.init(small_recipe()).ok);
+  t.advance(kEvalEvery);
+  std::vector<uint8_t> at_eval, current;
+  write_checkpoint(t, &at_eval, CheckpointWeights::LastEvaluation);
+  write_checkpoint(t, &current);
+  EXPECT_EQ(at_eval, current);  // at an evaluation: the same bytes
+  t.advance(7);                 // between two evaluations
+  ASSERT_EQ(t.step(), kEvalEvery + 7);
+  ASSERT_EQ(t.evaluated_step(), kEvalEvery);
+  std::vector<uint8_t> b;
+  write_checkpoint(t, &b, CheckpointWeights::LastEvaluation);
+  EXPECT_EQ(b, at_eval);  // the weights moved on, the evaluated ones did not
+  Trainer back;
+  ASSERT_TRUE(read_checkpoint(b.data(), b.size(), &back).ok);
+  EXPECT_EQ(back.step(), kEvalEvery);
+  EXPECT_EQ(back.heldout_accuracy(), t.heldout_accuracy());
+  // The current weights at step 32 with the accuracy of step 25: refused (they were never measured).
+  write_checkpoint(t, &current);
+  Trainer other;
+  const Status s = read_checkpoint(current.data(), current.size(), &other);
+  EXPECT_FALSE(s.ok);
+  EXPECT_NE(s.message.find("its weights give"), std::string::npos) << s.message;
+}
+
+// Newer weights of the same recipe are read into the model in place (the page's trained views while the learner
+// trains); a file that claims an accuracy its weights do not give leaves that model as it was.
+TEST(CoreTrainCheckpoint, TheSameRecipeIsReadInPlaceAndABadFileChangesNothing) {
+  Trainer run;
+  ASSERT_TRUE(run.init(small_recipe()).ok);
+  std::vector<uint8_t> step0, step50;
+  write_checkpoint(run, &step0);
+  run.advance(50);
+  write_checkpoint(run, &step50);
+  Trainer view;
+  ASSERT_TRUE(read_checkpoint(step0.data(), step0.size(), &view).ok);
+  const float* data_before = view.model().params()[0].value.data();
+  ASSERT_TRUE(read_checkpoint(step50.data(), step50.size(), &view).ok);
+  EXPECT_EQ(view.model().params()[0].value.data(), data_before);  // in place: the same model, new values
+  EXPECT_EQ(view.step(), 50);
+  float largest = 0;
+  for (size_t i = 0; i < view.model().params().size(); ++i)
+    largest = std::max(largest, (view.model().params()[i].value - run.model().params()[i].value).cwiseAbs().maxCoeff());
+  std::printf("largest difference to the run's weights: %g\n", largest);
+  EXPECT_EQ(largest, 0.f);
+  std::vector<uint8_t> bad = step0;  // step 0's weights claiming step 50's accuracy … at step 0: refused
+  double acc = 0.987;
+  std::memcpy(bad.data() + 12 + 6 + 12 + 8 + 4 + 8 + 4 + 4, &acc, 8);
+  reseal(&bad);
+  EXPECT_FALSE(read_checkpoint(bad.data(), bad.size(), &view).ok);
+  EXPECT_EQ(view.step(), 50);
+  std::vector<uint8_t> again;
+  write_checkpoint(view, &again);
+  EXPECT_EQ(again, step50);  // the model as it was, bit for bit
+  Recipe r;
+  ASSERT_TRUE(peek_checkpoint(step50.data(), step50.size(), &r).ok);
+  EXPECT_EQ(r, small_recipe());
+  EXPECT_FALSE(peek_checkpoint(step50.data(), 20, &r).ok);
 }
 
 }  // namespace

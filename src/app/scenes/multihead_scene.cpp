@@ -209,7 +209,7 @@ Status compute_multihead_trained(const train::TrainedLayer& layer, uint64_t seed
   return Status::Ok();
 }
 
-MultiheadScene::MultiheadScene(bool defer) : TrainedView(BuildCheckpoint::Heads) { start(defer); }
+MultiheadScene::MultiheadScene(bool defer) : TrainableParamScene(BuildCheckpoint::Heads) { start(defer); }
 
 const FieldTable<MultiheadParams>& MultiheadScene::fields() const { return multihead_fields(); }
 const std::vector<ScenePreset<MultiheadParams>>& MultiheadScene::preset_table() const { return multihead_presets(); }
@@ -281,7 +281,7 @@ std::string MultiheadScene::weights_label(bool localized) const { return label_o
 
 std::string MultiheadScene::label_of(const MultiheadParams& p, const MultiheadModel& m, bool localized) const {
   if (!m.trained || !checkpoint_trainer()) return random_weights_label(p.seed, localized);
-  return trained_weights_label(checkpoint_trainer()->step(), checkpoint_trainer()->heldout_accuracy(), localized, train::kHeadsTask);
+  return model_weights_label(*checkpoint_trainer(), localized);
 }
 
 train::Recipe MultiheadScene::trained_recipe() const { return checkpoint_trainer() ? checkpoint_trainer()->recipe() : checkpoint_slot().recipe(); }

@@ -20,8 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "app/param_scene.h"
-#include "app/trained_checkpoint.h"
+#include "app/trainable_scene.h"
 #include "core/multihead.h"
 #include "core/train/trained_qkv.h"
 
@@ -64,7 +63,7 @@ struct MultiheadModel {
   int n() const { return static_cast<int>(tokens.size()); }
 };
 
-class MultiheadScene final : public ParamScene<MultiheadParams, MultiheadModel>, public TrainedView<MultiheadParams> {
+class MultiheadScene final : public TrainableParamScene<MultiheadParams, MultiheadModel> {
  public:
   // defer: build the first model when first used (make_scenes), not now (Scene::ensure_built).
   explicit MultiheadScene(bool defer = false);

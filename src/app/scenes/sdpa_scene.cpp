@@ -278,6 +278,7 @@ void SdpaScene::write_results(json& doc, bool with_matrices) const {
   }
   doc["checkpoint"] = ck_.state_name();
   if (ck_.state() == Checkpoint::Failed) doc["checkpoint_error"] = ck_.error().message;
+  doc["training"] = training_.json();  // the training panel's run (app/scene_training.h)
   if (with_matrices) {
     json& mats = doc["matrices"];
     for (const char* k : kInputMatrices) mats[k] = matrix_json(result_matrix(m, k));
@@ -292,6 +293,15 @@ const std::vector<UrlParam>& SdpaScene::url_params() const {
 
 Status SdpaScene::prepare(const json& in, std::unique_ptr<SceneChange>* out) const {
   if (!in.is_object()) return Status::Error("expects an object, got {0}", {quote_json(in)});
+  // The field "training" (a command, or getState's object): the rest of the document is this scene's change.
+  std::unique_ptr<TrainingChange> tc;
+  json rest;
+  AP_TRY(prepare_training(in, training_, ck_.trainer() ? ck_.trainer()->recipe() : train::Recipe{}, &rest, &tc));
+  if (tc) {
+    AP_TRY(prepare(rest, &tc->inner));
+    *out = std::move(tc);
+    return Status::Ok();
+  }
   AP_TRY(check_table_fields(in, sdpa_fields(), {"n", "m", "d_v", "fully_masked_rows", "label", "trained", "checkpoint",
                                                 "checkpoint_error"}));  // (results: accepted when they agree)
 
@@ -469,6 +479,11 @@ Status SdpaScene::prepare(const json& in, std::unique_ptr<SceneChange>* out) con
 }
 
 void SdpaScene::commit(std::unique_ptr<SceneChange> change) {
+  if (auto* tc = dynamic_cast<TrainingChange*>(change.get())) {
+    commit(std::move(tc->inner));
+    commit_training(*tc, &training_);
+    return;
+  }
   auto* c = static_cast<SdpaChange*>(change.get());
   if (c->pending) {  // the model on screen stays until the checkpoint is read (receive_checkpoint)
     pending_ = true;
@@ -500,6 +515,19 @@ void SdpaScene::receive_checkpoint(const std::vector<unsigned char>& bytes) {
   if (!shown.ok) checkpoint_failed(shown);
 }
 
+void SdpaScene::poll() {
+  std::vector<unsigned char> w;
+  if (!training_.poll(&w)) return;
+  // The run's newer weights: the slot's model follows; a trained view on screen (or waiting) is recomputed.
+  training_error_ = ck_.update(w);
+  if (!training_error_.ok) return;
+  if (trained_ || pending_) {
+    const bool was_pending = pending_;
+    pending_ = false;
+    training_error_ = show_trained(join(trained_ ? qkv_.words : pending_words_), was_pending ? pending_layer_ : layer_);
+  }
+}
+
 void SdpaScene::checkpoint_failed(const Status& error) {
   ck_.fail(error);
   pending_ = false;
@@ -515,6 +543,7 @@ Status SdpaScene::show_trained(const std::string& text, int layer) {
 }
 
 std::string SdpaScene::weights_label(bool localized) const {
+  if (trained_ && qkv_.step == 0) return random_weights_label(qkv_.recipe.seed, localized);  // a run reset to step 0
   if (trained_) return trained_weights_label(qkv_.step, qkv_.heldout_accuracy, localized);
   if (model_.params.source == QkvSource::Projection) return random_weights_label(model_.params.seed, localized);
   return localized ? tr("Q, K, V set by hand") : "Q, K, V set by hand";

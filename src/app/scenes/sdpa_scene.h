@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "app/scene.h"
+#include "app/scene_training.h"
 #include "app/trained_checkpoint.h"
 #include "core/sdpa_pipeline.h"
 #include "core/train/trained_qkv.h"
@@ -90,6 +91,12 @@ class SdpaScene final : public Scene {
   std::string weights_label(bool localized = true) const;
   // The trained view of `text` at `layer` (0-based; −1: the last), through prepare() as setState does.
   Status show_trained(const std::string& text, int layer);
+  // The training panel (app/scene_training.h): the learner trains this model again; the view follows.
+  SceneTraining& training() { return training_; }
+  const SceneTraining& training() const { return training_; }
+  const Status& training_error() const { return training_error_; }  // the last weights that could not be shown
+  void poll() override;
+  bool wants_time() const override { return training_.wants_frames(); }
 
  private:
   SdpaModel model_;
@@ -98,6 +105,8 @@ class SdpaScene final : public Scene {
   train::TrainedQkv qkv_;
   std::vector<std::string> pending_words_;
   CheckpointSlot ck_;
+  SceneTraining training_{BuildCheckpoint::Coref};
+  Status training_error_;
 };
 
 

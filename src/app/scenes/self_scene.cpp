@@ -175,7 +175,7 @@ const char* SelfScene::setting_title(QkSetting s) {
   return "";
 }
 
-SelfScene::SelfScene(bool defer) : TrainedView(BuildCheckpoint::Coref) { start(defer); }
+SelfScene::SelfScene(bool defer) : TrainableParamScene(BuildCheckpoint::Coref) { start(defer); }
 
 const FieldTable<SelfSceneParams>& SelfScene::fields() const { return self_fields(); }
 const std::vector<ScenePreset<SelfSceneParams>>& SelfScene::preset_table() const { return self_presets(); }
@@ -253,7 +253,7 @@ std::string SelfScene::weights_label(bool localized) const { return label_of(par
 
 std::string SelfScene::label_of(const SelfSceneParams& p, const SelfAttnModel& m, bool localized) const {
   if (!m.trained || !checkpoint_trainer()) return random_weights_label(p.seed, localized);
-  return trained_weights_label(checkpoint_trainer()->step(), checkpoint_trainer()->heldout_accuracy(), localized);
+  return model_weights_label(*checkpoint_trainer(), localized);
 }
 
 std::string SelfScene::random_label(bool localized) const { return random_weights_label(params_.seed, localized); }

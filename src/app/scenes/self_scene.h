@@ -13,8 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "app/param_scene.h"
-#include "app/trained_checkpoint.h"
+#include "app/trainable_scene.h"
 #include "core/self_attention.h"
 
 namespace ap {
@@ -34,7 +33,7 @@ struct SelfSceneParams : SelfAttnParams {
   int layer = 2;         // 1-based, trained only: the layer shown (the last decides "it" → its noun)
 };
 
-class SelfScene final : public ParamScene<SelfSceneParams, SelfAttnModel>, public TrainedView<SelfSceneParams> {
+class SelfScene final : public TrainableParamScene<SelfSceneParams, SelfAttnModel> {
  public:
   // defer: build the first model when first used (make_scenes), not now (Scene::ensure_built).
   explicit SelfScene(bool defer = false);

@@ -218,6 +218,8 @@ const FieldTable<TrainParams>& fields() {
 
 }  // namespace
 
+Status read_recipe_fields(const json& recipe, TrainParams* p) { return read_fields(recipe, fields(), preset_table(), {}, p); }
+
 const char* train_default_text(const std::string& task) {
   static const std::string kSentence = TrainParams().text;
   return task == train::kInductionTask ? kInductionText : kSentence.c_str();
@@ -248,18 +250,6 @@ json head_patterns_json(const std::vector<train::HeadPattern>& patterns) {
                      {"after_noun", p.after_noun}, {"after_noun_other", p.after_noun_other},
                      {"after_noun_reads", train::after_noun_relation(p)}});
   return heads;
-}
-
-const char* train_state_name(TrainRunState s) {
-  switch (s) {
-    case TrainRunState::Idle: return "idle";
-    case TrainRunState::Running: return "running";
-    case TrainRunState::Paused: return "paused";
-    case TrainRunState::Done: return "done";
-    case TrainRunState::Diverged: return "diverged";
-    case TrainRunState::Failed: return "failed";
-  }
-  return "idle";
 }
 
 Status train_sentence_words(const std::string& text, std::vector<std::string>* words, const std::string& task) {
@@ -350,28 +340,14 @@ json TrainScene::training_json() const {
   json t;
   t["task"] = params_.recipe.task;
   t["recipe"] = recipe_json(params_.recipe);
-  t["state"] = train_state_name(state_);
-  t["step"] = has_report_ ? report_.step : 0;
-  t["loss"] = has_report_ ? report_.loss : std::nan("");  // NaN is written as null
-  t["heldout_accuracy"] = has_report_ ? report_.heldout_accuracy : std::nan("");
-  t["referent_argmax"] = has_report_ ? report_.referent_argmax : std::nan("");
-  t["heldout_on_all"] = has_report_ && report_.evaluated_on_all;
-  json curve = json::array();
-  if (has_report_)
-    for (const train::CurvePoint& p : report_.curve) curve.push_back({p.step, p.loss, p.heldout_accuracy, p.referent_argmax});
-  t["curve"] = curve;
-  t["curve_columns"] = {"step", "loss", "heldout_accuracy", "referent_argmax"};
-  t["steps_per_second"] = steps_per_second_;
+  run_.write_json(t);
   // What each head's "it" row reads, measured on every held-out sentence at the end of the run (heads.h).
-  t["head_patterns"] = has_report_ ? head_patterns_json(report_.head_patterns) : json::array();
+  t["head_patterns"] = has_report() ? head_patterns_json(report().head_patterns) : json::array();
   // The task "induction": every head's scores at the last evaluation (induction.h), during the run too.
-  t["induction_heads"] = has_report_ ? induction_heads_json(report_.induction_heads) : json::array();
+  t["induction_heads"] = has_report() ? induction_heads_json(report().induction_heads) : json::array();
   t["vocabulary"] = params_.recipe.task == train::kInductionTask
                         ? json(train::induction_vocabulary())
                         : json(std::vector<std::string>(train::coref_vocabulary().begin() + 1, train::coref_vocabulary().end()));
-  t["host"] = train_host() ? train_host()->name() : "none";
-  if (state_ == TrainRunState::Diverged) t["message"] = report_.divergence().message;
-  if (state_ == TrainRunState::Failed) t["message"] = host_error_;
   return t;
 }
 
@@ -437,9 +413,8 @@ Status TrainScene::prepare(const json& in, std::unique_ptr<SceneChange>* out) co
   }
   // 4. What the command needs of the current run.
   if (change->command == Command::Start || (p.trained && !params_.trained && change->command == Command::None)) {
-    if (state_ == TrainRunState::Failed) return Status::Error("training is not available here: {0}", {host_error_});
-    if (state_ == TrainRunState::Diverged && p.recipe == params_.recipe)
-      return Status::Error("the run diverged: press Reset or change the recipe");
+    if (state() == TrainRunState::Failed) return run_.can_train();
+    if (state() == TrainRunState::Diverged && p.recipe == params_.recipe) return run_.can_train();
   }
   if (change->command == Command::Start) p.trained = true;
   if (change->command == Command::Reset) p.trained = false;
@@ -455,39 +430,18 @@ void TrainScene::commit(std::unique_ptr<SceneChange> change) {
   words_ = c->words;
   const bool fresh = old.recipe != params_.recipe || c->command == Command::Reset || (old.trained && !params_.trained);
   if (fresh) restart();
-  else if (old.text != params_.text && train_host()) train_host()->show(words_);
+  else if (old.text != params_.text) run_.show(words_);
   if (c->command == Command::Pause) (void)pause();
   if (params_.trained && (fresh || !old.trained || c->command == Command::Start) &&
-      (state_ == TrainRunState::Idle || state_ == TrainRunState::Paused))
-    run_to(params_.recipe.steps);
+      (state() == TrainRunState::Idle || state() == TrainRunState::Paused))
+    run_.run_to(params_.recipe.steps);
   model_replaced();
 }
 
 void TrainScene::restart() {
-  has_report_ = false;
   shown_ = train::SentenceAttention();
-  steps_per_second_ = 0;
   ++report_version_;
-  TrainHost* h = train_host();
-  if (!h) {
-    state_ = TrainRunState::Failed;
-    host_error_ = "this build has no training host";
-    return;
-  }
-  state_ = TrainRunState::Idle;
-  host_error_.clear();
-  awaiting_begin_ = true;
-  h->begin(params_.recipe, words_);
-}
-
-void TrainScene::run_to(int step) {
-  TrainHost* h = train_host();
-  if (!h || state_ == TrainRunState::Failed) return;
-  target_ = std::min(step, params_.recipe.steps);
-  state_ = TrainRunState::Running;
-  rate_t0_ = std::chrono::steady_clock::now();
-  rate_step0_ = has_report_ ? report_.step : 0;
-  h->run(target_);
+  run_.restart(params_.recipe, words_);
 }
 
 Status TrainScene::apply(const TrainParams& p) {
@@ -507,9 +461,7 @@ Status TrainScene::start() {
 }
 
 Status TrainScene::pause() {
-  if (state_ != TrainRunState::Running) return Status::Ok();
-  if (TrainHost* h = train_host()) h->pause();
-  state_ = TrainRunState::Paused;
+  run_.pause();
   return Status::Ok();
 }
 
@@ -521,61 +473,34 @@ Status TrainScene::reset() {
 }
 
 Status TrainScene::step_once() {
-  if (state_ == TrainRunState::Failed) return Status::Error("training is not available here: {0}", {host_error_});
-  if (state_ == TrainRunState::Diverged) return Status::Error("the run diverged: press Reset or change the recipe");
-  if (state_ == TrainRunState::Done) return Status::Error("the run is finished: press Reset to train again");
-  if (state_ == TrainRunState::Running) return Status::Ok();
+  AP_TRY(run_.can_train());
+  if (run_.running()) return Status::Ok();
+  if (run_.taken()) shown_ = train::SentenceAttention();  // the run starts again at step 0
   params_.trained = true;
-  run_to((has_report_ ? report_.step : 0) + 1);
+  run_.run_to(run_.taken() ? 1 : run_.step() + 1);
   model_replaced();
   return Status::Ok();
 }
 
-bool TrainScene::wants_time() const {
-  const TrainHost* h = train_host();
-  return state_ == TrainRunState::Running && !(h && h->wakes_page());
-}
+bool TrainScene::wants_time() const { return run_.wants_frames(); }
 
 void TrainScene::poll() {
-  TrainHost* h = train_host();
-  if (!h || !built()) return;
-  train::TrainReport r;
-  std::string err;
-  const bool got = h->poll(&r, &err);
-  if (!err.empty()) {
-    state_ = TrainRunState::Failed;
-    host_error_ = err;
+  if (!built() || !run_.poll()) return;
+  ++report_version_;
+  if (run_.state() == TrainRunState::Failed || !run_.has_report()) {
     model_replaced();
     return;
   }
-  if (!got) return;
-  // The host drops the reports of the run before begin() (TrainHost::poll). The new run's first report may
-  // already be a later step (two reports between two frames: only the newest is kept); its sizes must agree.
-  if (awaiting_begin_) {
-    if (r.steps != params_.recipe.steps || r.attention.layers != params_.recipe.layers ||
-        r.attention.heads != params_.recipe.heads)
-      return;
-    awaiting_begin_ = false;
-  }
-  report_ = std::move(r);
-  has_report_ = true;
-  ++report_version_;
-  if (!report_.attention.maps.empty() && report_.attention.maps[0].rows() == static_cast<Eigen::Index>(words_.size()))
-    shown_ = report_.attention;
+  const train::TrainReport& r = run_.report();
+  if (!r.attention.maps.empty() && r.attention.maps[0].rows() == static_cast<Eigen::Index>(words_.size()))
+    shown_ = r.attention;
   shown_.words = words_;
-  if (state_ == TrainRunState::Running) {
-    const double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - rate_t0_).count();
-    if (dt > 0.05 && report_.step > rate_step0_) steps_per_second_ = (report_.step - rate_step0_) / dt;
-  }
-  if (report_.diverged()) state_ = TrainRunState::Diverged;
-  else if (report_.finished()) state_ = TrainRunState::Done;
-  else if (state_ == TrainRunState::Running && report_.step >= target_) state_ = TrainRunState::Paused;
 }
 
 std::string TrainScene::weights_label(bool localized) const {
-  const int step = has_report_ ? report_.step : 0;
+  const int step = run_.step();
   if (step == 0) return random_weights_label(params_.recipe.seed, localized);
-  return trained_weights_label(step, report_.heldout_accuracy, localized, params_.recipe.task);
+  return trained_weights_label(step, report().heldout_accuracy, localized, params_.recipe.task);
 }
 
 std::string TrainScene::explain(int what, int i, int j) const {

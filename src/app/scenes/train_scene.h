@@ -12,12 +12,12 @@
 // The scene computes nothing itself: it validates, sends commands and keeps the newest report.
 // Run states: idle (step 0, seeded weights) → running ⇄ paused → done | diverged; failed: no worker.
 #pragma once
-#include <chrono>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "app/scene.h"
+#include "app/train_run.h"
 #include "core/train/report.h"
 
 namespace ap {
@@ -30,9 +30,6 @@ struct TrainParams {
 };
 
 enum class TrainStage { Task = 0, Learn, Count };
-
-enum class TrainRunState { Idle, Running, Paused, Done, Diverged, Failed };
-const char* train_state_name(TrainRunState s);  // "idle", "running", …
 
 class TrainScene final : public Scene {
  public:
@@ -66,13 +63,15 @@ class TrainScene final : public Scene {
   Status apply(const TrainParams& p);  // validated, or nothing changes
 
   const TrainParams& params() const { return params_; }
-  TrainRunState state() const { return state_; }
-  const train::TrainReport& report() const { return report_; }
-  bool has_report() const { return has_report_; }
+  const TrainRun& run() const { return run_; }
+  TrainRunState state() const { return run_.state(); }
+  const train::TrainReport& report() const { return run_.report(); }
+  bool has_report() const { return run_.has_report(); }
+  bool host_taken() const { return run_.taken(); }  // another scene's training panel trains on the host now
   const train::SentenceAttention& shown() const { return shown_; }  // maps of the sentence on screen
   const std::vector<std::string>& words() const { return words_; }
-  double steps_per_second() const { return steps_per_second_; }
-  const std::string& host_error() const { return host_error_; }
+  double steps_per_second() const { return run_.steps_per_second(); }
+  const std::string& host_error() const { return run_.host_error(); }
   int report_version() const { return report_version_; }  // one more per report received
   // "trained on coreference, 1500 steps, held-out accuracy 100.0 %" or "random, seed 1" (in the current language,
   // or in English for the document).
@@ -81,20 +80,16 @@ class TrainScene final : public Scene {
 
  private:
   void restart();  // a fresh run of the recipe at step 0
-  void run_to(int step);
   TrainParams params_;
   std::vector<std::string> words_;
-  TrainRunState state_ = TrainRunState::Idle;
-  train::TrainReport report_;
-  bool has_report_ = false, awaiting_begin_ = false;
+  TrainRun run_;
   train::SentenceAttention shown_;
-  int target_ = 0, report_version_ = 0;
-  std::string host_error_;
-  double steps_per_second_ = 0;
-  std::chrono::steady_clock::time_point rate_t0_;
-  int rate_step0_ = 0;
+  int report_version_ = 0;
 };
 
+// A recipe as recipe_json writes it, read into p->recipe by the scene's own fields (each checked; the recipe as a
+// whole is not: validate_recipe).
+Status read_recipe_fields(const nlohmann::json& recipe, TrainParams* p);
 // A recipe as the document writes it: {task, layers, d_model, heads, seed, steps, learning_rate, batch}.
 nlohmann::json recipe_json(const train::Recipe& r);
 // Each head's measured "it" row: [{layer, head, referent, other_noun, when_animal, when_place, reads}] (1-based),

@@ -56,7 +56,8 @@ struct Reader {
 
 }  // namespace
 
-void write_checkpoint(const Trainer& t, std::vector<uint8_t>* out) {
+void write_checkpoint(const Trainer& t, std::vector<uint8_t>* out, CheckpointWeights which) {
+  const bool evaluated = which == CheckpointWeights::LastEvaluation;
   const Recipe& r = t.recipe();
   std::vector<uint8_t> payload;
   put_string(&payload, r.task);
@@ -67,15 +68,18 @@ void write_checkpoint(const Trainer& t, std::vector<uint8_t>* out) {
   put<int32_t>(&payload, r.steps);
   put<double>(&payload, r.learning_rate);
   put<int32_t>(&payload, r.batch);
-  put<int32_t>(&payload, t.step());
+  put<int32_t>(&payload, evaluated ? t.evaluated_step() : t.step());
   put<double>(&payload, t.heldout_accuracy());
   const ParamStore& ps = t.model().params();
   put<uint32_t>(&payload, static_cast<uint32_t>(ps.size()));
+  size_t at = 0;  // into evaluated_weights(): the parameters concatenated in this order
   for (size_t i = 0; i < ps.size(); ++i) {
+    const size_t count = static_cast<size_t>(ps[i].value.size());
     put_string(&payload, ps[i].name);
     put<uint32_t>(&payload, static_cast<uint32_t>(ps[i].value.rows()));
     put<uint32_t>(&payload, static_cast<uint32_t>(ps[i].value.cols()));
-    put_bytes(&payload, ps[i].value.data(), sizeof(float) * static_cast<size_t>(ps[i].value.size()));
+    put_bytes(&payload, evaluated ? t.evaluated_weights().data() + at : ps[i].value.data(), sizeof(float) * count);
+    at += count;
   }
   out->clear();
   put_bytes(out, kMagic, 4);
@@ -95,7 +99,16 @@ Status train_checkpoint(const Recipe& r, std::vector<uint8_t>* out, Trainer* tra
   return Status::Ok();
 }
 
-Status read_checkpoint(const uint8_t* bytes, size_t size, Trainer* out) {
+namespace {
+// Steps 1–3 of reading: the header, the checksum, the recipe, step and accuracy; the reader stands at the
+// parameter count.
+struct Head {
+  Recipe recipe;
+  int step = 0;
+  double acc = 0;
+  uint32_t count = 0;
+};
+Status read_head(const uint8_t* bytes, size_t size, Head* h, Reader* rd_out) {
   // 1) the header
   if (!bytes || size < kHeader + kTrailer)
     return Status::Error("the checkpoint is too short to be one ({0} bytes)", {arg(static_cast<long long>(size))});
@@ -116,8 +129,9 @@ Status read_checkpoint(const uint8_t* bytes, size_t size, Trainer* out) {
   std::memcpy(&sum, payload + payload_bytes, 8);
   if (sum != fnv1a(payload, payload_bytes)) return Status::Error("the checkpoint is damaged: its checksum does not match");
   // 3) the recipe, step and accuracy
-  Reader rd{payload, payload_bytes};
-  Recipe r;
+  Reader& rd = *rd_out;
+  rd = Reader{payload, payload_bytes};
+  Recipe& r = h->recipe;
   r.task = rd.get_string();
   r.layers = rd.get<int32_t>();
   r.d_model = rd.get<int32_t>();
@@ -126,12 +140,40 @@ Status read_checkpoint(const uint8_t* bytes, size_t size, Trainer* out) {
   r.steps = rd.get<int32_t>();
   r.learning_rate = rd.get<double>();
   r.batch = rd.get<int32_t>();
-  const int step = rd.get<int32_t>();
-  const double acc = rd.get<double>();
-  const uint32_t count = rd.get<uint32_t>();
+  h->step = rd.get<int32_t>();
+  h->acc = rd.get<double>();
+  h->count = rd.get<uint32_t>();
   if (rd.short_read) return Status::Error("the checkpoint's payload ends in the middle of a field");
-  auto t = std::make_unique<Trainer>();
-  AP_TRY(t->init(r));
+  return Status::Ok();
+}
+}  // namespace
+
+Status peek_checkpoint(const uint8_t* bytes, size_t size, Recipe* recipe, int* step) {
+  Head h;
+  Reader rd{nullptr, 0};
+  AP_TRY(read_head(bytes, size, &h, &rd));
+  *recipe = h.recipe;
+  if (step) *step = h.step;
+  return Status::Ok();
+}
+
+Status read_checkpoint(const uint8_t* bytes, size_t size, Trainer* out) {
+  Head h;
+  Reader rd{nullptr, 0};
+  AP_TRY(read_head(bytes, size, &h, &rd));
+  const Recipe& r = h.recipe;
+  const int step = h.step;
+  const double acc = h.acc;
+  const uint32_t count = h.count;
+  const uint8_t* payload = rd.p;
+  // The same recipe as `out`'s: its weights are replaced in place (below); else a model of this recipe.
+  const bool same = out->model().params().size() > 0 && out->recipe() == r;
+  std::unique_ptr<Trainer> fresh;
+  if (!same) {
+    fresh = std::make_unique<Trainer>();
+    AP_TRY(fresh->init(r));
+  }
+  Trainer* t = same ? out : fresh.get();
   if (count != t->model().params().size())
     return Status::Error("the checkpoint has {0} parameters, its recipe needs {1}",
                          {arg(count), arg(static_cast<long long>(t->model().params().size()))});
@@ -148,9 +190,21 @@ Status read_checkpoint(const uint8_t* bytes, size_t size, Trainer* out) {
     weights.emplace_back(std::move(name), std::move(m));
   }
   if (rd.at != rd.n) return Status::Error("the checkpoint has {0} bytes after its end", {arg(static_cast<long long>(rd.n - rd.at))});
-  AP_TRY(t->set_weights(weights, step, acc));
-  *out = std::move(*t);
-  return Status::Ok();
+  if (!same) {
+    AP_TRY(t->set_weights(weights, step, acc));
+    *out = std::move(*t);
+    return Status::Ok();
+  }
+  // In place: set_weights checks names, shapes and values before it changes anything; only the accuracy is
+  // measured after. A file whose accuracy its weights do not give leaves `out` as it was: its own weights again.
+  std::vector<std::pair<std::string, Mat>> kept;
+  for (size_t i = 0; i < out->model().params().size(); ++i)
+    kept.emplace_back(out->model().params()[i].name, out->model().params()[i].value);
+  const int kept_step = out->step();
+  const double kept_acc = out->heldout_accuracy();
+  const Status s = out->set_weights(weights, step, acc);
+  if (!s.ok) (void)out->set_weights(kept, kept_step, kept_acc);
+  return s;
 }
 
 }  // namespace train

@@ -23,14 +23,23 @@ namespace train {
 
 constexpr uint32_t kCheckpointVersion = 1;
 
-// The trainer's recipe, step, last held-out accuracy and weights.
-void write_checkpoint(const Trainer& t, std::vector<uint8_t>* out);
+// The trainer's recipe, step, last held-out accuracy and weights. Which weights: the current ones (a finished or
+// evaluated run: they are the last evaluation's), or those of the last evaluation with its step, what a run
+// still training sends to the page (its current step may lie between two evaluations: those weights were not
+// measured, and a checkpoint says only what its weights give).
+enum class CheckpointWeights { Current, LastEvaluation };
+void write_checkpoint(const Trainer& t, std::vector<uint8_t>* out, CheckpointWeights which = CheckpointWeights::Current);
 // Trains `r` to its last step (seconds for the default recipe; deterministic: the same bytes every time) and
 // writes its checkpoint: what the build ships (tools/make_checkpoint.cpp) and what the desktop trains when
 // the file is missing. `trained` (may be null) gets the trainer.
 Status train_checkpoint(const Recipe& r, std::vector<uint8_t>* out, Trainer* trained = nullptr);
 // Builds `out` from the bytes (init from the recipe, then the weights), or fails and leaves `out` as it was.
+// When `out` already holds a model of the same recipe (a run's newer weights: the page's trained views while the
+// learner trains), only the weights are replaced: no second data set, no second model (milliseconds, not tens).
 Status read_checkpoint(const uint8_t* bytes, size_t size, Trainer* out);
+// The recipe (and step) a checkpoint holds: its header, checksum and recipe checked as read_checkpoint does, no
+// weights read.
+Status peek_checkpoint(const uint8_t* bytes, size_t size, Recipe* recipe, int* step = nullptr);
 
 }  // namespace train
 }  // namespace ap

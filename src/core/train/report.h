@@ -32,6 +32,10 @@ struct TrainReport {
   std::vector<HeadPattern> head_patterns;  // Trainer::head_patterns(): measured at the end of the run
   std::vector<InductionHeadScore> induction_heads;  // Trainer::induction_scores(): at the last evaluation
   SentenceAttention attention;  // words are not packed: the page knows which sentence it asked for
+  // A run begun with weights (TrainHost::begin): the checkpoint of its last evaluation (checkpoint.h,
+  // CheckpointWeights::LastEvaluation) when that changed since the report before, else empty. Not packed into
+  // the doubles: a worker posts the bytes beside them.
+  std::vector<uint8_t> weights;
   bool finished() const { return step >= steps; }
   bool diverged() const { return diverged_step >= 0; }
   Status divergence() const { return diverged() ? divergence_status(diverged_step, diverged_loss, kept_step) : Status::Ok(); }

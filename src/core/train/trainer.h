@@ -88,6 +88,10 @@ class Trainer {
   // The last evaluation (step 0: the untrained model on the curve's sentences).
   double heldout_accuracy() const { return acc_; }
   double referent_argmax() const { return argmax_; }
+  // The weights of the last evaluation (every parameter, in the model's order, concatenated) and its step: what
+  // heldout_accuracy() was measured on (the current weights have moved on when step() is between evaluations).
+  const std::vector<float>& evaluated_weights() const { return good_; }
+  int evaluated_step() const { return good_step_; }
   bool evaluated_on_all() const { return evaluated_all_; }  // the last evaluation used the whole held-out set
   int curve_sentences() const;
 

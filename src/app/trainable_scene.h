@@ -1,0 +1,62 @@
+// A ParamScene with a trained view (TrainedView, app/trained_checkpoint.h) and its training panel
+// (SceneTraining, app/scene_training.h): the self-attention and multi-head scenes. Once, for both:
+//   - setState's field "training" (a command, or getState's object) beside the scene's own fields;
+//   - getState's "training": the panel's run;
+//   - each frame, the run's newer weights into the checkpoint slot, and the trained view recomputed.
+// Params must have `bool trained` (the view shows the trained model).
+#pragma once
+#include <memory>
+#include <vector>
+
+#include "app/param_scene.h"
+#include "app/scene_training.h"
+#include "app/trained_checkpoint.h"
+
+namespace ap {
+
+template <class Params, class Model>
+class TrainableParamScene : public ParamScene<Params, Model>, public TrainedView<Params> {
+  using Base = ParamScene<Params, Model>;
+
+ public:
+  explicit TrainableParamScene(BuildCheckpoint which) : TrainedView<Params>(which), training_(which) {}
+
+  SceneTraining& training() { return training_; }
+  const SceneTraining& training() const { return training_; }
+  const Status& training_error() const { return training_error_; }  // the last weights that could not be shown
+
+  Status prepare(const nlohmann::json& in, std::unique_ptr<SceneChange>* out) const override {
+    std::unique_ptr<TrainingChange> tc;
+    nlohmann::json rest;
+    const train::Trainer* t = this->checkpoint_trainer();
+    AP_TRY(prepare_training(in, training_, t ? t->recipe() : this->checkpoint_slot().recipe(), &rest, &tc));
+    if (!tc) return Base::prepare(in, out);
+    AP_TRY(Base::prepare(rest, &tc->inner));
+    *out = std::move(tc);
+    return Status::Ok();
+  }
+  void commit(std::unique_ptr<SceneChange> change) override {
+    if (auto* tc = dynamic_cast<TrainingChange*>(change.get())) {
+      Base::commit(std::move(tc->inner));
+      commit_training(*tc, &training_);
+      return;
+    }
+    Base::commit(std::move(change));
+  }
+  void write_results(nlohmann::json& doc, bool with_matrices) const override {
+    Base::write_results(doc, with_matrices);
+    doc["training"] = training_.json();
+  }
+  void poll() override {
+    std::vector<unsigned char> w;
+    if (!training_.poll(&w)) return;
+    training_error_ = this->take_weights(w, this->params_.trained, this->params_, [this](const Params& p) { return this->apply(p); });
+  }
+  bool wants_time() const override { return training_.wants_frames(); }
+
+ private:
+  SceneTraining training_;
+  Status training_error_;
+};
+
+}  // namespace ap

@@ -1,0 +1,221 @@
+// The training panel of the SDPA, self-attention and multi-head scenes (app/scene_training.h) over the desktop's
+// training thread: Reset shows the run's untrained start (labelled random), Train brings the view to the trained
+// model — bit for bit the build's checkpoint for the build's recipe — and the "it" row follows; another seed's
+// run is restored from the document by training again; a run whose host another scene took says so; bad
+// recipes and commands are refused and change nothing; without a host the panel says so.
+#include <gtest/gtest.h>
+
+#include <memory>
+
+#include "app/scene_training.h"
+#include "app/scenes/multihead_scene.h"
+#include "app/scenes/sdpa_scene.h"
+#include "app/scenes/self_scene.h"
+#include "app/scenes/train_scene.h"
+#include "app/train_host.h"
+#include "helpers.h"
+#include "train_helpers.h"
+
+namespace ap {
+namespace {
+
+using namespace ::ap::test;
+using nlohmann::json;
+
+
+
+
+void open_trained(SdpaScene& s) {
+  ASSERT_TRUE(s.load_preset("it-trained").ok);
+  s.receive_checkpoint(checkpoint_vector());
+  ASSERT_TRUE(s.trained()) << s.checkpoint_error().message;
+}
+
+float largest_difference(const Mat& a, const Mat& b) {
+  if (a.rows() != b.rows() || a.cols() != b.cols()) return 1e30f;
+  return (a - b).cwiseAbs().maxCoeff();
+}
+
+TEST(AppSceneTraining, SdpaResetShowsTheUntrainedStartAndTrainBringsBackTheBuildModel) {
+  NEEDS_THREAD_HOST();
+  WithHost h;
+  SdpaScene built;
+  open_trained(built);
+  SdpaScene s;
+  open_trained(s);
+  EXPECT_EQ(it_argmax(s), 1);  // the build's model: "it" → "animal"
+  // Reset: a fresh run at step 0; its seeded weights become the view's, labelled as what they are.
+  ASSERT_TRUE(s.training().reset().ok);
+  ASSERT_TRUE(wait_for(s, [&] { return s.trained_qkv().step == 0 && s.training().run().has_report(); }));
+  EXPECT_TRUE(s.trained());
+  EXPECT_EQ(s.weights_label(false), "random, seed 1");
+  json doc;
+  s.write_results(doc, false);
+  EXPECT_EQ(doc["training"]["state"], "idle");
+  EXPECT_EQ(doc["training"]["step"], 0);
+  const float untrained = largest_difference(s.model().Q, built.model().Q);
+  EXPECT_GT(untrained, 0.1f);
+  // Train: the view follows the run; at the end it is the build's model, bit for bit (the same recipe).
+  ASSERT_TRUE(s.training().start().ok);
+  EXPECT_TRUE(s.training().run().running());
+  int views = 0, last_step = -1;
+  ASSERT_TRUE(wait_for(s, [&] {
+    if (s.trained_qkv().step != last_step) ++views, last_step = s.trained_qkv().step;
+    return s.training().run().state() == TrainRunState::Done && s.trained_qkv().step == 1500;
+  }, 120));
+  std::printf("the view showed %d different steps of the run\n", views);
+  EXPECT_GE(views, 2);  // the start and the end at least; the weights in between as the throttle lets them
+  const float diff = std::max({largest_difference(s.model().Q, built.model().Q), largest_difference(s.model().K, built.model().K),
+                               largest_difference(s.model().V, built.model().V)});
+  std::printf("largest difference to the build's Q, K, V: %g (before training: %g)\n", diff, untrained);
+  EXPECT_EQ(diff, 0.f);
+  EXPECT_EQ(it_argmax(s), 1);
+  EXPECT_EQ(s.weights_label(false), built.weights_label(false));
+  doc = json();
+  s.write_results(doc, false);
+  EXPECT_EQ(doc["training"]["state"], "done");
+  EXPECT_EQ(doc["training"]["step"], 1500);
+  EXPECT_GE(doc["training"]["heldout_accuracy"].get<double>(), 0.95);
+  EXPECT_FALSE(doc["training"]["curve"].empty());
+  // Done: Train again is refused with the reason, Reset is not.
+  const Status again = s.training().start();
+  EXPECT_FALSE(again.ok);
+  EXPECT_NE(again.message.find("finished"), std::string::npos) << again.message;
+}
+
+TEST(AppSceneTraining, AnotherSeedsRunIsRestoredFromTheDocumentByTrainingAgain) {
+  NEEDS_THREAD_HOST();
+  WithHost h;
+  SdpaScene s;
+  open_trained(s);
+  train::Recipe r = s.training().recipe();
+  r.seed = 2;
+  r.steps = 300;
+  ASSERT_TRUE(s.training().set_recipe(r).ok);
+  ASSERT_TRUE(prepare_commit(s, json{{"training", "start"}}).ok);  // setState({training: "start"})
+  ASSERT_TRUE(wait_for(s, [&] { return s.training().run().state() == TrainRunState::Done && s.trained_qkv().step == 300; }, 120));
+  const json doc = scene_doc(s, true);
+  EXPECT_EQ(doc["training"]["recipe"]["seed"], 2);
+  EXPECT_EQ(doc["recipe"]["seed"], 2);  // the trained view names the model it shows
+  // A page that has only the build's model: the document trains the same run again, with its progress.
+  SdpaScene t;
+  open_trained(t);
+  ASSERT_TRUE(prepare_commit(t, doc).ok);
+  EXPECT_TRUE(t.training().run().running());
+  ASSERT_TRUE(wait_for(t, [&] { return t.training().run().state() == TrainRunState::Done && t.trained_qkv().step == 300; }, 120));
+  const float diff = largest_difference(t.model().Q, s.model().Q);
+  std::printf("largest difference between the two pages' Q: %g\n", diff);
+  EXPECT_EQ(diff, 0.f);
+  EXPECT_EQ(t.weights_label(false), s.weights_label(false));
+  // The document of the restored page comes back as it is (nothing to train again).
+  EXPECT_TRUE(prepare_commit(t, scene_doc(t, false)).ok);
+  EXPECT_FALSE(t.training().run().running());
+}
+
+TEST(AppSceneTraining, BadRecipesAndCommandsAreRefusedAndChangeNothing) {
+  NEEDS_THREAD_HOST();
+  WithHost h;
+  SdpaScene s;
+  open_trained(s);
+  const train::Recipe good = s.training().recipe();
+  for (double lr : {0.0, -1.0, std::nan(""), 1e9}) {
+    train::Recipe r = good;
+    r.learning_rate = lr;
+    const Status e = s.training().set_recipe(r);
+    EXPECT_FALSE(e.ok) << lr;
+    EXPECT_NE(e.message.find("learning rate"), std::string::npos) << e.message;
+    EXPECT_EQ(s.training().recipe(), good);
+  }
+  train::Recipe huge = good;
+  huge.steps = 100000000;
+  EXPECT_FALSE(s.training().set_recipe(huge).ok);
+  train::Recipe other_task = good;
+  other_task.task = "induction";
+  EXPECT_FALSE(s.training().set_recipe(other_task).ok);
+  const int gen = s.generation();
+  const Status e = prepare_commit(s, json{{"training", "jump"}});
+  EXPECT_FALSE(e.ok);
+  EXPECT_NE(e.message.find("\"start\", \"pause\" or \"reset\""), std::string::npos) << e.message;
+  EXPECT_FALSE(prepare_commit(s, json{{"training", {{"recipe", {{"learning_rate", 0}}}}}}).ok);
+  EXPECT_FALSE(prepare_commit(s, json{{"training", 3}}).ok);
+  EXPECT_EQ(s.generation(), gen);
+  EXPECT_FALSE(s.training().run().started());
+}
+
+TEST(AppSceneTraining, WithoutAHostThePanelSaysSoAndTheViewStays) {
+  set_train_host(nullptr);
+  SdpaScene s;
+  open_trained(s);
+  const int gen = s.generation();
+  const Status e = prepare_commit(s, json{{"training", "start"}});
+  EXPECT_FALSE(e.ok);
+  EXPECT_NE(e.message.find("training is not available here"), std::string::npos) << e.message;
+  EXPECT_FALSE(s.training().start().ok);
+  EXPECT_EQ(s.training().run().state(), TrainRunState::Failed);
+  s.poll();
+  EXPECT_EQ(s.generation(), gen);
+  EXPECT_EQ(it_argmax(s), 1);
+}
+
+TEST(AppSceneTraining, ARunWhoseHostAnotherSceneTookSaysSoAndStartsAgain) {
+  NEEDS_THREAD_HOST();
+  WithHost h;
+  SdpaScene s;
+  open_trained(s);
+  ASSERT_TRUE(s.training().start().ok);
+  ASSERT_TRUE(wait_for(s, [&] { return s.training().run().step() >= 25; }));
+  TrainScene other;
+  ASSERT_TRUE(other.start().ok);  // "Watch attention learn" trains on the same host now
+  ASSERT_TRUE(wait_for(s, [&] { return s.training().run().taken(); }, 5));
+  EXPECT_FALSE(s.training().run().running());
+  json doc;
+  s.write_results(doc, false);
+  EXPECT_EQ(doc["training"]["state"], "paused");
+  ASSERT_TRUE(wait_for(other, [&] { return other.report().step >= 25; }));
+  // Train again: this model starts from step 0 and the other run is the one that loses the host.
+  ASSERT_TRUE(s.training().start().ok);
+  EXPECT_FALSE(s.training().run().taken());
+  ASSERT_TRUE(wait_for(other, [&] { return other.host_taken(); }, 5));
+  ASSERT_TRUE(wait_for(s, [&] { return s.training().run().state() == TrainRunState::Done; }, 120));
+  EXPECT_EQ(it_argmax(s), 1);
+}
+
+TEST(AppSceneTraining, SelfAndMultiheadViewsFollowTheirRuns) {
+  NEEDS_THREAD_HOST();
+  WithHost h;
+  SelfScene self;
+  ASSERT_TRUE(prepare_commit(self, json{{"preset", "trained"}}).ok);
+  self.receive_checkpoint(checkpoint_vector());
+  ASSERT_TRUE(self.model().trained);
+  const Mat built_q = self.model().Q;
+  ASSERT_TRUE(prepare_commit(self, json{{"training", "reset"}}).ok);
+  ASSERT_TRUE(wait_for(self, [&] { return self.weights_label(false) == "random, seed 1"; }));
+  EXPECT_TRUE(self.model().trained);  // still the trained view: the model's weights at step 0
+  EXPECT_GT(largest_difference(self.model().Q, built_q), 0.1f);
+  ASSERT_TRUE(prepare_commit(self, json{{"training", "start"}}).ok);
+  ASSERT_TRUE(wait_for(self, [&] { return self.training().run().state() == TrainRunState::Done && self.training_error().ok &&
+                                          self.weights_label(false).find("1500 steps") != std::string::npos; }, 120));
+  EXPECT_EQ(largest_difference(self.model().Q, built_q), 0.f);
+
+  MultiheadScene mh;
+  ASSERT_TRUE(prepare_commit(mh, json{{"preset", "trained"}}).ok);
+  const auto& hb = heads_checkpoint_bytes();
+  mh.receive_checkpoint(std::vector<unsigned char>(hb.begin(), hb.end()));
+  ASSERT_TRUE(mh.model().trained);
+  train::Recipe r = mh.training().recipe();
+  r.steps = 400;
+  ASSERT_TRUE(mh.training().set_recipe(r).ok);
+  ASSERT_TRUE(mh.training().reset().ok);
+  ASSERT_TRUE(wait_for(mh, [&] { return mh.weights_label(false) == "random, seed 1"; }));
+  EXPECT_TRUE(mh.head_patterns().empty());  // measured when the run ends
+  ASSERT_TRUE(mh.training().start().ok);
+  ASSERT_TRUE(wait_for(mh, [&] { return mh.training().run().state() == TrainRunState::Done && !mh.head_patterns().empty(); }, 120));
+  EXPECT_EQ(mh.head_patterns().size(), 2u);
+  EXPECT_NE(mh.weights_label(false).find("400 steps"), std::string::npos) << mh.weights_label(false);
+  json doc = scene_doc(mh);
+  EXPECT_EQ(doc["results"]["trained"]["step"], 400);
+  EXPECT_EQ(doc["training"]["recipe"]["steps"], 400);
+}
+
+}  // namespace
+}  // namespace ap
