@@ -4,6 +4,7 @@
 //   usage: make_checkpoint DIR
 //   DIR/coref.aptc: Recipe{} (coreference: 2 layers, d_model 16, 1 head, seed 1, 1500 steps)
 //   DIR/heads.aptc: heads_recipe(2) (heads that specialise: 1 layer of 2 heads, d_model 16, seed 1, 1500 steps)
+//   DIR/example.aptc: attention_example_recipe() (coreference with 2 layers of 2 heads: the import scene's example)
 // Each is read back to check it. Prints the recipe, the step, the held-out accuracy (measured on all held-out
 // sentences), the size and the seconds it took. Written to NAME.tmp first and renamed: an interrupted run
 // leaves no half file.
@@ -57,5 +58,6 @@ int main(int argc, char** argv) {
   }
   const std::string dir = argv[1];
   if (int rc = make(ap::train::Recipe{}, dir + "/coref.aptc")) return rc;
-  return make(ap::train::heads_recipe(2), dir + "/heads.aptc");
+  if (int rc = make(ap::train::heads_recipe(2), dir + "/heads.aptc")) return rc;
+  return make(ap::train::attention_example_recipe(), dir + "/example.aptc");
 }

@@ -11,11 +11,21 @@ void set_checkpoint_trainer(CheckpointTrainer t) { g_checkpoint_trainer = t; }
 CheckpointTrainer checkpoint_trainer() { return g_checkpoint_trainer; }
 
 const char* checkpoint_asset(BuildCheckpoint which) {
-  return which == BuildCheckpoint::Heads ? "checkpoints/heads.aptc" : "checkpoints/coref.aptc";
+  switch (which) {
+    case BuildCheckpoint::Heads: return "checkpoints/heads.aptc";
+    case BuildCheckpoint::Example: return "checkpoints/example.aptc";
+    case BuildCheckpoint::Coref: break;
+  }
+  return "checkpoints/coref.aptc";
 }
 
 train::Recipe checkpoint_recipe(BuildCheckpoint which) {
-  return which == BuildCheckpoint::Heads ? train::heads_recipe(2) : train::Recipe{};
+  switch (which) {
+    case BuildCheckpoint::Heads: return train::heads_recipe(2);
+    case BuildCheckpoint::Example: return train::attention_example_recipe();
+    case BuildCheckpoint::Coref: break;
+  }
+  return train::Recipe{};
 }
 
 const char* CheckpointSlot::state_name() const {
@@ -36,6 +46,11 @@ Status CheckpointSlot::receive(const std::vector<unsigned char>& bytes) {
   if (s.ok && t->recipe().task != want)
     s = Status::Error("the checkpoint holds a model of the task {0}, this view shows the model of the task {1}",
                       {"\"" + t->recipe().task + "\"", "\"" + want + "\""});
+  const train::Recipe& got = t->recipe();
+  const train::Recipe built = recipe();
+  if (s.ok && (got.layers != built.layers || got.heads != built.heads || got.d_model != built.d_model))
+    s = Status::Error("the checkpoint holds a model of {0} layers × {1} heads (d_model {2}), this view shows one of {3} × {4} (d_model {5})",
+                      {arg(got.layers), arg(got.heads), arg(got.d_model), arg(built.layers), arg(built.heads), arg(built.d_model)});
   if (!s.ok) {
     fail(s);
     return s;

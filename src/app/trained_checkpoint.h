@@ -22,9 +22,10 @@ constexpr const char* kTrainedSentence = "the animal didn't cross the street bec
 
 // The build's checkpoints: the asset's name and the recipe it holds (what the desktop trains when the file is
 // missing, and the task a checkpoint read into the slot must have).
-enum class BuildCheckpoint { Coref, Heads };
-const char* checkpoint_asset(BuildCheckpoint which);   // "checkpoints/coref.aptc", "checkpoints/heads.aptc"
-train::Recipe checkpoint_recipe(BuildCheckpoint which);  // Recipe{}, heads_recipe(2)
+enum class BuildCheckpoint { Coref, Heads, Example };
+// "checkpoints/coref.aptc", "checkpoints/heads.aptc", "checkpoints/example.aptc" (the import scene's)
+const char* checkpoint_asset(BuildCheckpoint which);
+train::Recipe checkpoint_recipe(BuildCheckpoint which);  // Recipe{}, heads_recipe(2), attention_example_recipe()
 
 // Where a build's checkpoint cannot be read (the desktop has no dist/ beside it): the program may train the
 // recipe here instead (deterministic: the same weights, in seconds). The desktop's main() installs one; the

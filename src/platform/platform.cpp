@@ -55,6 +55,9 @@ struct PlatformData {
   bool quit = false;
   int pending_frames = kSettleFrames;  // frames still to draw although nothing moves (input settles over a few frames)
   int idle_turns = 0;                  // turns in a row without a frame
+  // paced requests (platform_request_frames_paced): when one last drew, and the one that waits for its turn
+  Uint64 paced_last = 0, paced_due = 0;  // performance-counter values (paced_due 0: none waits)
+  int paced_frames = 0;
   FrameInfo last_drawn;                // size and pixel ratio of the last drawn frame
   // Dear ImGui 1.86 reads keys as "down this frame"; a key pressed and released between two frames (a quick
   // tap, a test driver, a slow software-rendered frame) would never be seen. A release that follows its
@@ -131,6 +134,11 @@ void one_frame() {
       g.quit = true;
   }
   if (!events.empty() || had_deferred || !g.deferred.empty()) g.pending_frames = std::max(g.pending_frames, kSettleFrames);
+  if (g.paced_due != 0 && SDL_GetPerformanceCounter() >= g.paced_due) {  // a paced request's turn has come
+    g.paced_last = SDL_GetPerformanceCounter();
+    g.paced_due = 0;
+    g.pending_frames = std::max(g.pending_frames, g.paced_frames);
+  }
   FrameInfo info = current_frame_info();
   const bool resized = info.width != g.last_drawn.width || info.height != g.last_drawn.height || info.dpr != g.last_drawn.dpr;
   const bool typing = ImGui::GetIO().WantTextInput;  // the text cursor blinks
@@ -138,7 +146,7 @@ void one_frame() {
 #ifdef __EMSCRIPTEN__
     // Idle for half a second: stop the browser's frame callbacks altogether. The page's glue
     // (web/playground.js) resumes the loop on input, on a page-API call and when the canvas is resized.
-    if (++g.idle_turns > 30) {
+    if (++g.idle_turns > 30 && g.paced_due == 0) {  // (a paced request still waiting keeps the loop turning)
       g.idle_turns = 0;
       emscripten_pause_main_loop();
       EM_ASM({ if (window.apBridge) window.apBridge.paused(); });
@@ -239,6 +247,20 @@ void platform_rebuild_font_texture() {
 }
 
 void platform_request_frames(int n) { g.pending_frames = std::max(g.pending_frames, n); }
+
+void platform_request_frames_paced(int n, double min_interval_s) {
+  const Uint64 now = SDL_GetPerformanceCounter();
+  const Uint64 next = g.paced_last + static_cast<Uint64>(min_interval_s * static_cast<double>(SDL_GetPerformanceFrequency()));
+  if (g.paced_last == 0 || now >= next) {
+    g.paced_last = now;
+    g.paced_due = 0;
+    platform_request_frames(n);
+    return;
+  }
+  if (g.paced_due == 0) g.paced_frames = 0;
+  g.paced_due = next;  // drawn then: the news that came meanwhile, the newest included
+  g.paced_frames = std::max(g.paced_frames, n);
+}
 
 void platform_run(FrameFn frame, bool (*before_new_frame)(const FrameInfo&), bool (*busy)()) {
   g.frame = frame;

@@ -27,6 +27,11 @@ bool platform_init(const char* title, int width, int height);
 void platform_run(FrameFn frame, bool (*before_new_frame)(const FrameInfo&), bool (*busy)());
 // Draw at least `n` more frames (something changed outside the event loop, e.g. through the page API).
 void platform_request_frames(int n);
+// The same for news that may come faster than it is worth drawing (a training worker's reports, dozens a second):
+// at most one such request per `min_interval_s` draws at once; one that comes sooner is drawn when the interval
+// is over, so the newest news is always drawn. Each drawn frame of a software-rendered page costs the cores that
+// the worker trains on.
+void platform_request_frames_paced(int n, double min_interval_s);
 void platform_shutdown();
 
 // Recreates the font texture after the caller rebuilt io.Fonts (outside a frame).

@@ -55,19 +55,23 @@ class WebTrainHost final : public ap::TrainHost {
   bool wakes_page() const override { return true; }
 
   // A report of the run that begin() number `run` started; one of an earlier run, still on its way, is dropped.
-  void received(const double* v, int n, int run) {
-    if (run != run_) return;
+  // True when it is worth a frame at once: the run's first report, its last (finished or diverged), a fault;
+  // the reports in between are drawn a few times a second (platform_request_frames_paced).
+  bool received(const double* v, int n, int run) {
+    if (run != run_) return false;
     ap::train::TrainReport r;
     const ap::Status s = ap::train::decode_report(v, static_cast<size_t>(n > 0 ? n : 0), &r);
     if (!s.ok) {
       error_ = s.message;
-      return;
+      return true;
     }
+    const bool urgent = r.step == 0 || r.finished() || r.diverged();
     if (!weights_.empty()) r.weights = std::move(weights_);
     else if (fresh_) r.weights = std::move(report_.weights);  // a report not yet read kept them
     weights_.clear();
     report_ = std::move(r);
     fresh_ = true;
+    return urgent;
   }
   // The checkpoint that goes with the next report of run `run` (the worker posts both in one message).
   void received_weights(const uint8_t* bytes, int n, int run) {
@@ -92,8 +96,8 @@ void install_web_train_host() { set_train_host(&g_web_host); }
 }  // namespace ap
 
 extern "C" EMSCRIPTEN_KEEPALIVE void ap_train_report(const double* v, int n, int run) {
-  g_web_host.received(v, n, run);
-  ap::platform_request_frames(2);
+  if (g_web_host.received(v, n, run)) ap::platform_request_frames(2);
+  else ap::platform_request_frames_paced(2, 0.1);
 }
 extern "C" EMSCRIPTEN_KEEPALIVE void ap_train_weights(const uint8_t* bytes, int n, int run) {
   g_web_host.received_weights(bytes, n, run);

@@ -16,6 +16,7 @@
 #include "platform/platform.h"
 #include "widgets/colormap.h"
 #include "widgets/matrix_view.h"
+#include "views/checkpoint_fetch.h"
 
 namespace ap {
 
@@ -64,7 +65,12 @@ void scale_for(const ImportData& d, MatrixView* v) {
 
 ImportView::~ImportView() { heatmap_release(this); }
 
+// The trained example's model: fetched when first asked for (views/checkpoint_fetch.h); from the controls and
+// the stage both (an embed may hide the controls).
+void ImportView::sync(ViewContext& ctx) { fetch_checkpoint(scene_, ctx.st, &failures_seen_, scene_.data().source == "trained"); }
+
 void ImportView::controls(ViewContext& ctx) {
+  sync(ctx);
   const ImportData& d = scene_.data();
   const ImportParams& p = scene_.params();
   ImGui::Spacing();
@@ -76,7 +82,8 @@ void ImportView::controls(ViewContext& ctx) {
   ImGui::TextWrapped("%s", tr("or drop a .npy / .json file anywhere on the page"));
   ImGui::PopStyleColor();
   ImGui::Spacing();
-  ImGui::TextWrapped("%s: %s", tr("data from"), scene_.is_example() ? tr("The built-in example") : d.source.c_str());
+  ImGui::TextWrapped("%s: %s", tr("data from"), scene_.source_label().c_str());
+  if (scene_.trained_pending()) ImGui::TextDisabled("%s", tr("Loading the trained model…"));
   ImGui::TextUnformatted(tr_format(N_("layers × heads = {0} × {1}, n = {2}"), {arg(d.w.layers), arg(d.w.heads), arg(d.w.n)}).c_str());
   const float field = ImGui::GetFontSize() * 9.f;
   int layer = p.layer + 1, head = p.head + 1;
@@ -106,6 +113,9 @@ void ImportView::controls(ViewContext& ctx) {
     ImGui::TextWrapped("%s", tr("Built-in example: the SDPA scene's weights (seeded, not trained), 1 layer × 1 head. Drop your model's attention (.npy or .json) to see real heads."));
     ImGui::PopStyleColor();
   }
+  if (d.source != "trained" && !scene_.trained_pending() &&
+      ImGui::Button((std::string(tr("A trained model: 2 layers × 2 heads")) + "###trained_example").c_str()))
+    (void)report_result(ctx.st, "preset", scene_.load_preset("trained"));
   ImGui::PopTextWrapPos();
   ImGui::Spacing();
   recipes_panel();
@@ -120,6 +130,7 @@ std::string ImportView::step_text(const ViewContext&) const {
 }
 
 void ImportView::stage(ViewContext& ctx) {
+  sync(ctx);
   if (static_cast<ImportStage>(scene_.timeline.stage()) == ImportStage::Heads) heads_stage(ctx);
   else head_stage(ctx);
 }

@@ -20,6 +20,8 @@ class ImportView final : public SceneView {
   void heads_stage(ViewContext& ctx);
   void head_stage(ViewContext& ctx);
   void recipes_panel();  // "How do I get this file?" (import_recipes.cpp)
+  void sync(ViewContext& ctx);
+  int failures_seen_ = 0;  // the trained example's checkpoint failures already reported
   ImportScene& scene_;
   std::string recipe_note_;  // "Copied to the clipboard." after a Copy
 };

@@ -3,7 +3,9 @@
 // document (setState imports them), layer/head in the URL, and the row-sum report equals a naive recount.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -12,6 +14,7 @@
 #include "app/scenes/import_scene.h"
 #include "app/url.h"
 #include "core/sdpa_pipeline.h"
+#include "core/train/checkpoint.h"
 #include "helpers.h"
 
 namespace ap {
@@ -186,6 +189,73 @@ TEST(AppImportScene, BadDocumentsAreRefusedAndTheLastGoodStateStays) {
     EXPECT_FALSE(str(r["error"]).empty()) << doc;
     EXPECT_EQ(doc_of(st), before) << doc;
   }
+}
+
+// The preset "trained": a trained model's attention, as a file of the learner's would hold it. Nothing is
+// fetched before it is asked for; then every head of every layer of the build's example model (coreference,
+// 2 layers × 2 heads) for the notes' sentence, each map equal to the model's own forward pass, rows summing to 1,
+// the words as tokens, labelled with the checkpoint's measured accuracy; the document names it while it loads and
+// round-trips once loaded; a damaged checkpoint leaves a message and the data as it was.
+TEST(AppImportScene, TheTrainedExampleIsEveryHeadOfATrainedModelWithItsTokens) {
+  ImportScene s;
+  EXPECT_EQ(s.checkpoint(), ImportScene::Checkpoint::None);
+  const int gen = s.generation();
+  ASSERT_TRUE(s.load_preset("trained").ok);
+  EXPECT_TRUE(s.trained_pending());
+  EXPECT_EQ(s.checkpoint(), ImportScene::Checkpoint::Wanted);
+  EXPECT_EQ(s.generation(), gen);  // the data on screen stays until the model is here
+  EXPECT_EQ(scene_doc(s)["source"], "trained");
+  const auto& b = example_checkpoint_bytes();
+  s.receive_checkpoint(std::vector<unsigned char>(b.begin(), b.end()));
+  ASSERT_FALSE(s.trained_pending());
+  const ImportData& d = s.data();
+  ASSERT_EQ(d.source, "trained") << s.checkpoint_error().message;
+  EXPECT_EQ(d.w.layers, 2);
+  EXPECT_EQ(d.w.heads, 2);
+  EXPECT_EQ(d.w.n, 11);
+  EXPECT_EQ(d.w.tokens.front(), "the");
+  EXPECT_EQ(d.w.tokens[7], "it");
+  EXPECT_LE(d.max_row_sum_dev, 1e-5);
+  EXPECT_NE(d.label.find("trained on coreference, 1500 steps, held-out accuracy"), std::string::npos) << d.label;
+  EXPECT_NE(d.label.find("2 layers × 2 heads"), std::string::npos) << d.label;
+  // Each map is the model's own: its forward pass over the same words.
+  train::Trainer t;
+  ASSERT_TRUE(train::read_checkpoint(b.data(), b.size(), &t).ok);
+  std::printf("the example model: %s\n", d.label.c_str());
+  EXPECT_GE(t.heldout_accuracy(), 0.95);
+  train::SentenceAttention a;
+  ASSERT_TRUE(t.attention_of(d.w.tokens, &a).ok);
+  float largest = 0;
+  for (size_t k = 0; k < a.maps.size(); ++k) largest = std::max(largest, (a.maps[k] - d.w.maps[k]).cwiseAbs().maxCoeff());
+  std::printf("largest difference to the model's forward pass: %g\n", largest);
+  EXPECT_EQ(largest, 0.f);
+  // Layer 2's pointer head (head 1): "it" → "animal".
+  const Mat& ptr = d.w.at(1, 0);
+  Eigen::Index best;
+  ptr.row(7).maxCoeff(&best);
+  EXPECT_EQ(best, 1);
+  // The document round-trips; its results carry the label.
+  json doc = scene_doc(s, true);
+  EXPECT_EQ(doc["results"]["label"], d.label);
+  EXPECT_EQ(doc["checkpoint"], "loaded");
+  ImportScene back;
+  ASSERT_TRUE(prepare_commit(back, doc).ok);
+  EXPECT_EQ(back.data().w.layers, 2);
+  EXPECT_EQ(back.data().source, "trained");
+  // A layer and head the model has, then a damaged checkpoint in another scene: a message, nothing changes.
+  ASSERT_TRUE(s.select(1, 1).ok);
+  EXPECT_FALSE(s.select(2, 0).ok);
+  ImportScene broken;
+  ASSERT_TRUE(broken.load_preset("trained").ok);
+  std::vector<unsigned char> bad(b.begin(), b.end());
+  bad[bad.size() / 2] ^= 0x55;
+  const int g2 = broken.generation();
+  broken.receive_checkpoint(bad);
+  EXPECT_EQ(broken.checkpoint(), ImportScene::Checkpoint::Failed);
+  EXPECT_NE(broken.checkpoint_error().message.find("checksum"), std::string::npos) << broken.checkpoint_error().message;
+  EXPECT_TRUE(broken.is_example());
+  EXPECT_EQ(broken.generation(), g2);
+  EXPECT_FALSE(broken.load_preset("trained").ok);  // what it said stays true
 }
 
 }  // namespace

@@ -229,3 +229,42 @@ test('multi-head scene: the trained heads and what each reads, a link restores t
     assert.ok(s.errors.some((e) => /coref/.test(e)), JSON.stringify(s.errors));
   } finally { await wrong.close(); }
 });
+
+// The import scene's trained example (preset "trained"): nothing fetched before it is asked for; then the build's
+// example model (dist/checkpoints/example.aptc: coreference, 2 layers × 2 heads) gives every head of both layers
+// for the notes' sentence, with its words as tokens and the model's measured label; layer 2's pointer head puts
+// "it" on "animal". Screenshots in English and Chinese.
+test('import scene: the trained example is every head of a 2 × 2 trained model, with tokens and its measured label', async () => {
+  const page = await browser.context.newPage();
+  const seen = checkpointRequests(page);
+  try {
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(url + '?scene=import');
+    await page.evaluate(() => window.playground.ready.then(() => true));
+    await frames(page, 5);
+    let s = await state(page);
+    assert.equal(s.source, 'example');
+    assert.equal(s.checkpoint, 'none');
+    assert.deepEqual(seen, [], 'no checkpoint before the trained example is asked for');
+    assert.deepEqual(await set(page, { preset: 'trained' }), { ok: true });
+    s = await waitFor(page, (x) => x.checkpoint === 'loaded' && x.source === 'trained');
+    assert.equal(seen.length, 1, seen.join(', '));
+    assert.match(seen[0], /checkpoints\/example\.aptc/);
+    assert.equal(s.results.layers, 2);
+    assert.equal(s.results.heads, 2);
+    assert.equal(s.tokens.length, 11);
+    assert.ok(s.results.rows_sum_to_one);
+    assert.match(s.results.label, /^trained on coreference, 1500 steps, held-out accuracy \d+\.\d %, 2 layers × 2 heads$/);
+    const pointer = s.weights[1][0];
+    assert.equal(s.tokens[argmax(pointer[s.tokens.indexOf('it')])], 'animal');
+    assert.deepEqual(await set(page, { layer: 1, head: 0 }), { ok: true });
+    await screenshot(page, 'import-trained-en.png');
+    assert.deepEqual(await set(page, { lang: 'zh', step: 1 }), { ok: true });
+    await screenshot(page, 'import-trained-one-head-zh.png');
+    // The document comes back as it is, in a new page too (the weights travel in it).
+    const doc = await state(page);
+    assert.deepEqual(await set(page, doc), { ok: true });
+    assert.deepEqual(errors, []);
+  } finally { await page.close(); }
+});

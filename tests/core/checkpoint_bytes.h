@@ -3,6 +3,7 @@
 // (deterministic: the same bytes). Each made once per test run.
 //   default_checkpoint_bytes(): the coreference model (coref.aptc, Recipe{})
 //   heads_checkpoint_bytes():   the heads experiment's two heads (heads.aptc, heads_recipe(2))
+//   example_checkpoint_bytes(): the import scene's example, 2 layers of 2 heads (example.aptc)
 #pragma once
 #include <cstdio>
 #include <string>
@@ -36,6 +37,11 @@ inline const std::vector<uint8_t>& default_checkpoint_bytes() {
 
 inline const std::vector<uint8_t>& heads_checkpoint_bytes() {
   static const std::vector<uint8_t> bytes = build_checkpoint_bytes("heads.aptc", train::heads_recipe(2));
+  return bytes;
+}
+
+inline const std::vector<uint8_t>& example_checkpoint_bytes() {
+  static const std::vector<uint8_t> bytes = build_checkpoint_bytes("example.aptc", train::attention_example_recipe());
   return bytes;
 }
 

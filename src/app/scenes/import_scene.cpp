@@ -8,7 +8,10 @@
 #include "app/param_fields.h"
 #include "app/scene_presets.h"
 #include "core/number_text.h"
+#include "app/scene_training.h"
+#include "app/scenes/train_scene.h"
 #include "core/sdpa_pipeline.h"
+#include "core/train/trainer.h"
 
 namespace ap {
 
@@ -35,21 +38,35 @@ const TrPair kStrings[] = {
     {"the file has {0} tokens, but the weights have n = {1}", "文件有 {0} 个 token，而权重的 n = {1}"},
     {"layer {0} head {1}", "第 {0} 层 第 {1} 头"},
     {"source '{0}' needs its weights", "来源 '{0}' 需要同时给出 weights"},
+    {"A trained model: 2 layers × 2 heads", "训练过的模型：2 层 × 2 头"},
+    {"The notes' sentence through a model trained on the coreference task, 2 layers of 2 heads: every head's attention, as a file of your own model would hold it.",
+     "讲义里的句子经过一个在指代消解任务上训练的模型（2 层，每层 2 个头）：每个头的注意力，就像你自己模型的文件里那样。"},
+    {"{0}, {1} layers × {2} heads", "{0}，{1} 层 × {2} 头"},
 };
 
-using Preset = ScenePreset<int>;
+using Preset = ScenePreset<int>;  // 0: the built-in example, 1: the trained model's
 const std::vector<Preset>& preset_table() {
   static const std::vector<Preset> kPresets = {
       {{"example", N_("The built-in example"),
         N_("The weights of the scaled dot-product scene's default sentence, computed by the core: 1 layer × 1 head, seeded, not trained.")},
-       0}};
+       0},
+      {{"trained", N_("A trained model: 2 layers × 2 heads"),
+        N_("The notes' sentence through a model trained on the coreference task, 2 layers of 2 heads: every head's attention, as a file of your own model would hold it.")},
+       1}};
   return kPresets;
 }
 
 struct ImportChange final : SceneChange {
   ImportData data;
   ImportParams params;
+  bool pending = false;  // the trained example waits for its model (the data on screen stays)
 };
+
+// "trained on coreference, 1500 steps, held-out accuracy 100.0 %, 2 layers × 2 heads" (measured: the checkpoint's).
+std::string trained_label(const train::Trainer& t, bool localized) {
+  const std::vector<std::string> args = {model_weights_label(t, localized), arg(t.recipe().layers), arg(t.recipe().heads)};
+  return localized ? tr_format(N_("{0}, {1} layers × {2} heads"), args) : format_template("{0}, {1} layers × {2} heads", args);
+}
 
 json results_json(const ImportData& d, const ImportParams& p, bool with_matrices) {
   json r;
@@ -60,6 +77,7 @@ json results_json(const ImportData& d, const ImportParams& p, bool with_matrices
   r["rows_sum_to_one"] = d.max_row_sum_dev <= 1e-3;
   r["min"] = d.min_value;
   r["max"] = d.max_value;
+  if (!d.label.empty()) r["label"] = d.label;
   if (with_matrices) r["shown"] = matrix_json(d.w.at(p.layer, p.head));
   return r;
 }
@@ -76,6 +94,25 @@ Status import_example(ImportData* out) {
   d.w.maps = {m.trace.weights()};
   d.w.tokens = m.query_tokens;
   d.source = "example";
+  measure_import(&d);
+  *out = std::move(d);
+  return Status::Ok();
+}
+
+// The notes' sentence through the trained model (core/train/trainer.h: attention_of): maps[l · H + h], n × n.
+Status import_trained(train::Trainer& t, ImportData* out) {
+  std::vector<std::string> words;
+  AP_TRY(train_sentence_words(kTrainedSentence, &words, t.recipe().task));
+  train::SentenceAttention a;
+  AP_TRY(t.attention_of(words, &a));
+  ImportData d;
+  d.w.layers = a.layers;
+  d.w.heads = a.heads;
+  d.w.n = static_cast<int>(words.size());
+  d.w.maps = std::move(a.maps);
+  d.w.tokens = words;
+  d.source = "trained";
+  d.label = trained_label(t, false);
   measure_import(&d);
   *out = std::move(d);
   return Status::Ok();
@@ -146,6 +183,12 @@ std::string ImportScene::token(int i) const {
 }
 
 void ImportScene::write_params(json& doc) const {
+  if (pending_) {  // waiting for the trained example: the document already names it (a link asks for the same)
+    doc["source"] = "trained";
+    doc["layer"] = params_.layer;
+    doc["head"] = params_.head;
+    return;
+  }
   doc["source"] = data_.source;
   doc["layer"] = params_.layer;
   doc["head"] = params_.head;
@@ -153,15 +196,20 @@ void ImportScene::write_params(json& doc) const {
   doc["weights"] = attention_weights_json(data_.w);
 }
 
-void ImportScene::write_results(json& doc, bool with_matrices) const { doc["results"] = results_json(data_, params_, with_matrices); }
+void ImportScene::write_results(json& doc, bool with_matrices) const {
+  doc["results"] = results_json(data_, params_, with_matrices);
+  doc["checkpoint"] = example_.state_name();  // the trained example's model: none, loading, loaded, failed
+  if (example_.state() == Checkpoint::Failed) doc["checkpoint_error"] = example_.error().message;
+}
 
 namespace {
 // Every field, once (app/param_fields.h). All are read by prepare's own rules: the data first (a preset, new
 // weights, or new tokens for the weights on screen), then layer and head within that data's sizes. Only the
-// view goes in a link: the weights are too big for an address (they travel in setState, or as a file).
+// view and the source go in a link: the weights are too big for an address (they travel in setState, or as a
+// file), so a link restores the built-in and the trained examples, and names a file it cannot carry.
 const FieldTable<ImportParams>& import_fields() {
   static const FieldTable<ImportParams> kFields = {
-      {"source", by_scene, UrlKind::String, nullptr, false},
+      {"source", by_scene, UrlKind::String},  // a link restores "example" and "trained"; a file's name asks for its weights
       {"layer", by_scene, UrlKind::Number},
       {"head", by_scene, UrlKind::Number},
       {"tokens", by_scene, UrlKind::Json, nullptr, false},
@@ -180,26 +228,42 @@ const std::vector<UrlParam>& ImportScene::url_params() const {
 // within the data; 3. results, if given, must be what these give.
 Status ImportScene::prepare(const json& in, std::unique_ptr<SceneChange>* out) const {
   if (!in.is_object()) return Status::Error("expects an object, got {0}", {quote_json(in)});
-  AP_TRY(check_table_fields(in, import_fields(), {"results"}));
+  AP_TRY(check_table_fields(in, import_fields(), {"results", "checkpoint", "checkpoint_error"}));
   auto change = std::make_unique<ImportChange>();
   ImportData& d = change->data;
   ImportParams& p = change->params;
   d = data_;
   p = params_;
-  bool new_data = false;
+  bool new_data = false, trained = false;
   if (const auto it = in.find("preset"); it != in.end()) {
-    int unused = 0;
-    AP_TRY(find_preset_params(*it, preset_table(), &unused));
-    AP_TRY(import_example(&d));
+    int which = 0;
+    AP_TRY(find_preset_params(*it, preset_table(), &which));
+    trained = which == 1;
+    if (!trained) AP_TRY(import_example(&d));
     new_data = true;
   }
   std::string source;
   if (const auto it = in.find("source"); it != in.end()) AP_TRY(read_string(*it, "source", &source));
+  // The trained example without its weights (the preset, or a document that waited for it): from the model.
+  if (!in.contains("weights") && (trained || (source == "trained" && (data_.source != "trained" || pending_)))) {
+    if (example_.state() == Checkpoint::Failed) return example_.error();
+    if (!example_.trainer()) {  // not here yet: the view fetches it, then this is asked for again
+      change->pending = true;
+      if (const auto it = in.find("layer"); it != in.end() && it->is_number_integer()) p.layer = it->get<int>();
+      if (const auto it = in.find("head"); it != in.end() && it->is_number_integer()) p.head = it->get<int>();
+      *out = std::move(change);
+      return Status::Ok();
+    }
+    AP_TRY(import_trained(*example_.trainer(), &d));
+    new_data = true;
+    source.clear();
+  }
   if (const auto it = in.find("weights"); it != in.end()) {
     NdArray a;
     AP_TRY(array_from_json(*it, "weights", &a));
     AP_TRY(attention_from_array(a, &d.w));
     d.source = source.empty() ? "setState" : source;
+    d.label.clear();  // the document's weights: data, whatever it says they are
     new_data = true;
   } else if (!source.empty() && source != d.source) {
     if (source != "example") return Status::Error("source '{0}' needs its weights", {source});
@@ -230,8 +294,12 @@ Status ImportScene::prepare(const json& in, std::unique_ptr<SceneChange>* out) c
     p.head = static_cast<int>(v);
   }
   if (const auto it = in.find("results"); it != in.end()) {
-    const json mine = json::parse(results_json(d, p, it->contains("shown")).dump());
-    if (json::parse(it->dump()) != mine) return Status::Error("results do not match what the other fields give");
+    // The trained example's label comes from the model, which a document's weights do not bring: not compared.
+    json mine = json::parse(results_json(d, p, it->contains("shown")).dump());
+    json theirs = json::parse(it->dump());
+    mine.erase("label");
+    if (theirs.is_object()) theirs.erase("label");
+    if (theirs != mine) return Status::Error("results do not match what the other fields give");
   }
   *out = std::move(change);
   return Status::Ok();
@@ -239,6 +307,13 @@ Status ImportScene::prepare(const json& in, std::unique_ptr<SceneChange>* out) c
 
 void ImportScene::commit(std::unique_ptr<SceneChange> change) {
   auto* c = static_cast<ImportChange*>(change.get());
+  if (c->pending) {
+    pending_ = true;
+    params_ = c->params;  // the layer and head asked for (checked when the model is here)
+    example_.want();
+    return;
+  }
+  pending_ = false;
   data_ = std::move(c->data);
   params_ = c->params;
   labels_ = data_.w.tokens;
@@ -257,6 +332,7 @@ Status ImportScene::import_file(const std::string& name, const std::vector<unsig
     change->data = data_;
     change->data.w.tokens = std::move(tokens);
     change->data.source = data_.source + " + " + (name.empty() ? "tokens" : name);
+    change->data.label.clear();  // other tokens: no longer what the model read
     change->params = params_;
     commit(std::move(change));
     return Status::Ok();
@@ -265,6 +341,43 @@ Status ImportScene::import_file(const std::string& name, const std::vector<unsig
   measure_import(&change->data);
   change->params = {};
   commit(std::move(change));
+  return Status::Ok();
+}
+
+void ImportScene::receive_checkpoint(const std::vector<unsigned char>& bytes) {
+  if (!example_.receive(bytes).ok || !pending_) {
+    pending_ = false;
+    return;
+  }
+  json doc = {{"source", "trained"}, {"layer", params_.layer}, {"head", params_.head}};
+  std::unique_ptr<SceneChange> c;
+  Status s = prepare(doc, &c);
+  if (!s.ok) {  // a layer or head the model has not: its first
+    doc = {{"source", "trained"}, {"layer", 0}, {"head", 0}};
+    s = prepare(doc, &c);
+  }
+  if (!s.ok) {
+    checkpoint_failed(s);
+    return;
+  }
+  commit(std::move(c));
+}
+
+void ImportScene::checkpoint_failed(const Status& error) {
+  example_.fail(error);
+  pending_ = false;
+}
+
+std::string ImportScene::source_label(bool localized) const {
+  if (!data_.label.empty()) return localized && example_.trainer() ? trained_label(*example_.trainer(), true) : data_.label;
+  if (is_example()) return localized ? tr("The built-in example") : "The built-in example";
+  return data_.source;
+}
+
+Status ImportScene::load_preset(const std::string& id) {
+  std::unique_ptr<SceneChange> c;
+  AP_TRY(prepare(json{{"preset", id}}, &c));
+  commit(std::move(c));
   return Status::Ok();
 }
 

@@ -128,6 +128,8 @@ const TrPair kStrings[] = {
     {"the checkpoint holds a model of the task {0}, this view shows the model of the task {1}",
      "检查点里是任务 {0} 的模型，这个视图展示的是任务 {1} 的模型"},
     {"the checkpoint's payload ends in the middle of a field", "检查点的数据在某个字段中间就结束了"},
+    {"the checkpoint holds a model of {0} layers × {1} heads (d_model {2}), this view shows one of {3} × {4} (d_model {5})",
+     "检查点里的模型是 {0} 层 × {1} 头（d_model {2}），这个视图展示的是 {3} × {4}（d_model {5}）的模型"},
     {"the training worker sent a report this page cannot read", "训练 worker 发来的报告无法读取"},
 };
 

@@ -48,6 +48,14 @@ constexpr long long kMaxSeed = limits::kMaxSeed;
 constexpr double kMaxWork = 6e10;
 }  // namespace recipe_limits
 
+// The import scene's example (a multi-layer, multi-head model, as a file of the learner's would hold): the
+// coreference task with 2 layers of 2 heads, the default recipe otherwise.
+inline Recipe attention_example_recipe() {
+  Recipe r;
+  r.heads = 2;
+  return r;
+}
+
 // The split of the coreference task's sentences (coref.h) is part of the task, not of the recipe.
 constexpr uint64_t kTaskSplitSeed = 7;
 
