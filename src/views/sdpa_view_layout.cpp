@@ -275,6 +275,19 @@ ImVec2 SdpaView::lay_out(ViewContext& ctx, Plan& p, const Geo& g, ImVec2 o, ImVe
       total_w += box_w.back();
     }
     total_w += gaps;
+    // Titles wider than their grids that push the row past the area (a phone: "output A·V  11×4" over four
+    // narrow columns) drop their sizes ("  11×4", said by the grid itself), rather than make the row scroll.
+    if (total_w > avail.x - fs * 0.5f)
+      for (size_t k = 0; k < p.items.size(); ++k) {
+        std::string& t = p.items[k].v.title;
+        const size_t cut = t.rfind("  ");
+        const float grid = (k == 0 ? label_w : 0.f) + cols[k] * cell_w[k];
+        if (cut == std::string::npos || box_w[k] <= grid + 0.5f) continue;
+        t.resize(cut);
+        const float w = std::max(grid, title_w(p.items[k].v) + (k == 0 ? label_w : 0.f));
+        total_w -= box_w[k] - w;
+        box_w[k] = w;
+      }
     // The embeddings X (first, `free`) give way: without room they become a heatmap.
     if (g.numbered && total_w > avail.x - fs * 0.5f && p.items[0].free) {
       const float others = total_w - box_w[0];
