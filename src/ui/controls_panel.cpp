@@ -12,6 +12,7 @@
 #include "ui/ui_state.h"
 #include "widgets/colormap.h"
 #include "widgets/section.h"
+#include "widgets/tooltip.h"
 
 namespace ap {
 
@@ -73,7 +74,7 @@ void controls_panel(PlaygroundState& st, UiState& ui, ViewContext& ctx) {
         // A preset is shown complete, at its last stage.
         if (report_result(st, "preset", apply_document(st, {{"preset", pr.id}}))) st.timeline().end();
       }
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(pr.note));
+      if (ImGui::IsItemHovered()) tooltip("%s", tr(pr.note));
       ImGui::SameLine();
     }
     ImGui::NewLine();
@@ -96,14 +97,14 @@ void controls_panel(PlaygroundState& st, UiState& ui, ViewContext& ctx) {
     st.ui_scale = std::clamp(ui.zoom_slider, PlaygroundState::kMinUiScale, PlaygroundState::kMaxUiScale);
   bool presenter = st.presenter;
   if (ImGui::Checkbox((std::string(tr("Presenter mode (T)")) + "###presenter").c_str(), &presenter)) set_presenter(st, presenter);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("High contrast, large type, the pointer highlighted: for a projector."));
+  if (ImGui::IsItemHovered()) tooltip("%s", tr("High contrast, large type, the pointer highlighted: for a projector."));
   ImGui::SameLine();
   if (ImGui::Button((std::string(tr("Full screen (F)")) + "###fullscreen").c_str())) platform_toggle_fullscreen();
   ImGui::Checkbox((std::string(tr("Colour-blind-safe colours")) + "###colorblind").c_str(), &st.colorblind);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("Blue–orange instead of blue–red, and a light-yellow–grey–blue scale for the weights."));
+  if (ImGui::IsItemHovered()) tooltip("%s", tr("Blue–orange instead of blue–red, and a light-yellow–grey–blue scale for the weights."));
   ImGui::Checkbox((std::string(tr("Stretch the weights' colours")) + "###stretch_weights").c_str(), &st.stretch_weights);
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("%s", tr("Off: weights are coloured from 0 to 1, so a weight looks as large as it is. On: the scale ends near the largest weight, to tell small weights apart (the legend says so)."));
+    tooltip("%s", tr("Off: weights are coloured from 0 to 1, so a weight looks as large as it is. On: the scale ends near the largest weight, to tell small weights apart (the legend says so)."));
   if (ImGui::Button((std::string(tr("Export (E)")) + "###export").c_str())) ui.show_export = !ui.show_export;
   ImGui::Spacing();
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));

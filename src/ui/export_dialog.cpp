@@ -21,6 +21,7 @@
 #include "widgets/colormap.h"
 #include "widgets/plot.h"
 #include "widgets/svg_snapshot.h"
+#include "widgets/tooltip.h"
 
 
 namespace ap {
@@ -349,7 +350,7 @@ void export_dialog(PlaygroundState& st, UiState& ui) {
   ImGui::SameLine();
   if (ImGui::Button((std::string(tr("SVG of the view")) + "###svg_view").c_str())) { whole_view(); g_export.svg_stage = 1; }
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("%s", tr("Vector shapes and text (glyph outlines), matrices drawn as heatmaps as images of their cells: for slides and papers."));
+    tooltip("%s", tr("Vector shapes and text (glyph outlines), matrices drawn as heatmaps as images of their cells: for slides and papers."));
   // The plots on screen (the √d_k sweep, the cost curves …): each one alone, cut out of the view.
   const std::vector<PlotDrawn> plots = plots_drawn();
   if (!plots.empty()) {

@@ -11,6 +11,7 @@
 #include "ui/ui_state.h"
 #include "widgets/math_text.h"
 #include "widgets/text_fit.h"
+#include "widgets/tooltip.h"
 
 namespace ap {
 
@@ -101,7 +102,7 @@ void lesson_map(PlaygroundState& st, UiState& ui) {
     if (ImGui::Button(label.c_str()) && target) open_lesson(st, ui, hs.scene);
     note_if_cut((std::string("history_") + hs.scene).c_str());
     ImGui::EndDisabled();
-    if (target && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(target->title()));
+    if (target && ImGui::IsItemHovered()) tooltip("%s", tr(target->title()));
   }
   ImGui::PopStyleColor();
   ImGui::Separator();

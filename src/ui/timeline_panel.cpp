@@ -8,6 +8,7 @@
 #include "app/i18n.h"
 #include "ui/ui_state.h"
 #include "widgets/math_text.h"
+#include "widgets/tooltip.h"
 
 namespace ap {
 
@@ -17,7 +18,7 @@ bool icon_button(const char* icon, const char* id, const char* tip) {
   const bool r = ImGui::Button((std::string(icon) + "###" + id).c_str());
   if (ImGui::IsItemHovered()) {  // dark text: the play button pushes white text for its own label
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.12f, 0.12f, 0.14f, 1.f));
-    ImGui::SetTooltip("%s", tip);
+    tooltip("%s", tip);
     ImGui::PopStyleColor();
   }
   ImGui::SameLine(0, 4);
@@ -60,7 +61,7 @@ void timeline_panel(PlaygroundState& st, UiState& ui) {
   float pos = static_cast<float>(t.position());
   const ImVec2 bar0 = ImGui::GetCursorScreenPos();
   if (ImGui::SliderFloat("##scrub", &pos, 0.f, static_cast<float>(t.total()), "")) t.set_position(pos);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("Drag to scrub through every step"));
+  if (ImGui::IsItemHovered()) tooltip("%s", tr("Drag to scrub through every step"));
   const ImVec2 bar1 = ImGui::GetItemRectMax();
   double acc = 0;
   for (int s = 0; s + 1 < t.stage_count(); ++s) {

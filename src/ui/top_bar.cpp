@@ -7,6 +7,7 @@
 
 #include "app/i18n.h"
 #include "ui/ui_state.h"
+#include "widgets/tooltip.h"
 
 namespace ap {
 
@@ -36,7 +37,7 @@ void top_bar(PlaygroundState& st, UiState& ui, float height) {
   const char* menu = st.show_controls ? tr("Hide controls") : tr("Controls");
   if (ImGui::Button(lid(ui.compact ? (st.show_controls ? "✕" : "≡") : menu, "controls_toggle").c_str()))
     st.show_controls = !st.show_controls;
-  if (ui.compact && ImGui::IsItemHovered()) ImGui::SetTooltip("%s (C)", menu);
+  if (ui.compact && ImGui::IsItemHovered()) tooltip("%s (C)", menu);
   ImGui::SameLine();
   if (!ui.compact && ImGui::GetWindowWidth() > 900.f) {
     ImGui::TextUnformatted(tr("Attention Playground"));
@@ -49,18 +50,18 @@ void top_bar(PlaygroundState& st, UiState& ui, float height) {
   ImGui::BeginDisabled(st.current == 0);
   if (ImGui::ArrowButton("prev_lesson", ImGuiDir_Left)) step_lesson(st, -1);
   ImGui::EndDisabled();
-  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s (P)", tr("Previous lesson"));
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) tooltip("%s (P)", tr("Previous lesson"));
   ImGui::SameLine(0, 2);
   // "Lessons 5/11" (a phone: "5/11"): where this scene is on the path, and the way to the lesson map.
   const std::vector<std::string> at = {std::to_string(st.current + 1), std::to_string(n_scenes)};
   const std::string pos = format_template(ui.compact ? "{0}/{1}" : tr("Lessons {0}/{1}"), at) + "###lesson_map";
   if (ImGui::Button(pos.c_str())) ui.show_lessons = !ui.show_lessons;
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s (G)", tr("Lesson map"));
+  if (ImGui::IsItemHovered()) tooltip("%s (G)", tr("Lesson map"));
   ImGui::SameLine(0, 2);
   ImGui::BeginDisabled(st.current + 1 >= n_scenes);
   if (ImGui::ArrowButton("next_lesson", ImGuiDir_Right)) step_lesson(st, 1);
   ImGui::EndDisabled();
-  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s (N)", tr("Next lesson"));
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) tooltip("%s (N)", tr("Next lesson"));
   ImGui::SameLine();
   // The scene switcher: every registered scene, by its title.
   const ImGuiStyle& style = ImGui::GetStyle();
@@ -80,18 +81,18 @@ void top_bar(PlaygroundState& st, UiState& ui, float height) {
     }
     ImGui::EndCombo();
   }
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s (S)", tr("Scene"));
+  if (ImGui::IsItemHovered()) tooltip("%s (S)", tr("Scene"));
   // Right side: share, language, zoom, help (on the bar, or in the "…" menu).
   if (fold) {
     ImGui::SameLine(std::max(ImGui::GetCursorPosX() + 4.f, ImGui::GetWindowWidth() - menu_w - 8.f));
     if (ImGui::Button("…###more")) ImGui::OpenPopup("more");
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("More"));
+    if (ImGui::IsItemHovered()) tooltip("%s", tr("More"));
     if (!ImGui::BeginPopup("more")) return end_top_bar();
   } else {
     ImGui::SameLine(std::max(ImGui::GetCursorPosX() + 8.f, ImGui::GetWindowWidth() - right_w - 8.f));
   }
   if (ImGui::Button(lid(tr("Share"), "share").c_str())) ui.show_share = !ui.show_share;
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("Link to this view (scene, parameters, language, step):"));
+  if (ImGui::IsItemHovered()) tooltip("%s", tr("Link to this view (scene, parameters, language, step):"));
   ImGui::SameLine();
   const auto lang_button = [&](const char* label, Lang l) {
     const bool on = lang() == l;
@@ -105,13 +106,13 @@ void top_bar(PlaygroundState& st, UiState& ui, float height) {
   lang_button(fonts_chinese_pending(st, ui) ? "中文…###zh" : "中文###zh", Lang::Zh);
   ImGui::SameLine();
   if (ImGui::Button("A−")) st.ui_scale = std::max(PlaygroundState::kMinUiScale, st.ui_scale - 0.1f);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s (−)", tr("Smaller text"));
+  if (ImGui::IsItemHovered()) tooltip("%s (−)", tr("Smaller text"));
   ImGui::SameLine(0, 2);
   if (ImGui::Button("A+")) st.ui_scale = std::min(PlaygroundState::kMaxUiScale, st.ui_scale + 0.1f);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s (+)", tr("Larger text (projector)"));
+  if (ImGui::IsItemHovered()) tooltip("%s (+)", tr("Larger text (projector)"));
   ImGui::SameLine();
   if (ImGui::Button("?")) ui.show_help = !ui.show_help;
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s (F1)", tr("Keyboard shortcuts"));
+  if (ImGui::IsItemHovered()) tooltip("%s (F1)", tr("Keyboard shortcuts"));
   if (fold) ImGui::EndPopup();
   end_top_bar();
 }

@@ -22,6 +22,7 @@
 #include "widgets/matrix_view.h"
 #include "widgets/text_fit.h"
 #include "widgets/seed_input.h"
+#include "widgets/tooltip.h"
 
 namespace ap {
 
@@ -119,7 +120,7 @@ void BahdanauView::controls(ViewContext& ctx) {
     ImGui::SetNextItemWidth(field);
     if (ImGui::InputInt((std::string(name) + "###" + name).c_str(), v, 1, 4))
       apply(name, [&](BahdanauParams& p) { p.*member = *v; });
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(tip));
+    if (ImGui::IsItemHovered()) tooltip("%s", tr(tip));
   };
   int_field("d_emb", &edit_.p.d_emb, &BahdanauParams::d_emb, N_("Width of the word embeddings (source and target), 1 to 64"));
   int_field("d_h", &edit_.p.d_h, &BahdanauParams::d_h, N_("Width of each encoder direction; h_j has 2·d_h numbers"));
@@ -128,7 +129,7 @@ void BahdanauView::controls(ViewContext& ctx) {
   if (seed_input(tr("seed"), "seed", &edit_.p.seed, field)) {
     apply("seed", [&](BahdanauParams& p) { p.seed = edit_.p.seed; });
   }
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("Every weight comes from this seed"));
+  if (ImGui::IsItemHovered()) tooltip("%s", tr("Every weight comes from this seed"));
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   ImGui::TextWrapped("%s", tr("Teacher forcing: at step t the decoder reads the reference word y_t-1, not its own guess."));
   ImGui::TextWrapped("%s", tr("Weights are seeded, not trained: an untrained alignment is not a translation alignment."));

@@ -21,6 +21,7 @@
 #include "widgets/math_text.h"
 #include "widgets/plot.h"
 #include "widgets/text_fit.h"
+#include "widgets/tooltip.h"
 
 namespace ap {
 
@@ -159,7 +160,7 @@ void CostView::controls(ViewContext& ctx) {
   edit_.sync(scene_);
   const float field = ImGui::GetFontSize() * 7.f;
   const auto apply = [&](const char* key) { (void)report_result(ctx.st, key, scene_.apply(edit_.p)); };
-  const auto tip = [](const char* t) { if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(t)); };
+  const auto tip = [](const char* t) { if (ImGui::IsItemHovered()) tooltip("%s", tr(t)); };
   ImGui::Spacing();
   ImGui::SetNextItemWidth(field);
   if (ImGui::InputInt("n###n", &edit_.p.n, 1, 64)) apply("n");
@@ -413,7 +414,7 @@ void CostView::measure_button(ViewContext& ctx, const char* id) {
   if (ImGui::Button((std::string(tr(label)) + "###measure_" + id).c_str()))
     (void)report_result(ctx.st, "sweep", scene_.start_sweep());
   if (scene_.quick() && ImGui::IsItemHovered())
-    ImGui::SetTooltip(tr("n = 16 … %d, %d runs per point (the controls set both)"), scene_.params().sweep_max_n, scene_.params().sweep_runs);
+    tooltip(tr("n = 16 … %d, %d runs per point (the controls set both)"), scene_.params().sweep_max_n, scene_.params().sweep_runs);
 }
 
 void CostView::sweep_bar(ViewContext& ctx) {

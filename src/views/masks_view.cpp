@@ -18,6 +18,7 @@
 #include "widgets/colormap.h"
 #include "widgets/matrix_view.h"
 #include "widgets/seed_input.h"
+#include "widgets/tooltip.h"
 
 namespace ap {
 
@@ -124,7 +125,7 @@ void MasksView::controls(ViewContext& ctx) {
     }
     ImGui::EndCombo();
   }
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("bug"));
+  if (ImGui::IsItemHovered()) tooltip("%s", tr("bug"));
   const float field = fs * 7.f;
   const auto int_field = [&](const char* label, const char* id, int* v, int step) {
     ImGui::SetNextItemWidth(field);
@@ -289,7 +290,7 @@ void MasksView::damage_stage(ViewContext& ctx) {
       edit_.p.bug = r.bug;
       (void)report_result(ctx.st, "bug", scene_.apply(edit_.p));
     }
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(MasksScene::bug_effect(r.bug)));
+    if (ImGui::IsItemHovered()) tooltip("%s", tr(MasksScene::bug_effect(r.bug)));
   };
   // The measures of one run, as the text of its cells: "0" where nothing is damaged.
   const auto value = [&](const MaskLabRun& r, int k) {

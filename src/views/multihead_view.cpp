@@ -25,6 +25,7 @@
 #include "widgets/matrix_view.h"
 #include "widgets/section.h"
 #include "widgets/seed_input.h"
+#include "widgets/tooltip.h"
 
 namespace ap {
 
@@ -122,10 +123,10 @@ void MultiheadView::controls(ViewContext& ctx) {
   ImGui::BeginDisabled(trained);  // the trained layer fixes these (the scene refuses other values)
   ImGui::SetNextItemWidth(field);
   if (ImGui::InputInt("d_model###d_model", &edit_.p.d_model, 8, 64)) apply(ctx, "d_model");
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("Width of each token's embedding x_i; h must divide it"));
+  if (ImGui::IsItemHovered()) tooltip("%s", tr("Width of each token's embedding x_i; h must divide it"));
   ImGui::SetNextItemWidth(field);
   if (ImGui::InputInt((std::string(tr("heads h")) + "###h").c_str(), &edit_.p.h, 1, 1)) apply(ctx, "h");
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("Number of heads; d_k = d_model / h"));
+  if (ImGui::IsItemHovered()) tooltip("%s", tr("Number of heads; d_k = d_model / h"));
   for (int h : {1, 2, 4, 8, 16}) {  // the usual head counts in one click
     if (h > 1) ImGui::SameLine();
     const bool on = scene_.params().h == h;

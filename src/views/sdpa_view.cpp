@@ -25,6 +25,7 @@
 #include "widgets/math_text.h"
 #include "widgets/section.h"
 #include "widgets/seed_input.h"
+#include "widgets/tooltip.h"
 
 namespace ap {
 
@@ -257,15 +258,15 @@ void SdpaView::controls(ViewContext& ctx) {
       }
     };
     int_field("d_model", &edit_.d_model, &SdpaParams::d_model);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("Width of each token's embedding x_i (1 to 512)"));
+    if (ImGui::IsItemHovered()) tooltip("%s", tr("Width of each token's embedding x_i (1 to 512)"));
     int_field("d_k", &edit_.d_k, &SdpaParams::d_k);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("Width of queries and keys (and values here), 1 to 512"));
+    if (ImGui::IsItemHovered()) tooltip("%s", tr("Width of queries and keys (and values here), 1 to 512"));
     if (seed_input(tr("seed"), "seed", &edit_.seed, field)) {
       SdpaParams p = model.params;
       p.seed = edit_.seed;
       (void)apply(p, "seed");
     }
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("The random embeddings and W^Q, W^K, W^V come from this seed"));
+    if (ImGui::IsItemHovered()) tooltip("%s", tr("The random embeddings and W^Q, W^K, W^V come from this seed"));
     bool pos = model.params.positional;
     if (ImGui::Checkbox((std::string(tr("add position codes (sin/cos)")) + "###positional").c_str(), &pos)) {
       SdpaParams p = model.params;
@@ -322,7 +323,7 @@ void SdpaView::controls(ViewContext& ctx) {
         p.pad_to = edit_.pad_to;
         (void)apply(p, "pad_to");
       }
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("Append [PAD] tokens up to this length (0: none)"));
+      if (ImGui::IsItemHovered()) tooltip("%s", tr("Append [PAD] tokens up to this length (0: none)"));
     }
     if (model.params.mask == MaskKind::Padding && model.pad_count == 0)
       ImGui::TextWrapped("%s", tr("No [PAD] keys yet: raise 'pad to', or type [PAD] in the sentence."));
@@ -451,7 +452,7 @@ void SdpaView::flow(ViewContext& ctx, float height) {
     ImGui::SetCursorScreenPos(a);
     ImGui::PushID(k);
     if (ImGui::InvisibleButton("stage", ImVec2(box_w, height))) scene_.timeline.set_stage(k, true);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s %d: %s", tr("Stage"), k + 1, tr(scene_.stages()[static_cast<size_t>(k)].title));
+    if (ImGui::IsItemHovered()) tooltip("%s %d: %s", tr("Stage"), k + 1, tr(scene_.stages()[static_cast<size_t>(k)].title));
     ImGui::PopID();
   }
   ImGui::SetCursorScreenPos(ImVec2(o.x, o.y + height + 6.f));
@@ -638,7 +639,7 @@ void SdpaView::stage(ViewContext& ctx) {
     const float w = ImGui::GetFrameHeight() + ImGui::CalcTextSize(label).x + 24.f;
     if (x > 0 && x + w <= avail.x) ImGui::SameLine(0, 16.f);
     ImGui::Checkbox((std::string(label) + "###numbers").c_str(), &numbers_forced_);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("The numbers do not fit at this text size: show them anyway (the matrices scroll)."));
+    if (ImGui::IsItemHovered()) tooltip("%s", tr("The numbers do not fit at this text size: show them anyway (the matrices scroll)."));
     x = x > 0 && x + w <= avail.x ? x + w + 16.f : w;
   }
   // Every weight small (many tokens): on the scale 0 … 1 they all look pale, which is true but hides their
@@ -649,14 +650,14 @@ void SdpaView::stage(ViewContext& ctx) {
     if (x > 0 && x + w <= avail.x) ImGui::SameLine(0, 16.f);
     ImGui::Checkbox((std::string(label) + "###stretch_here").c_str(), &ctx.st.stretch_weights);
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("%s", tr("Off: weights are coloured from 0 to 1, so a weight looks as large as it is. On: the scale ends near the largest weight, to tell small weights apart (the legend says so)."));
+      tooltip("%s", tr("Off: weights are coloured from 0 to 1, so a weight looks as large as it is. On: the scale ends near the largest weight, to tell small weights apart (the legend says so)."));
   }
   if (note_inline) {
     ImGui::SameLine(0, 24.f);
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.55f, 0.30f, 0.0f, 1.f));
     ImGui::TextUnformatted(note_inline);
     ImGui::PopStyleColor();
-    if (!scene_.trained() && note_inline != note_long && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", note_long);
+    if (!scene_.trained() && note_inline != note_long && ImGui::IsItemHovered()) tooltip("%s", note_long);
   }
   numbered_ = g.numbered;
 }
