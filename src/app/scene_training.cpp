@@ -58,6 +58,14 @@ Status SceneTraining::step_once() {
   return Status::Ok();
 }
 
+void SceneTraining::train_to(const train::Recipe& r, int step) {
+  recipe_ = r;
+  run_.restart(recipe_, report_words());
+  due_.clear();
+  shown_step_ = -1;
+  if (step > 0) run_.run_to(step);
+}
+
 Status SceneTraining::command(const std::string& c) {
   if (c == "start") return start();
   if (c == "pause") return pause();
@@ -96,35 +104,83 @@ nlohmann::json SceneTraining::json() const {
   return t;
 }
 
-Status prepare_training(const nlohmann::json& in, const SceneTraining& t, const train::Recipe& shown, nlohmann::json* rest,
-                        std::unique_ptr<TrainingChange>* out) {
+namespace {
+const char* const kModelKeys[] = {"train_seed", "train_steps", "train_lr", "train_step"};
+}  // namespace
+
+const std::vector<UrlParam>& train_model_url_params() {
+  static const std::vector<UrlParam> kParams = {{"train_seed", "train_seed", UrlKind::Number},
+                                                {"train_steps", "train_steps", UrlKind::Number},
+                                                {"train_lr", "train_lr", UrlKind::Number},
+                                                {"train_step", "train_step", UrlKind::Number}};
+  return kParams;
+}
+
+void write_train_model_fields(const train::Trainer* shown, const train::Recipe& build, nlohmann::json& doc) {
+  if (!shown || (shown->recipe() == build && shown->step() == build.steps)) return;
+  doc["train_seed"] = shown->recipe().seed;
+  doc["train_steps"] = shown->recipe().steps;
+  doc["train_lr"] = shown->recipe().learning_rate;
+  doc["train_step"] = shown->step();
+}
+
+Status prepare_training(const nlohmann::json& in, const SceneTraining& t, const train::Recipe& shown, int shown_step,
+                        nlohmann::json* rest, std::unique_ptr<TrainingChange>* out) {
   out->reset();
-  const auto it = in.is_object() ? in.find("training") : in.end();
-  if (!in.is_object() || it == in.end()) return Status::Ok();
+  if (!in.is_object()) return Status::Ok();
+  const auto it = in.find("training");
+  bool model_keys = false;
+  for (const char* k : kModelKeys) model_keys = model_keys || in.contains(k);
+  if (it == in.end() && !model_keys) return Status::Ok();
   auto c = std::make_unique<TrainingChange>();
-  if (it->is_string()) {
-    c->command = it->get<std::string>();
-    AP_TRY(t.check(c->command));
-  } else if (it->is_object() && it->contains("recipe")) {
-    // getState's object: its recipe (read as the scene "Watch attention learn" reads one) and its step.
-    nlohmann::json doc = (*it)["recipe"];
-    if (!doc.is_object()) return Status::Error("training does not match the current run");
+  // Fields of a recipe, read as the scene "Watch attention learn" reads them (each checked), then as a whole.
+  const auto read_recipe = [&](nlohmann::json doc, train::Recipe* r) -> Status {
     TrainParams p;
-    p.recipe = t.recipe();
+    p.recipe = *r;
     AP_TRY(read_recipe_fields(doc, &p));
     if (p.recipe.task != t.recipe().task) return Status::Error("training does not match the current run");
     AP_TRY(train::validate_recipe(p.recipe, train::task_seq_len(p.recipe.task)));
+    *r = p.recipe;
+    return Status::Ok();
+  };
+  if (it == in.end()) {
+  } else if (it->is_string()) {
+    c->command = it->get<std::string>();
+    AP_TRY(t.check(c->command));
+  } else if (it->is_object() && it->contains("recipe") && (*it)["recipe"].is_object()) {
+    c->recipe = t.recipe();  // getState's object: the panel's recipe
+    AP_TRY(read_recipe((*it)["recipe"], &c->recipe));
     c->has_recipe = true;
-    c->recipe = p.recipe;
-    const auto step = it->find("step");
-    c->retrain = step != it->end() && step->is_number() && step->get<double>() > 0 && p.recipe != shown;
-    if (c->retrain) AP_TRY(t.check("start"));
   } else {
     return Status::Error("training must be \"start\", \"pause\" or \"reset\", got {0}", {quote_json(*it)});
   }
+  if (model_keys) {  // the model on screen: the build's recipe with these, at this step
+    // All four or none: a link whose learning rate was refused must not train another model with the rest.
+    for (const char* k : kModelKeys)
+      if (!in.contains(k)) return Status::Error("train_seed, train_steps, train_lr and train_step name a trained model together: {0} is missing", {k});
+    nlohmann::json doc = nlohmann::json::object();
+    if (const auto k = in.find("train_seed"); k != in.end()) doc["seed"] = *k;
+    if (const auto k = in.find("train_steps"); k != in.end()) doc["steps"] = *k;
+    if (const auto k = in.find("train_lr"); k != in.end()) doc["learning_rate"] = *k;
+    train::Recipe r = t.build_recipe();
+    AP_TRY(read_recipe(doc, &r));
+    int step = r.steps;
+    if (const auto k = in.find("train_step"); k != in.end()) {
+      long long v;
+      AP_TRY(read_int(*k, "train_step", 0, r.steps, &v));
+      step = static_cast<int>(v);
+    }
+    if (r != shown || step != shown_step) {
+      AP_TRY(t.check("start"));
+      c->retrain = true;
+      c->retrain_recipe = r;
+      c->retrain_step = step;
+    }
+  }
   *rest = in;
   rest->erase("training");
-  // A run trained again: what the document derived from its weights (the matrices, the results, the trained
+  for (const char* k : kModelKeys) rest->erase(k);
+  // A model trained again: what the document derived from its weights (the matrices, the results, the trained
   // view's recipe) cannot be checked against the model on screen; training brings that model back.
   if (c->retrain)
     for (const char* k : {"matrices", "results", "recipe"}) rest->erase(k);
@@ -133,8 +189,8 @@ Status prepare_training(const nlohmann::json& in, const SceneTraining& t, const 
 }
 
 void commit_training(const TrainingChange& c, SceneTraining* t) {
+  if (c.retrain) t->train_to(c.retrain_recipe, c.retrain_step);
   if (c.has_recipe) (void)t->set_recipe(c.recipe);
-  if (c.retrain) (void)t->start();
   if (!c.command.empty()) (void)t->command(c.command);
 }
 

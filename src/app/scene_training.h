@@ -38,6 +38,8 @@ class SceneTraining {
   Status pause();
   Status reset();      // a fresh run at step 0
   Status step_once();  // one more step (a fresh run first when none is going on)
+  // A fresh run of `r` (validated) trained up to `step` (0: the seeded start): a document's model.
+  void train_to(const train::Recipe& r, int step);
   Status command(const std::string& c);  // "start", "pause", "reset", or an error naming them
   Status check(const std::string& c) const;  // what command(c) would refuse, changing nothing
 
@@ -66,16 +68,30 @@ class SceneTraining {
 // getState's object back. The object's recipe becomes the panel's; when it names a run that trained (step > 0)
 // of a recipe other than the model shown, the page trains it again (deterministic: the same weights), with
 // its progress in the panel. The scene's own change for the other fields travels inside.
+//
+// The model a trained view shows, when it is not the build's: `train_seed`, `train_steps`, `train_lr` (its
+// recipe: the build's with these) and `train_step` (the step of its weights), written by getState and links
+// (train_model_fields). A document or link naming a model other than the one on screen trains it in the page
+// up to that step — deterministic: the same weights — with its progress in the panel.
 struct TrainingChange final : SceneChange {
   std::unique_ptr<SceneChange> inner;  // the scene's change for the rest of the document
   std::string command;                 // "start", "pause", "reset" or ""
-  bool has_recipe = false, retrain = false;
+  bool has_recipe = false;             // the panel's recipe (getState's training object)
   train::Recipe recipe;
+  bool retrain = false;                // the model the document names: trained to retrain_step
+  train::Recipe retrain_recipe;
+  int retrain_step = 0;
 };
-// No field "training" in `in`: *out stays null. Else `rest` gets `in` without it and *out the command, checked
-// against the run (what it refuses, nothing changes). `shown`: the recipe of the trained model on screen.
-Status prepare_training(const nlohmann::json& in, const SceneTraining& t, const train::Recipe& shown, nlohmann::json* rest,
-                        std::unique_ptr<TrainingChange>* out);
+// The URL parameters of the shown model's fields (train_seed, train_steps, train_lr, train_step), to append to a
+// scene's own.
+const std::vector<UrlParam>& train_model_url_params();
+// Writes them when `shown` (the trained view's model; null: none) is not the build's recipe at its last step.
+void write_train_model_fields(const train::Trainer* shown, const train::Recipe& build, nlohmann::json& doc);
+// No field "training" nor train_… in `in`: *out stays null. Else `rest` gets `in` without them and *out the
+// command and the model to train, checked (what it refuses, nothing changes). `shown`, `shown_step`: the recipe
+// and step of the trained model on screen (the build's, before its checkpoint arrived).
+Status prepare_training(const nlohmann::json& in, const SceneTraining& t, const train::Recipe& shown, int shown_step,
+                        nlohmann::json* rest, std::unique_ptr<TrainingChange>* out);
 // The scene's commit of a TrainingChange after its inner change: the recipe, then the command.
 void commit_training(const TrainingChange& c, SceneTraining* t);
 

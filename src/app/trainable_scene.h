@@ -1,7 +1,8 @@
 // A ParamScene with a trained view (TrainedView, app/trained_checkpoint.h) and its training panel
 // (SceneTraining, app/scene_training.h): the self-attention and multi-head scenes. Once, for both:
 //   - setState's field "training" (a command, or getState's object) beside the scene's own fields;
-//   - getState's "training": the panel's run;
+//   - getState's "training": the panel's run; train_seed, train_steps, train_lr, train_step: the model shown,
+//     when it is not the build's (in links too);
 //   - each frame, the run's newer weights into the checkpoint slot, and the trained view recomputed.
 // Params must have `bool trained` (the view shows the trained model).
 #pragma once
@@ -29,7 +30,8 @@ class TrainableParamScene : public ParamScene<Params, Model>, public TrainedView
     std::unique_ptr<TrainingChange> tc;
     nlohmann::json rest;
     const train::Trainer* t = this->checkpoint_trainer();
-    AP_TRY(prepare_training(in, training_, t ? t->recipe() : this->checkpoint_slot().recipe(), &rest, &tc));
+    const train::Recipe build = this->checkpoint_slot().recipe();
+    AP_TRY(prepare_training(in, training_, t ? t->recipe() : build, t ? t->step() : build.steps, &rest, &tc));
     if (!tc) return Base::prepare(in, out);
     AP_TRY(Base::prepare(rest, &tc->inner));
     *out = std::move(tc);
@@ -53,6 +55,20 @@ class TrainableParamScene : public ParamScene<Params, Model>, public TrainedView
     training_error_ = this->take_weights(w, this->params_.trained, this->params_, [this](const Params& p) { return this->apply(p); });
   }
   bool wants_time() const override { return training_.wants_frames(); }
+  const std::vector<UrlParam>& url_params() const override {
+    static const std::vector<UrlParam> kParams = [this] {
+      std::vector<UrlParam> v = Base::url_params();
+      v.insert(v.end(), train_model_url_params().begin(), train_model_url_params().end());
+      return v;
+    }();
+    return kParams;
+  }
+
+ protected:
+  // The scene's write_params calls it: in a trained view, the model shown when it is not the build's.
+  void write_model_fields(nlohmann::json& doc, bool trained) const {
+    if (trained) write_train_model_fields(this->checkpoint_trainer(), this->checkpoint_slot().recipe(), doc);
+  }
 
  private:
   SceneTraining training_;

@@ -39,6 +39,11 @@ const char* CheckpointSlot::state_name() const {
 }
 
 Status CheckpointSlot::receive(const std::vector<unsigned char>& bytes) {
+  // The build's checkpoint arriving after a run's weights (a link that trains its own model): the run's stay.
+  if (trainer_ && from_run_) {
+    state_ = State::Ready;
+    return Status::Ok();
+  }
   auto t = std::make_unique<train::Trainer>();
   Status s = train::read_checkpoint(bytes.data(), bytes.size(), t.get());
   // A view explains its own task's model (the pointer model, or the heads'); a checkpoint of another is refused.
@@ -72,6 +77,7 @@ Status CheckpointSlot::update(const std::vector<unsigned char>& bytes) {
                          {"\"" + r.task + "\"", "\"" + recipe().task + "\""});
   AP_TRY(train::read_checkpoint(bytes.data(), bytes.size(), t));
   if (fresh) trainer_ = std::move(fresh);
+  from_run_ = true;
   state_ = State::Ready;
   error_ = Status::Ok();
   return Status::Ok();

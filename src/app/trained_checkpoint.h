@@ -53,6 +53,7 @@ class CheckpointSlot {
   // Newer weights of a run (a scene's training panel, app/scene_training.h): read in place when the recipe is the
   // model's own. Unreadable ones change nothing (the model and the state stay) and the reason is returned.
   Status update(const std::vector<unsigned char>& bytes);
+  bool from_run() const { return from_run_; }  // the model is a run's (update), not the build's checkpoint
   const Status& error() const { return error_; }
   int failures() const { return failures_; }  // one more per failure (the view reports each once)
   // The checkpoint's model once Ready, else null. A forward pass is not const: the scenes' const prepare()
@@ -64,6 +65,7 @@ class CheckpointSlot {
   State state_ = State::None;
   Status error_;
   int failures_ = 0;
+  bool from_run_ = false;
   std::unique_ptr<train::Trainer> trainer_;
 };
 

@@ -13,6 +13,7 @@
 #include "app/scenes/self_scene.h"
 #include "app/scenes/train_scene.h"
 #include "app/train_host.h"
+#include "app/url.h"
 #include "helpers.h"
 #include "train_helpers.h"
 
@@ -215,6 +216,56 @@ TEST(AppSceneTraining, SelfAndMultiheadViewsFollowTheirRuns) {
   json doc = scene_doc(mh);
   EXPECT_EQ(doc["results"]["trained"]["step"], 400);
   EXPECT_EQ(doc["training"]["recipe"]["steps"], 400);
+}
+
+// A link of a trained view whose model the learner trained again (another seed, fewer steps) names that model:
+// train_seed, train_steps, train_lr, train_step. Opened on another page it trains the same model there (the
+// same bits), even when the build's checkpoint arrives after the run's first weights; a link naming a learning
+// rate of 0 is refused with a message and the page shows what it would have without it.
+TEST(AppSceneTraining, ALinkOfARetrainedViewTrainsTheSameModelOnAnotherPage) {
+  NEEDS_THREAD_HOST();
+  WithHost h;
+  PlaygroundState a;
+  ASSERT_TRUE(parse(set_state_json(a, R"({"scene": "sdpa", "preset": "it-trained"})")).value("ok", false));
+  SdpaScene& s = sdpa(a);
+  s.receive_checkpoint(checkpoint_vector());
+  ASSERT_TRUE(s.trained());
+  EXPECT_EQ(state_to_query(a).find("train_"), std::string::npos);  // the build's model: nothing to say
+  train::Recipe r = s.training().recipe();
+  r.seed = 3;
+  r.steps = 200;
+  ASSERT_TRUE(s.training().set_recipe(r).ok);
+  ASSERT_TRUE(s.training().start().ok);
+  ASSERT_TRUE(wait_for(s, [&] { return s.training().run().state() == TrainRunState::Done && s.trained_qkv().step == 200; }, 120));
+  const std::string q = state_to_query(a);
+  for (const char* k : {"train_seed=3", "train_steps=200", "train_step=200", "train_lr=0.01"})
+    EXPECT_NE(q.find(k), std::string::npos) << k << " in " << q;
+  PlaygroundState b;
+  apply_url_query(b, "?" + q);
+  EXPECT_TRUE(b.errors.empty()) << (b.errors.empty() ? "" : localize(b.errors[0].text));
+  SdpaScene& t = sdpa(b);
+  EXPECT_TRUE(t.training().run().started());
+  ASSERT_TRUE(wait_for(t, [&] { return t.trained_qkv().step > 0 || t.training().run().state() == TrainRunState::Done; }, 120));
+  t.receive_checkpoint(checkpoint_vector());  // the build's checkpoint after the run's first weights: the run's stay
+  ASSERT_TRUE(wait_for(t, [&] { return t.training().run().state() == TrainRunState::Done && t.trained_qkv().step == 200; }, 120));
+  const float diff = largest_difference(t.model().Q, s.model().Q);
+  std::printf("largest difference between the link's Q and the page's: %g\n", diff);
+  EXPECT_EQ(diff, 0.f);
+  EXPECT_EQ(state_to_query(b), q);
+  // A learning rate of 0 in a link: refused with a message.
+  PlaygroundState c;
+  std::string bad = q;
+  bad.replace(bad.find("train_lr=0.01"), 13, "train_lr=0");
+  apply_url_query(c, "?" + bad);
+  ASSERT_FALSE(c.errors.empty()) << bad << "\n" << state(c, false).dump().substr(0, 600);
+  EXPECT_NE(localize(c.errors[0].text).find("train_lr=0"), std::string::npos) << localize(c.errors[0].text);
+  EXPECT_FALSE(sdpa(c).training().run().started());
+  // Part of the model's fields: refused, nothing trains.
+  PlaygroundState d;
+  apply_url_query(d, "?scene=sdpa&preset=it-trained&train_seed=3");
+  ASSERT_FALSE(d.errors.empty());
+  EXPECT_NE(localize(d.errors[0].text).find("together"), std::string::npos) << localize(d.errors[0].text);
+  EXPECT_FALSE(sdpa(d).training().run().started());
 }
 
 }  // namespace

@@ -3,7 +3,8 @@
 // while the view follows the weights: the "it" row moves onto "animal", the curves and the step counter grow, no
 // frame takes 50 ms; at the end the weights are the build's checkpoint's (the same recipe, to float rounding:
 // native and wasm sum in other orders); another seed's run
-// comes back from setState(getState()) by training again; a learning rate of 0 is refused on screen. Screenshots
+// comes back from setState(getState()) and from its link by training again; a learning rate of 0 is refused on
+// screen. Screenshots
 // of each panel at 1280×720 in English and Chinese (build/screenshots/panel-*.png).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -95,7 +96,7 @@ test('SDPA: Reset shows the untrained start, Train brings "it" → "animal" back
 
 test('SDPA: another seed trains in the page, and setState(getState()) on a fresh page trains the same weights again', async () => {
   const { page, errors } = await openPage(browser.context, url + '?scene=sdpa&preset=it-trained');
-  let doc;
+  let doc, link;
   try {
     let s = await waitFor(page, (x) => x.checkpoint === 'loaded');
     assert.deepEqual(await set(page, { training: { recipe: { ...s.training.recipe, seed: 2, steps: 400 } } }), { ok: true });
@@ -104,6 +105,7 @@ test('SDPA: another seed trains in the page, and setState(getState()) on a fresh
     assert.equal(s.recipe.seed, 2);
     assert.match(s.label, /^trained on coreference, 400 steps/);
     doc = s;
+    link = await page.evaluate(() => window.playground.link());
     assert.deepEqual(errors, []);
   } finally { await page.close(); }
   const second = await openPage(browser.context, url + '?scene=sdpa&preset=it-trained');
@@ -117,6 +119,16 @@ test('SDPA: another seed trains in the page, and setState(getState()) on a fresh
     assert.equal(s.label, doc.label);
     assert.deepEqual(second.errors, []);
   } finally { await second.page.close(); }
+  // The link names the model (train_seed, train_steps, train_lr, train_step): a third page trains it from the link.
+  assert.match(link, /train_seed=2/);
+  assert.match(link, /train_steps=400/);
+  assert.match(link, /train_step=400/);
+  const third = await openPage(browser.context, link);
+  try {
+    const s = await waitFor(third.page, (x) => x.training.state === 'done' && x.trained && x.trained.step === 400);
+    assert.equal(JSON.stringify(s.matrices.Q), JSON.stringify(doc.matrices.Q));
+    assert.deepEqual(third.errors, []);
+  } finally { await third.page.close(); }
 });
 
 for (const lang of ['en', 'zh']) {

@@ -270,6 +270,7 @@ void MultiheadScene::receive_checkpoint(const std::vector<unsigned char>& bytes)
 void MultiheadScene::write_params(json& doc) const {
   // Waiting for the checkpoint: the document already names the trained view (a link asks for the same).
   write_fields(fields(), shown(params_), doc);
+  write_model_fields(doc, shown(params_).trained);
 }
 
 const std::vector<train::HeadPattern>& MultiheadScene::head_patterns() const {

@@ -232,6 +232,7 @@ void SdpaScene::write_params(json& doc) const {
     doc["text"] = join(trained_ ? qkv_.words : pending_words_);
     doc["layer"] = (trained_ ? layer_ : pending_layer_) + 1;
     doc["recipe"] = recipe_json(trained_ ? qkv_.recipe : train::Recipe{});
+    if (trained_) write_train_model_fields(ck_.trainer(), training_.build_recipe(), doc);
     return;
   }
   const SdpaParams& p = model_.params;
@@ -287,7 +288,11 @@ void SdpaScene::write_results(json& doc, bool with_matrices) const {
 }
 
 const std::vector<UrlParam>& SdpaScene::url_params() const {
-  static const std::vector<UrlParam> kParams = url_params_of(sdpa_fields());
+  static const std::vector<UrlParam> kParams = [] {
+    std::vector<UrlParam> v = url_params_of(sdpa_fields());
+    v.insert(v.end(), train_model_url_params().begin(), train_model_url_params().end());  // the trained model shown
+    return v;
+  }();
   return kParams;
 }
 
@@ -296,7 +301,9 @@ Status SdpaScene::prepare(const json& in, std::unique_ptr<SceneChange>* out) con
   // The field "training" (a command, or getState's object): the rest of the document is this scene's change.
   std::unique_ptr<TrainingChange> tc;
   json rest;
-  AP_TRY(prepare_training(in, training_, ck_.trainer() ? ck_.trainer()->recipe() : train::Recipe{}, &rest, &tc));
+  const train::Recipe build = training_.build_recipe();
+  AP_TRY(prepare_training(in, training_, ck_.trainer() ? ck_.trainer()->recipe() : build, ck_.trainer() ? ck_.trainer()->step() : build.steps,
+                          &rest, &tc));
   if (tc) {
     AP_TRY(prepare(rest, &tc->inner));
     *out = std::move(tc);
@@ -340,7 +347,7 @@ Status SdpaScene::prepare(const json& in, std::unique_ptr<SceneChange>* out) con
     AP_TRY(train_sentence_words(text, &change->words));
     const train::Recipe recipe = ck_.trainer() ? ck_.trainer()->recipe() : train::Recipe{};
     if (const auto it = in.find("recipe"); it != in.end() && json::parse(it->dump()) != json::parse(recipe_json(recipe).dump()))
-      return Status::Error("this build's trained model has the recipe {0}; other recipes train in the scene \"Watch attention learn\"",
+      return Status::Error("the trained model on screen has the recipe {0}; another recipe's model is named by train_seed, train_steps, train_lr and train_step (the training panel trains it)",
                            {recipe_json(recipe).dump()});
     change->layer = from_preset || !(trained_ || pending_) ? recipe.layers - 1 : trained_ ? layer_ : std::max(0, pending_layer_);
     if (const auto it = in.find("layer"); it != in.end()) {

@@ -247,6 +247,7 @@ void SelfScene::receive_checkpoint(const std::vector<unsigned char>& bytes) {
 void SelfScene::write_params(json& doc) const {
   // Waiting for the checkpoint: the document already names the trained view (a link asks for the same).
   write_fields(fields(), shown(params_), doc);
+  write_model_fields(doc, shown(params_).trained);
 }
 
 std::string SelfScene::weights_label(bool localized) const { return label_of(params_, model_, localized); }

@@ -99,6 +99,8 @@ const TrPair kStrings[] = {
     {"random, seed {0}", "随机权重，种子 {0}"},
     // errors (the scene's and the training engine's)
     {"training must be \"start\", \"pause\" or \"reset\", got {0}", "training 必须是 \"start\"、\"pause\" 或 \"reset\"，收到的是 {0}"},
+    {"train_seed, train_steps, train_lr and train_step name a trained model together: {0} is missing",
+     "train_seed、train_steps、train_lr 和 train_step 一起指明一个训练过的模型：缺少 {0}"},
     {"weights must be \"trained\" or \"random\", got {0}", "weights 必须是 \"trained\" 或 \"random\"，收到的是 {0}"},
     {"the run diverged: press Reset or change the recipe", "训练已发散：请按“重置”或修改训练配方"},
     {"the run is finished: press Reset to train again", "训练已完成：按“重置”可重新训练"},
