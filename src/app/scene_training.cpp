@@ -19,19 +19,31 @@ std::vector<std::string> report_words() {
 }
 }  // namespace
 
+Status SceneTraining::check_recipe(const train::Recipe& r) const {
+  const train::Recipe b = build_recipe();
+  if (r.task != b.task || r.layers != b.layers || r.d_model != b.d_model || r.heads != b.heads || r.batch != b.batch)
+    return Status::Error("this panel trains the view's own model: only its seed, steps and learning rate change (the model: {0})",
+                         {recipe_json(b).dump()});
+  return train::validate_recipe(r, train::task_seq_len(r.task));
+}
+
 Status SceneTraining::set_recipe(const train::Recipe& r) {
-  if (r.task != recipe_.task) return Status::Error("training does not match the current run");
-  AP_TRY(train::validate_recipe(r, train::task_seq_len(r.task)));
+  AP_TRY(check_recipe(r));
   recipe_ = r;
   return Status::Ok();
 }
 
+void SceneTraining::begin() {
+  run_.restart(recipe_, report_words());
+  due_.clear();
+  shown_step_ = -1;
+  showing_ = true;
+}
+
 Status SceneTraining::start() {
-  if (!runs_recipe()) {
-    run_.restart(recipe_, report_words());
-    due_.clear();
-  }
+  if (!runs_recipe() || run_.state() == TrainRunState::Failed) begin();  // (a worker that failed: a new one)
   AP_TRY(run_.can_train());
+  showing_ = true;
   run_.run_to(recipe_.steps);
   return Status::Ok();
 }
@@ -42,28 +54,28 @@ Status SceneTraining::pause() {
 }
 
 Status SceneTraining::reset() {
-  run_.restart(recipe_, report_words());
-  due_.clear();
-  shown_step_ = -1;
+  begin();
   return run_.state() == TrainRunState::Failed ? run_.can_train() : Status::Ok();
 }
 
 Status SceneTraining::step_once() {
-  if (!runs_recipe()) {
-    run_.restart(recipe_, report_words());
-    due_.clear();
-  }
+  if (!runs_recipe() || run_.state() == TrainRunState::Failed) begin();
   AP_TRY(run_.can_train());
+  showing_ = true;
   if (!run_.running()) run_.run_to(run_.step() + 1);
   return Status::Ok();
 }
 
 void SceneTraining::train_to(const train::Recipe& r, int step) {
   recipe_ = r;
-  run_.restart(recipe_, report_words());
-  due_.clear();
-  shown_step_ = -1;
+  begin();
   if (step > 0) run_.run_to(step);
+}
+
+void SceneTraining::stop_showing() {
+  run_.pause();
+  due_.clear();
+  showing_ = false;
 }
 
 Status SceneTraining::command(const std::string& c) {
@@ -78,12 +90,17 @@ Status SceneTraining::check(const std::string& c) const {
   if (c != "start" && c != "reset")
     return Status::Error("training must be \"start\", \"pause\" or \"reset\", got {0}", {"\"" + c + "\""});
   if (!train_host()) return Status::Error("training is not available here: {0}", {"this build has no training host"});
-  if (run_.state() == TrainRunState::Failed) return run_.can_train();
-  return c == "start" && runs_recipe() ? run_.can_train() : Status::Ok();
+  // Reset always begins afresh; Train refuses only to go on with a run of this recipe that finished or diverged.
+  if (c == "start" && runs_recipe() && run_.state() != TrainRunState::Failed) return run_.can_train();
+  return Status::Ok();
 }
 
 bool SceneTraining::poll(std::vector<unsigned char>* weights) {
-  if (run_.poll() && !run_.report().weights.empty()) due_.assign(run_.report().weights.begin(), run_.report().weights.end());
+  run_.poll();
+  if (run_.reports() != seen_reports_) {  // a new report: its weights, when it carries any and the view follows
+    seen_reports_ = run_.reports();
+    if (showing_ && !run_.report().weights.empty()) due_.assign(run_.report().weights.begin(), run_.report().weights.end());
+  }
   if (due_.empty()) return false;
   // While it runs, a few installs a second are enough to watch (each recomputes the view); the last always goes.
   const auto now = std::chrono::steady_clock::now();
@@ -131,15 +148,29 @@ Status prepare_training(const nlohmann::json& in, const SceneTraining& t, const 
   const auto it = in.find("training");
   bool model_keys = false;
   for (const char* k : kModelKeys) model_keys = model_keys || in.contains(k);
-  if (it == in.end() && !model_keys) return Status::Ok();
+  // A trained view asked for by name (its preset, weights "trained") without a model: the build's. When the
+  // model on screen is a run's, the build's checkpoint comes back (the scene's commit fetches it again).
+  const auto names = [&](const char* k, std::initializer_list<const char*> values) {
+    const auto v = in.find(k);
+    if (v == in.end() || !v->is_string()) return false;
+    for (const char* x : values)
+      if (v->get<std::string>() == x) return true;
+    return false;
+  };
+  const train::Recipe build = t.build_recipe();
+  const bool restore = !model_keys && (names("preset", {"it-trained", "trained"}) || names("weights", {"trained"})) &&
+                       (shown != build || shown_step != build.steps);
+  if (it == in.end() && !model_keys && !restore) return Status::Ok();
   auto c = std::make_unique<TrainingChange>();
+  c->restore_build = restore;
   // Fields of a recipe, read as the scene "Watch attention learn" reads them (each checked), then as a whole.
-  const auto read_recipe = [&](nlohmann::json doc, train::Recipe* r) -> Status {
+  const auto read_recipe = [&](const nlohmann::json& doc, train::Recipe* r) -> Status {
+    for (auto f = doc.begin(); f != doc.end(); ++f)  // a recipe's own fields only (not the scene's text, presets …)
+      if (!recipe_json(train::Recipe{}).contains(f.key())) return Status::Error("unknown field '{0}'", {"recipe." + f.key()});
     TrainParams p;
     p.recipe = *r;
     AP_TRY(read_recipe_fields(doc, &p));
-    if (p.recipe.task != t.recipe().task) return Status::Error("training does not match the current run");
-    AP_TRY(train::validate_recipe(p.recipe, train::task_seq_len(p.recipe.task)));
+    AP_TRY(t.check_recipe(p.recipe));
     *r = p.recipe;
     return Status::Ok();
   };
@@ -162,7 +193,7 @@ Status prepare_training(const nlohmann::json& in, const SceneTraining& t, const 
     if (const auto k = in.find("train_seed"); k != in.end()) doc["seed"] = *k;
     if (const auto k = in.find("train_steps"); k != in.end()) doc["steps"] = *k;
     if (const auto k = in.find("train_lr"); k != in.end()) doc["learning_rate"] = *k;
-    train::Recipe r = t.build_recipe();
+    train::Recipe r = build;
     AP_TRY(read_recipe(doc, &r));
     int step = r.steps;
     if (const auto k = in.find("train_step"); k != in.end()) {
@@ -171,7 +202,7 @@ Status prepare_training(const nlohmann::json& in, const SceneTraining& t, const 
       step = static_cast<int>(v);
     }
     if (r != shown || step != shown_step) {
-      AP_TRY(t.check("start"));
+      if (!train_host()) return Status::Error("training is not available here: {0}", {"this build has no training host"});
       c->retrain = true;
       c->retrain_recipe = r;
       c->retrain_step = step;
@@ -184,11 +215,13 @@ Status prepare_training(const nlohmann::json& in, const SceneTraining& t, const 
   // view's recipe) cannot be checked against the model on screen; training brings that model back.
   if (c->retrain)
     for (const char* k : {"matrices", "results", "recipe"}) rest->erase(k);
+  c->rest = *rest;
   *out = std::move(c);
   return Status::Ok();
 }
 
 void commit_training(const TrainingChange& c, SceneTraining* t) {
+  if (c.restore_build) t->stop_showing();  // the build's model: the run's weights no longer go to the view
   if (c.retrain) t->train_to(c.retrain_recipe, c.retrain_step);
   if (c.has_recipe) (void)t->set_recipe(c.recipe);
   if (!c.command.empty()) (void)t->command(c.command);

@@ -7,7 +7,8 @@
 //   installs it in its CheckpointSlot (in place: the same recipe's model) and recomputes the trained view.
 //
 // Reset begins a fresh run at step 0: the view then shows the seeded weights the run starts from, labelled
-// "random, seed s". The build's checkpoint comes back with restore_build().
+// "random, seed s". The build's model comes back when the trained view is asked for by name (its preset,
+// weights "trained") without train_… fields: CheckpointSlot::restore_build, and the run stops showing.
 #pragma once
 #include <nlohmann/json.hpp>
 
@@ -31,6 +32,9 @@ class SceneTraining {
   // (validated: validate_recipe's messages; nothing changes on an error). Takes effect at the next Train/Reset.
   const train::Recipe& recipe() const { return recipe_; }
   Status set_recipe(const train::Recipe& r);
+  // What set_recipe refuses: another task, layers, d_model, heads or batch than the view's model, or a recipe
+  // that validate_recipe refuses.
+  Status check_recipe(const train::Recipe& r) const;
   train::Recipe build_recipe() const { return checkpoint_recipe(which_); }
 
   // The commands (the buttons, and setState({training: "start" | "pause" | "reset"})).
@@ -40,6 +44,9 @@ class SceneTraining {
   Status step_once();  // one more step (a fresh run first when none is going on)
   // A fresh run of `r` (validated) trained up to `step` (0: the seeded start): a document's model.
   void train_to(const train::Recipe& r, int step);
+  // The view goes back to the build's model: the run pauses and its weights no longer go to the view, until
+  // the next Train, Reset or one step.
+  void stop_showing();
   Status command(const std::string& c);  // "start", "pause", "reset", or an error naming them
   Status check(const std::string& c) const;  // what command(c) would refuse, changing nothing
 
@@ -56,12 +63,15 @@ class SceneTraining {
 
  private:
   bool runs_recipe() const { return run_.started() && !run_.taken() && run_.recipe() == recipe_; }
+  void begin();  // a fresh run of recipe_ at step 0, whose weights go to the view
   BuildCheckpoint which_;
   train::Recipe recipe_;
   TrainRun run_{true};
   std::vector<unsigned char> due_;  // weights that arrived and wait for their install
   std::chrono::steady_clock::time_point last_install_{};
   int shown_step_ = -1;
+  int seen_reports_ = 0;  // run_.reports() when its last report was read
+  bool showing_ = true;   // the run's weights go to the view (stop_showing)
 };
 
 // setState's field "training" in a scene with a training panel: a command ("start", "pause", "reset"), or
@@ -81,6 +91,8 @@ struct TrainingChange final : SceneChange {
   bool retrain = false;                // the model the document names: trained to retrain_step
   train::Recipe retrain_recipe;
   int retrain_step = 0;
+  bool restore_build = false;          // a trained view by name while a run's model is shown: the build's again
+  nlohmann::json rest;                 // the document without the training fields (prepared again after restore)
 };
 // The URL parameters of the shown model's fields (train_seed, train_steps, train_lr, train_step), to append to a
 // scene's own.

@@ -40,6 +40,8 @@ class ThreadTrainHost final : public TrainHost {
     command([&] {
       begin_ = true;
       ++run_;
+      fresh_ = false;  // a report of the run before, not yet read, is not this run's
+      report_ = train::TrainReport();
       with_weights_ = with_weights;
       recipe_ = recipe;
       words_ = words;

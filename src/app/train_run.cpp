@@ -29,7 +29,7 @@ TrainRun::~TrainRun() {
 
 bool TrainRun::owns_host() const { return g_owner == this; }
 
-void TrainRun::restart(const train::Recipe& recipe, const std::vector<std::string>& words) {
+void TrainRun::restart(const train::Recipe& recipe, const std::vector<std::string>& words, bool take_host) {
   recipe_ = recipe;
   words_ = words;
   started_ = true;
@@ -38,6 +38,13 @@ void TrainRun::restart(const train::Recipe& recipe, const std::vector<std::strin
   report_ = train::TrainReport();
   steps_per_second_ = 0;
   TrainHost* h = train_host();
+  if (h && !take_host && g_owner && g_owner != this && g_owner->running()) {
+    // Another run trains: this one waits, at step 0, until it is asked to train (run_to begins it then).
+    taken_ = true;
+    state_ = TrainRunState::Idle;
+    host_error_.clear();
+    return;
+  }
   if (!h) {
     state_ = TrainRunState::Failed;
     host_error_ = "this build has no training host";
@@ -69,7 +76,7 @@ void TrainRun::pause() {
 
 void TrainRun::show(const std::vector<std::string>& words) {
   words_ = words;
-  if (TrainHost* h = train_host(); h && started_ && owns_host()) h->show(words_);
+  if (TrainHost* h = train_host(); h && started_ && owns_host() && !taken_) h->show(words_);
 }
 
 Status TrainRun::can_train() const {
@@ -121,28 +128,30 @@ bool TrainRun::poll() {
   train::TrainReport r;
   std::string err;
   const bool got = h->poll(&r, &err);
-  if (!err.empty()) {
-    state_ = TrainRunState::Failed;
-    host_error_ = err;
-    return true;
-  }
-  if (!got) return false;
+  bool changed = false;
   // The host drops the reports of the run before begin() (TrainHost::poll). The new run's first report may
   // already be a later step (two reports between two frames: only the newest is kept); its sizes must agree.
-  if (awaiting_begin_) {
-    if (r.steps != recipe_.steps || r.attention.layers != recipe_.layers || r.attention.heads != recipe_.heads) return false;
+  if (got && awaiting_begin_ && r.steps == recipe_.steps && r.attention.layers == recipe_.layers && r.attention.heads == recipe_.heads)
     awaiting_begin_ = false;
+  if (got && !awaiting_begin_) {
+    report_ = std::move(r);
+    has_report_ = true;
+    ++reports_;
+    changed = true;
+    if (state_ == TrainRunState::Running) {
+      const double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - rate_t0_).count();
+      if (dt > 0.05 && report_.step > rate_step0_) steps_per_second_ = (report_.step - rate_step0_) / dt;
+    }
+    if (report_.diverged()) state_ = TrainRunState::Diverged;
+    else if (report_.finished()) state_ = TrainRunState::Done;
+    else if (state_ == TrainRunState::Running && report_.step >= target_) state_ = TrainRunState::Paused;
   }
-  report_ = std::move(r);
-  has_report_ = true;
-  if (state_ == TrainRunState::Running) {
-    const double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - rate_t0_).count();
-    if (dt > 0.05 && report_.step > rate_step0_) steps_per_second_ = (report_.step - rate_step0_) / dt;
+  if (!err.empty()) {  // after the report that came with it (its weights are the last good ones)
+    state_ = TrainRunState::Failed;
+    host_error_ = err;
+    changed = true;
   }
-  if (report_.diverged()) state_ = TrainRunState::Diverged;
-  else if (report_.finished()) state_ = TrainRunState::Done;
-  else if (state_ == TrainRunState::Running && report_.step >= target_) state_ = TrainRunState::Paused;
-  return true;
+  return changed;
 }
 
 }  // namespace ap

@@ -34,7 +34,9 @@ class TrainRun {
   TrainRun& operator=(const TrainRun&) = delete;
 
   // A fresh run of `recipe` at step 0 (validated by the caller), the attention of `words` in its reports.
-  void restart(const train::Recipe& recipe, const std::vector<std::string>& words);
+  // take_host false: while another run trains, this one does not stop it; it waits, taken(), and begins when
+  // asked to train (a scene opened for the first time must not stop a run the learner started elsewhere).
+  void restart(const train::Recipe& recipe, const std::vector<std::string>& words, bool take_host = true);
   // Train up to `step` (at most the recipe's last); a run whose host was taken restarts first.
   void run_to(int step);
   void pause();                                          // stops after the current chunk (Running only)
@@ -42,8 +44,10 @@ class TrainRun {
   // Why the run cannot train further now ("" when it can): failed host, diverged, finished.
   Status can_train() const;
 
-  // Reads the host: true when a new report of this run arrived (report()). Call once per frame.
+  // Reads the host: true when something changed (a new report of this run, a failure, the host taken). Call
+  // once per frame. reports() counts the reports taken (a new one: report() changed).
   bool poll();
+  int reports() const { return reports_; }
 
   TrainRunState state() const { return state_; }
   const train::Recipe& recipe() const { return recipe_; }
@@ -72,7 +76,7 @@ class TrainRun {
   TrainRunState state_ = TrainRunState::Idle;
   train::TrainReport report_;
   bool has_report_ = false, awaiting_begin_ = false;
-  int target_ = 0;
+  int target_ = 0, reports_ = 0;
   std::string host_error_;
   double steps_per_second_ = 0;
   std::chrono::steady_clock::time_point rate_t0_;

@@ -33,14 +33,21 @@ class TrainableParamScene : public ParamScene<Params, Model>, public TrainedView
     const train::Recipe build = this->checkpoint_slot().recipe();
     AP_TRY(prepare_training(in, training_, t ? t->recipe() : build, t ? t->step() : build.steps, &rest, &tc));
     if (!tc) return Base::prepare(in, out);
-    AP_TRY(Base::prepare(rest, &tc->inner));
+    // (The build's model asked for again: the rest is prepared at commit, once the run's model is gone.)
+    if (!tc->restore_build) AP_TRY(Base::prepare(rest, &tc->inner));
     *out = std::move(tc);
     return Status::Ok();
   }
   void commit(std::unique_ptr<SceneChange> change) override {
     if (auto* tc = dynamic_cast<TrainingChange*>(change.get())) {
-      Base::commit(std::move(tc->inner));
       commit_training(*tc, &training_);
+      if (tc->restore_build) {  // the build's model again: asked for anew, the view waits for it
+        this->restore_build_checkpoint();
+        std::unique_ptr<SceneChange> again;
+        if (prepare(tc->rest, &again).ok) commit(std::move(again));
+        return;
+      }
+      Base::commit(std::move(tc->inner));
       return;
     }
     Base::commit(std::move(change));

@@ -46,16 +46,7 @@ Status CheckpointSlot::receive(const std::vector<unsigned char>& bytes) {
   }
   auto t = std::make_unique<train::Trainer>();
   Status s = train::read_checkpoint(bytes.data(), bytes.size(), t.get());
-  // A view explains its own task's model (the pointer model, or the heads'); a checkpoint of another is refused.
-  const std::string want = recipe().task;
-  if (s.ok && t->recipe().task != want)
-    s = Status::Error("the checkpoint holds a model of the task {0}, this view shows the model of the task {1}",
-                      {"\"" + t->recipe().task + "\"", "\"" + want + "\""});
-  const train::Recipe& got = t->recipe();
-  const train::Recipe built = recipe();
-  if (s.ok && (got.layers != built.layers || got.heads != built.heads || got.d_model != built.d_model))
-    s = Status::Error("the checkpoint holds a model of {0} layers × {1} heads (d_model {2}), this view shows one of {3} × {4} (d_model {5})",
-                      {arg(got.layers), arg(got.heads), arg(got.d_model), arg(built.layers), arg(built.heads), arg(built.d_model)});
+  if (s.ok) s = check_model(t->recipe());
   if (!s.ok) {
     fail(s);
     return s;
@@ -66,15 +57,33 @@ Status CheckpointSlot::receive(const std::vector<unsigned char>& bytes) {
   return s;
 }
 
+// A view explains its own model (the pointer model, the heads', the example's): a checkpoint of another task or
+// other sizes is refused by name.
+Status CheckpointSlot::check_model(const train::Recipe& got) const {
+  const train::Recipe built = recipe();
+  if (got.task != built.task)
+    return Status::Error("the checkpoint holds a model of the task {0}, this view shows the model of the task {1}",
+                         {"\"" + got.task + "\"", "\"" + built.task + "\""});
+  if (got.layers != built.layers || got.heads != built.heads || got.d_model != built.d_model)
+    return Status::Error("the checkpoint holds a model of {0} layers × {1} heads (d_model {2}), this view shows one of {3} × {4} (d_model {5})",
+                         {arg(got.layers), arg(got.heads), arg(got.d_model), arg(built.layers), arg(built.heads), arg(built.d_model)});
+  return Status::Ok();
+}
+
+void CheckpointSlot::restore_build() {
+  trainer_.reset();
+  from_run_ = false;
+  state_ = State::None;
+  error_ = Status::Ok();
+}
+
 Status CheckpointSlot::update(const std::vector<unsigned char>& bytes) {
   std::unique_ptr<train::Trainer> fresh = trainer_ ? nullptr : std::make_unique<train::Trainer>();
   train::Trainer* t = trainer_ ? trainer_.get() : fresh.get();
-  // A run of this slot's task only (the panel trains the view's own model): a foreign task is refused first.
+  // A run of this view's model only (the panel trains it): another task or sizes are refused first.
   train::Recipe r;
   AP_TRY(train::peek_checkpoint(bytes.data(), bytes.size(), &r));
-  if (r.task != recipe().task)
-    return Status::Error("the checkpoint holds a model of the task {0}, this view shows the model of the task {1}",
-                         {"\"" + r.task + "\"", "\"" + recipe().task + "\""});
+  AP_TRY(check_model(r));
   AP_TRY(train::read_checkpoint(bytes.data(), bytes.size(), t));
   if (fresh) trainer_ = std::move(fresh);
   from_run_ = true;

@@ -54,6 +54,8 @@ class CheckpointSlot {
   // model's own. Unreadable ones change nothing (the model and the state stay) and the reason is returned.
   Status update(const std::vector<unsigned char>& bytes);
   bool from_run() const { return from_run_; }  // the model is a run's (update), not the build's checkpoint
+  // Forgets a run's model: the build's checkpoint is asked for again (the platform keeps the fetched bytes).
+  void restore_build();
   const Status& error() const { return error_; }
   int failures() const { return failures_; }  // one more per failure (the view reports each once)
   // The checkpoint's model once Ready, else null. A forward pass is not const: the scenes' const prepare()
@@ -65,6 +67,7 @@ class CheckpointSlot {
   State state_ = State::None;
   Status error_;
   int failures_ = 0;
+  Status check_model(const train::Recipe& got) const;  // this view's task and sizes
   bool from_run_ = false;
   std::unique_ptr<train::Trainer> trainer_;
 };
@@ -132,6 +135,7 @@ class TrainedView {
     return showing ? apply(installed) : Status::Ok();
   }
   const Params& shown(const Params& installed) const { return waiting_ ? held_params_ : installed; }
+  void restore_build_checkpoint() { slot_.restore_build(); }
 
  private:
   CheckpointSlot slot_;

@@ -277,14 +277,18 @@ ImVec2 SdpaView::lay_out(ViewContext& ctx, Plan& p, const Geo& g, ImVec2 o, ImVe
     total_w += gaps;
     // Titles wider than their grids that push the row past the area (a phone: "output A·V  11×4" over four
     // narrow columns) drop their sizes ("  11×4", said by the grid itself), rather than make the row scroll.
+    // (Cut in this layout's own copies: the plan keeps its titles for the other forms best_form measures.)
+    std::vector<std::string> titles;
+    for (const auto& it : p.items) titles.push_back(it.v.title);
     if (total_w > avail.x - fs * 0.5f)
       for (size_t k = 0; k < p.items.size(); ++k) {
-        std::string& t = p.items[k].v.title;
-        const size_t cut = t.rfind("  ");
+        const size_t cut = titles[k].rfind("  ");
         const float grid = (k == 0 ? label_w : 0.f) + cols[k] * cell_w[k];
         if (cut == std::string::npos || box_w[k] <= grid + 0.5f) continue;
-        t.resize(cut);
-        const float w = std::max(grid, title_w(p.items[k].v) + (k == 0 ? label_w : 0.f));
+        titles[k].resize(cut);
+        MatrixView shorter = p.items[k].v;
+        shorter.title = titles[k];
+        const float w = std::max(grid, title_w(shorter) + (k == 0 ? label_w : 0.f));
         total_w -= box_w[k] - w;
         box_w[k] = w;
       }
@@ -295,7 +299,9 @@ ImVec2 SdpaView::lay_out(ViewContext& ctx, Plan& p, const Geo& g, ImVec2 o, ImVe
       // then runs past the area and scrolls.
       cell_w[0] = std::max(min_cell(rows_max), std::min(ch, (avail.x - fs * 0.5f - others - label_w) / cols[0]));
       numbered[0] = false;
-      total_w = others + std::max(label_w + cols[0] * cell_w[0], title_w(p.items[0].v) + label_w);
+      MatrixView first = p.items[0].v;
+      first.title = titles[0];
+      total_w = others + std::max(label_w + cols[0] * cell_w[0], title_w(first) + label_w);
       box_w[0] = total_w - others;
     }
     const ImVec2 size(total_w, title_h + header + rows_max * ch);
@@ -303,6 +309,7 @@ ImVec2 SdpaView::lay_out(ViewContext& ctx, Plan& p, const Geo& g, ImVec2 o, ImVe
     float x = o.x + (avail.x < 1e5f ? std::max(0.f, (avail.x - total_w) * 0.5f) : 0.f);  // centred, unless scrolling
     for (size_t k = 0; k < p.items.size(); ++k) {
       MatrixView v = p.items[k].v;
+      v.title = titles[k];
       if (k > 0) v.row_labels = nullptr;  // the first matrix names the rows for the whole row
       v.cell_w = cell_w[k];
       v.cell_h = ch;

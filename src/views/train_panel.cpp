@@ -95,8 +95,10 @@ void training_panel(ViewContext& ctx, SceneTraining& t, const Status& install_er
   const std::string pre = std::string("###") + id + "_train_";
   const float fs = ImGui::GetFontSize();
   const TrainRun& run = t.run();
-  // Folded until asked for (one line under the weights' label); open while a run trains, whoever started it.
-  if (run.running()) ImGui::SetNextItemOpen(true, ImGuiCond_Always);
+  // Folded until asked for (one line under the weights' label); open while a run trains, whoever started it,
+  // and while it has something to say (a worker that failed, a run that diverged, weights that could not be shown).
+  if (run.running() || run.state() == TrainRunState::Failed || run.state() == TrainRunState::Diverged || !install_error.ok)
+    ImGui::SetNextItemOpen(true, ImGuiCond_Always);
   if (!ImGui::CollapsingHeader((std::string(tr("Train this model again")) + pre + "panel").c_str())) return;
   ImGui::PushTextWrapPos(0.f);
   ImGui::TextDisabled("%s", tr("The view follows the weights as they learn: press Reset for the untrained start (step 0), then Train."));

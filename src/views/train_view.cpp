@@ -151,6 +151,11 @@ void TrainView::controls(ViewContext& ctx) {
   // What the weights are, measured.
   ImGui::Spacing();
   ImGui::TextWrapped("%s", scene_.weights_label().c_str());
+  if (scene_.host_taken()) {
+    ImGui::PushTextWrapPos(0.f);
+    ImGui::TextDisabled("%s", tr("Another scene trains on the worker now; Train starts this model again from step 0."));
+    ImGui::PopTextWrapPos();
+  }
   if (s == TrainRunState::Diverged) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(flag_color(Flag::Failure)), "%s", localize(scene_.report().divergence()).c_str());
   if (s == TrainRunState::Failed) {
     ImGui::PushTextWrapPos(0.f);

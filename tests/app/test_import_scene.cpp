@@ -258,5 +258,28 @@ TEST(AppImportScene, TheTrainedExampleIsEveryHeadOfATrainedModelWithItsTokens) {
   EXPECT_FALSE(broken.load_preset("trained").ok);  // what it said stays true
 }
 
+// A layer and head asked for with the trained example wait with it: the data on screen (1 × 1) keeps its own,
+// so nothing reads past its maps; a layer the model has not falls back to its first.
+TEST(AppImportScene, TheLayerAndHeadAskedForWaitWithTheTrainedExample) {
+  ImportScene s;
+  ASSERT_TRUE(prepare_commit(s, json{{"source", "trained"}, {"layer", 1}, {"head", 1}}).ok);
+  EXPECT_TRUE(s.trained_pending());
+  EXPECT_EQ(s.params().layer, 0);
+  EXPECT_EQ(s.params().head, 0);
+  json doc = scene_doc(s, true);  // results with the shown matrix: of the data on screen
+  EXPECT_EQ(doc["layer"], 1);     // the document names what it waits for
+  EXPECT_EQ(doc["results"]["layers"], 1);
+  EXPECT_FALSE(prepare_commit(s, json{{"source", "trained"}, {"layer", -1}}).ok);
+  const auto& b = example_checkpoint_bytes();
+  s.receive_checkpoint(std::vector<unsigned char>(b.begin(), b.end()));
+  EXPECT_EQ(s.params().layer, 1);
+  EXPECT_EQ(s.params().head, 1);
+  ImportScene t;
+  ASSERT_TRUE(prepare_commit(t, json{{"source", "trained"}, {"layer", 9}}).ok);
+  t.receive_checkpoint(std::vector<unsigned char>(b.begin(), b.end()));
+  EXPECT_EQ(t.data().source, "trained");
+  EXPECT_EQ(t.params().layer, 0);
+}
+
 }  // namespace
 }  // namespace ap

@@ -245,7 +245,9 @@ TEST(AppSceneTraining, ALinkOfARetrainedViewTrainsTheSameModelOnAnotherPage) {
   EXPECT_TRUE(b.errors.empty()) << (b.errors.empty() ? "" : localize(b.errors[0].text));
   SdpaScene& t = sdpa(b);
   EXPECT_TRUE(t.training().run().started());
-  ASSERT_TRUE(wait_for(t, [&] { return t.trained_qkv().step > 0 || t.training().run().state() == TrainRunState::Done; }, 120));
+  ASSERT_TRUE(wait_for(t, [&] { return t.trained_qkv().step > 0 || t.training().run().state() == TrainRunState::Done; }, 120))
+      << train_state_name(t.training().run().state()) << " step " << t.training().run().step() << " reports " << t.training().run().reports()
+      << " trained " << t.trained() << " pending " << t.trained_pending() << " error " << t.training_error().message << " ck " << t.checkpoint_slot().state_name();
   t.receive_checkpoint(checkpoint_vector());  // the build's checkpoint after the run's first weights: the run's stay
   ASSERT_TRUE(wait_for(t, [&] { return t.training().run().state() == TrainRunState::Done && t.trained_qkv().step == 200; }, 120));
   const float diff = largest_difference(t.model().Q, s.model().Q);
@@ -266,6 +268,80 @@ TEST(AppSceneTraining, ALinkOfARetrainedViewTrainsTheSameModelOnAnotherPage) {
   ASSERT_FALSE(d.errors.empty());
   EXPECT_NE(localize(d.errors[0].text).find("together"), std::string::npos) << localize(d.errors[0].text);
   EXPECT_FALSE(sdpa(d).training().run().started());
+}
+
+// The panel trains the view's own model: only seed, steps and learning rate change; sizes, batch and the other
+// scene's fields are refused by name. After a run finished, a document naming another model still trains it;
+// after a failed worker, Reset begins again.
+TEST(AppSceneTraining, OnlySeedStepsAndLearningRateChangeAndAFinishedRunDoesNotBlockADocument) {
+  NEEDS_THREAD_HOST();
+  WithHost h;
+  SdpaScene s;
+  open_trained(s);
+  const train::Recipe good = s.training().recipe();
+  for (const json& bad : {json{{"layers", 1}}, json{{"heads", 4}}, json{{"batch", 8}}, json{{"preset", "one-layer"}}, json{{"text", "a b"}}}) {
+    const Status e = prepare_commit(s, json{{"training", {{"recipe", bad}}}});
+    EXPECT_FALSE(e.ok) << bad.dump();
+    EXPECT_EQ(s.training().recipe(), good) << bad.dump();
+  }
+  train::Recipe one = good;
+  one.layers = 1;
+  EXPECT_NE(s.training().set_recipe(one).message.find("only its seed, steps and learning rate"), std::string::npos);
+  // A run of 100 steps to its end, then a document naming a model of 50 steps: trained, although the panel's run is done.
+  train::Recipe r = good;
+  r.steps = 100;
+  ASSERT_TRUE(s.training().set_recipe(r).ok);
+  ASSERT_TRUE(s.training().start().ok);
+  ASSERT_TRUE(wait_for(s, [&] { return s.training().run().state() == TrainRunState::Done && s.trained_qkv().step == 100; }, 120));
+  EXPECT_FALSE(s.training().start().ok);  // this recipe's run is finished
+  json doc = {{"train_seed", 5}, {"train_steps", 50}, {"train_lr", 0.01}, {"train_step", 50}};
+  ASSERT_TRUE(prepare_commit(s, doc).ok);
+  ASSERT_TRUE(wait_for(s, [&] { return s.training().run().state() == TrainRunState::Done && s.trained_qkv().step == 50; }, 120));
+  EXPECT_EQ(s.trained_qkv().recipe.seed, 5u);
+}
+
+// The build's model comes back when the trained view is asked for by name: after Reset (step 0 on screen), the
+// preset "it-trained" shows the build's checkpoint again, and the run's weights stop going to the view.
+TEST(AppSceneTraining, ThePresetBringsBackTheBuildsModelAfterARun) {
+  NEEDS_THREAD_HOST();
+  WithHost h;
+  SdpaScene built;
+  open_trained(built);
+  SdpaScene s;
+  open_trained(s);
+  ASSERT_TRUE(s.training().reset().ok);
+  ASSERT_TRUE(wait_for(s, [&] { return s.trained_qkv().step == 0 && s.training().run().has_report(); }, 120));
+  ASSERT_TRUE(s.load_preset("it-trained").ok);
+  EXPECT_TRUE(s.trained_pending());  // asked for again: the view waits for the build's checkpoint
+  s.receive_checkpoint(checkpoint_vector());
+  ASSERT_TRUE(s.trained());
+  EXPECT_EQ(s.trained_qkv().step, 1500);
+  EXPECT_EQ(largest_difference(s.model().Q, built.model().Q), 0.f);
+  EXPECT_EQ(s.weights_label(false), built.weights_label(false));
+  for (int k = 0; k < 20; ++k) s.poll();  // the paused run sends nothing more to the view
+  EXPECT_EQ(s.trained_qkv().step, 1500);
+}
+
+// "Watch attention learn" opened for the first time while a panel trains: the panel's run goes on; the scene
+// waits and says so, and its Train starts its own run.
+TEST(AppSceneTraining, OpeningWatchAttentionLearnDoesNotStopAPanelsRun) {
+  NEEDS_THREAD_HOST();
+  WithHost h;
+  SdpaScene s;
+  open_trained(s);
+  train::Recipe r = s.training().recipe();
+  r.steps = 3000;
+  ASSERT_TRUE(s.training().set_recipe(r).ok);
+  ASSERT_TRUE(s.training().start().ok);
+  TrainScene other(/*defer=*/true);
+  other.ensure_built();  // the learner opens the scene
+  for (int k = 0; k < 50; ++k) s.poll();
+  EXPECT_FALSE(s.training().run().taken());
+  EXPECT_TRUE(other.host_taken());
+  ASSERT_TRUE(wait_for(s, [&] { return s.training().run().step() >= 50; }));
+  ASSERT_TRUE(other.start().ok);
+  ASSERT_TRUE(wait_for(s, [&] { return s.training().run().taken(); }, 5));
+  ASSERT_TRUE(wait_for(other, [&] { return other.report().step >= 25; }));
 }
 
 }  // namespace

@@ -185,8 +185,8 @@ std::string ImportScene::token(int i) const {
 void ImportScene::write_params(json& doc) const {
   if (pending_) {  // waiting for the trained example: the document already names it (a link asks for the same)
     doc["source"] = "trained";
-    doc["layer"] = params_.layer;
-    doc["head"] = params_.head;
+    doc["layer"] = pending_params_.layer;
+    doc["head"] = pending_params_.head;
     return;
   }
   doc["source"] = data_.source;
@@ -248,9 +248,19 @@ Status ImportScene::prepare(const json& in, std::unique_ptr<SceneChange>* out) c
   if (!in.contains("weights") && (trained || (source == "trained" && (data_.source != "trained" || pending_)))) {
     if (example_.state() == Checkpoint::Failed) return example_.error();
     if (!example_.trainer()) {  // not here yet: the view fetches it, then this is asked for again
+      // The layer and head asked for wait with it (checked against the model then; the data on screen keeps
+      // its own).
       change->pending = true;
-      if (const auto it = in.find("layer"); it != in.end() && it->is_number_integer()) p.layer = it->get<int>();
-      if (const auto it = in.find("head"); it != in.end() && it->is_number_integer()) p.head = it->get<int>();
+      p = {};
+      long long v;
+      if (const auto it = in.find("layer"); it != in.end()) {
+        AP_TRY(read_int(*it, "layer", 0, io_limits::kMaxLayers - 1, &v));
+        p.layer = static_cast<int>(v);
+      }
+      if (const auto it = in.find("head"); it != in.end()) {
+        AP_TRY(read_int(*it, "head", 0, io_limits::kMaxHeads - 1, &v));
+        p.head = static_cast<int>(v);
+      }
       *out = std::move(change);
       return Status::Ok();
     }
@@ -309,7 +319,7 @@ void ImportScene::commit(std::unique_ptr<SceneChange> change) {
   auto* c = static_cast<ImportChange*>(change.get());
   if (c->pending) {
     pending_ = true;
-    params_ = c->params;  // the layer and head asked for (checked when the model is here)
+    pending_params_ = c->params;  // the layer and head asked for (checked when the model is here)
     example_.want();
     return;
   }
@@ -349,7 +359,7 @@ void ImportScene::receive_checkpoint(const std::vector<unsigned char>& bytes) {
     pending_ = false;
     return;
   }
-  json doc = {{"source", "trained"}, {"layer", params_.layer}, {"head", params_.head}};
+  json doc = {{"source", "trained"}, {"layer", pending_params_.layer}, {"head", pending_params_.head}};
   std::unique_ptr<SceneChange> c;
   Status s = prepare(doc, &c);
   if (!s.ok) {  // a layer or head the model has not: its first

@@ -90,6 +90,7 @@ class ImportScene final : public Scene {
   std::vector<std::string> labels_;  // tokens, or 1 … n
   CheckpointSlot example_{BuildCheckpoint::Example};
   bool pending_ = false;
+  ImportParams pending_params_;  // the layer and head a waiting trained example was asked for
 };
 
 // The built-in example (the SDPA scene's default weights, by the core) and the row-sum measurement.

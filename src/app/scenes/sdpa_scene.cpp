@@ -305,7 +305,8 @@ Status SdpaScene::prepare(const json& in, std::unique_ptr<SceneChange>* out) con
   AP_TRY(prepare_training(in, training_, ck_.trainer() ? ck_.trainer()->recipe() : build, ck_.trainer() ? ck_.trainer()->step() : build.steps,
                           &rest, &tc));
   if (tc) {
-    AP_TRY(prepare(rest, &tc->inner));
+    // (The build's model asked for again: the rest is prepared at commit, once the run's model is gone.)
+    if (!tc->restore_build) AP_TRY(prepare(rest, &tc->inner));
     *out = std::move(tc);
     return Status::Ok();
   }
@@ -487,8 +488,14 @@ Status SdpaScene::prepare(const json& in, std::unique_ptr<SceneChange>* out) con
 
 void SdpaScene::commit(std::unique_ptr<SceneChange> change) {
   if (auto* tc = dynamic_cast<TrainingChange*>(change.get())) {
-    commit(std::move(tc->inner));
     commit_training(*tc, &training_);
+    if (tc->restore_build) {  // the build's model again: asked for anew, the view waits for it
+      ck_.restore_build();
+      std::unique_ptr<SceneChange> again;
+      if (prepare(tc->rest, &again).ok) commit(std::move(again));
+      return;
+    }
+    commit(std::move(tc->inner));
     return;
   }
   auto* c = static_cast<SdpaChange*>(change.get());
@@ -528,11 +535,8 @@ void SdpaScene::poll() {
   // The run's newer weights: the slot's model follows; a trained view on screen (or waiting) is recomputed.
   training_error_ = ck_.update(w);
   if (!training_error_.ok) return;
-  if (trained_ || pending_) {
-    const bool was_pending = pending_;
-    pending_ = false;
-    training_error_ = show_trained(join(trained_ ? qkv_.words : pending_words_), was_pending ? pending_layer_ : layer_);
-  }
+  if (trained_ || pending_)  // (show_trained's commit ends the waiting)
+    training_error_ = show_trained(join(pending_ ? pending_words_ : qkv_.words), pending_ ? pending_layer_ : layer_);
 }
 
 void SdpaScene::checkpoint_failed(const Status& error) {
@@ -541,7 +545,10 @@ void SdpaScene::checkpoint_failed(const Status& error) {
 }
 
 Status SdpaScene::show_trained(const std::string& text, int layer) {
-  json doc = {{"weights", "trained"}, {"text", text}};
+  // Within the trained view (or the one waiting) the model stays what it is; "weights": "trained" would ask for
+  // the build's model by name (prepare_training).
+  json doc = {{"text", text}};
+  if (!trained_ && !pending_) doc["weights"] = "trained";
   if (layer >= 0) doc["layer"] = layer + 1;
   std::unique_ptr<SceneChange> c;
   AP_TRY(prepare(doc, &c));

@@ -99,6 +99,8 @@ const TrPair kStrings[] = {
     {"random, seed {0}", "随机权重，种子 {0}"},
     // errors (the scene's and the training engine's)
     {"training must be \"start\", \"pause\" or \"reset\", got {0}", "training 必须是 \"start\"、\"pause\" 或 \"reset\"，收到的是 {0}"},
+    {"this panel trains the view's own model: only its seed, steps and learning rate change (the model: {0})",
+     "这个面板训练的是视图自己的模型：只能改变它的种子、步数和学习率（模型：{0}）"},
     {"train_seed, train_steps, train_lr and train_step name a trained model together: {0} is missing",
      "train_seed、train_steps、train_lr 和 train_step 一起指明一个训练过的模型：缺少 {0}"},
     {"weights must be \"trained\" or \"random\", got {0}", "weights 必须是 \"trained\" 或 \"random\"，收到的是 {0}"},
@@ -281,7 +283,7 @@ TrainScene::~TrainScene() = default;
 
 void TrainScene::build_first() {
   (void)train_sentence_words(params_.text, &words_);  // the default sentence is in the vocabulary
-  restart();
+  restart(/*take_host=*/false);  // opened for the first time: a run training in another scene goes on
   first_model();
 }
 
@@ -442,10 +444,10 @@ void TrainScene::commit(std::unique_ptr<SceneChange> change) {
   model_replaced();
 }
 
-void TrainScene::restart() {
+void TrainScene::restart(bool take_host) {
   shown_ = train::SentenceAttention();
   ++report_version_;
-  run_.restart(params_.recipe, words_);
+  run_.restart(params_.recipe, words_, take_host);
 }
 
 Status TrainScene::apply(const TrainParams& p) {

@@ -79,7 +79,7 @@ class TrainScene final : public Scene {
   nlohmann::json training_json() const;
 
  private:
-  void restart();  // a fresh run of the recipe at step 0
+  void restart(bool take_host = true);  // a fresh run of the recipe at step 0 (TrainRun::restart)
   TrainParams params_;
   std::vector<std::string> words_;
   TrainRun run_;
