@@ -13,6 +13,7 @@
 #include "widgets/colormap.h"
 #include "widgets/section.h"
 #include "widgets/tooltip.h"
+#include "widgets/text_fit.h"
 
 namespace ap {
 
@@ -31,14 +32,14 @@ void quiz_section(PlaygroundState& st, bool jump) {
   for (const QuizQuestion& q : questions) {
     ImGui::PushID(q.id);
     ImGui::Spacing();
-    ImGui::TextWrapped("%s", tr(q.question));
+    text_wrapped("%s", tr(q.question));
     const int pick = quiz_pick(st, sid, q.id);
     for (int k = 0; k < static_cast<int>(q.options.size()); ++k) {
       ImGui::PushID(k);
       ImGui::PushTextWrapPos(0.f);
       if (ImGui::RadioButton("##opt", pick == k)) (void)report_result(st, "quiz", answer_question(st, sid, q.id, k));
       ImGui::SameLine();
-      ImGui::TextWrapped("%s", tr(q.options[static_cast<size_t>(k)]));
+      text_wrapped("%s", tr(q.options[static_cast<size_t>(k)]));
       ImGui::PopTextWrapPos();
       ImGui::PopID();
     }
@@ -48,7 +49,7 @@ void quiz_section(PlaygroundState& st, bool jump) {
       ImGui::TextUnformatted(tr(right ? "Right." : "Not quite."));
       ImGui::PopStyleColor();
       ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-      ImGui::TextWrapped("%s", tr(q.explanation));
+      text_wrapped("%s", tr(q.explanation));
       ImGui::PopStyleColor();
       if (ImGui::SmallButton(tr("Try again"))) (void)answer_question(st, sid, q.id, -1);
     }
@@ -108,7 +109,7 @@ void controls_panel(PlaygroundState& st, UiState& ui, ViewContext& ctx) {
   if (ImGui::Button((std::string(tr("Export (E)")) + "###export").c_str())) ui.show_export = !ui.show_export;
   ImGui::Spacing();
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped("%s", tr("Keys: Space play · ←/→ stage · Shift+←/→ one cell · Home/End · F1 help"));
+  text_wrapped("%s", tr("Keys: Space play · ←/→ stage · Shift+←/→ one cell · Home/End · F1 help"));
   ImGui::PopStyleColor();
 }
 

@@ -132,10 +132,10 @@ void lesson_map(PlaygroundState& st, UiState& ui) {
     ImGui::PushTextWrapPos(0.f);
     ImGui::TextDisabled("%s", tr("Try:"));
     ImGui::SameLine();
-    ImGui::TextWrapped("%s", tr(li.try_this));
+    text_wrapped("%s", tr(li.try_this));
     ImGui::TextDisabled("%s", tr("Notice:"));
     ImGui::SameLine();
-    ImGui::TextWrapped("%s", tr(li.notice));
+    text_wrapped("%s", tr(li.notice));
     ImGui::PopTextWrapPos();
     ImGui::Unindent(fs * 1.2f);
     ImGui::EndGroup();

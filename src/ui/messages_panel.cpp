@@ -4,6 +4,7 @@
 #include "app/i18n.h"
 #include "ui/ui_state.h"
 #include "widgets/colormap.h"
+#include "widgets/text_fit.h"
 
 namespace ap {
 
@@ -15,7 +16,7 @@ void messages_panel(PlaygroundState& st) {
     ImGui::BeginChild("msg", ImVec2(0, h), true, ImGuiWindowFlags_NoScrollbar);
     ImGui::PushStyleColor(ImGuiCol_Text, flag_color(Flag::Error));
     ImGui::PushTextWrapPos(ImGui::GetContentRegionAvail().x - 40.f);
-    ImGui::TextWrapped("⚠ %s", localize(st.errors[k].text).c_str());
+    text_wrapped("⚠ %s", localize(st.errors[k].text).c_str());
     ImGui::PopTextWrapPos();
     ImGui::PopStyleColor();
     ImGui::TextDisabled("%s", tr("The playground keeps showing the last valid input."));

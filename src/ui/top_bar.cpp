@@ -8,6 +8,7 @@
 #include "app/i18n.h"
 #include "ui/ui_state.h"
 #include "widgets/tooltip.h"
+#include "widgets/text_fit.h"
 
 namespace ap {
 
@@ -74,7 +75,9 @@ void top_bar(PlaygroundState& st, UiState& ui, float height) {
   const float menu_w = ImGui::CalcTextSize("…").x + style.FramePadding.x * 2 + style.ItemSpacing.x;
   const float combo_w = std::clamp(room - (fold ? menu_w : right_w), 40.f, fs * 18.f);
   ImGui::SetNextItemWidth(combo_w);
-  if (ImGui::BeginCombo("##scene", tr(st.scene().title()))) {
+  // The preview shortened with "…" to the room left of the arrow (a phone cut "…attentior" mid-letter).
+  const float preview_w = combo_w - ImGui::GetFrameHeight() - style.FramePadding.x * 2;
+  if (ImGui::BeginCombo("##scene", fit_text(tr(st.scene().title()), preview_w).c_str())) {
     for (const auto& s : st.scenes) {
       const bool on = s.get() == &st.scene();
       if (ImGui::Selectable(lid(tr(s->title()), s->id()).c_str(), on)) switch_scene(st, s->id());

@@ -16,7 +16,7 @@ void start_first_lesson(PlaygroundState& st, UiState& ui) { open_lesson(st, ui, 
 void welcome_header(PlaygroundState& st, UiState& ui) {
   const float fs = ImGui::GetFontSize();
   ImGui::PushTextWrapPos(0.f);
-  ImGui::TextWrapped("%s", tr("Watch attention being computed step by step on sentences you type: one lesson per idea of "
+  text_wrapped("%s", tr("Watch attention being computed step by step on sentences you type: one lesson per idea of "
                               "the lecture notes, from the Seq2Seq bottleneck to the cost of attention."));
   ImGui::PopTextWrapPos();
   ImGui::Spacing();

@@ -131,8 +131,8 @@ void BahdanauView::controls(ViewContext& ctx) {
   }
   if (ImGui::IsItemHovered()) tooltip("%s", tr("Every weight comes from this seed"));
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped("%s", tr("Teacher forcing: at step t the decoder reads the reference word y_t-1, not its own guess."));
-  ImGui::TextWrapped("%s", tr("Weights are seeded, not trained: an untrained alignment is not a translation alignment."));
+  text_wrapped("%s", tr("Teacher forcing: at step t the decoder reads the reference word y_t-1, not its own guess."));
+  text_wrapped("%s", tr("Weights are seeded, not trained: an untrained alignment is not a translation alignment."));
   ImGui::PopStyleColor();
 }
 
@@ -265,7 +265,7 @@ void BahdanauView::params_stage() {
       ImGui::TableNextColumn();
       ImGui::Text("%lld", count);
       ImGui::TableNextColumn();
-      if (narrow) ImGui::TextWrapped("%s", tr(p.role));
+      if (narrow) text_wrapped("%s", tr(p.role));
       else ImGui::TextUnformatted(tr(p.role));
     }
     ImGui::EndTable();

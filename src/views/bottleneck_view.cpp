@@ -86,7 +86,7 @@ constexpr ImU32 kBoundColor = IM_COL32(120, 120, 130, 255);
 
 void dim_wrapped(const std::string& s) {
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped("%s", s.c_str());
+  text_wrapped("%s", s.c_str());
   ImGui::PopStyleColor();
 }
 
@@ -257,7 +257,7 @@ void BottleneckView::read_stage(ViewContext& ctx) {
   // a cell not computed yet has nothing to explain
   if (r.hover_i >= 0 && r.hover_i < static_cast<int>(std::ceil(sub))) hover_cell(ctx, r, BottleneckItem::State);
   ImGui::EndGroup();
-  ImGui::TextWrapped("%s", tr("Each row of H is one state h_t: the same d_h numbers must carry every token read so far."));
+  text_wrapped("%s", tr("Each row of H is one state h_t: the same d_h numbers must carry every token read so far."));
   dim_wrapped(tr("Weights and embeddings are seeded, not trained: the encoder shows how a fixed vector limits what survives, not a translation."));
 }
 
@@ -302,17 +302,17 @@ void BottleneckView::compress_stage(ViewContext& ctx) {
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + wt);
   ImGui::Dummy(ImVec2(wt, fs * 2.f));
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(accent_warm()));
-  ImGui::TextWrapped("%s", tr_format(N_("{0} source numbers → {1} numbers in c"), {std::to_string(source), std::to_string(p.d_h)}).c_str());
+  text_wrapped("%s", tr_format(N_("{0} source numbers → {1} numbers in c"), {std::to_string(source), std::to_string(p.d_h)}).c_str());
   ImGui::PopStyleColor();
   ImGui::Spacing();
-  ImGui::TextWrapped("%s", tr_format(N_("{0} source numbers per number of c"), {fmt(static_cast<double>(source) / p.d_h, 2)}).c_str());
+  text_wrapped("%s", tr_format(N_("{0} source numbers per number of c"), {fmt(static_cast<double>(source) / p.d_h, 2)}).c_str());
   ImGui::Spacing();
   if (source > p.d_h)
-    ImGui::TextWrapped("%s", tr_format(N_("A linear read-out of {0} numbers explains at most {0} of the {1} unit variances: mean R² ≤ {2}."),
+    text_wrapped("%s", tr_format(N_("A linear read-out of {0} numbers explains at most {0} of the {1} unit variances: mean R² ≤ {2}."),
                                   {std::to_string(p.d_h), std::to_string(source), fmt(bottleneck_bound(p.d_h, p.d_in, n), 2)})
                                  .c_str());
   else
-    ImGui::TextWrapped("%s", tr("Everything fits: d_h ≥ n·d_in, so c could in principle hold every token."));
+    text_wrapped("%s", tr("Everything fits: d_h ≥ n·d_in, so c could in principle hold every token."));
   ImGui::Spacing();
   dim_wrapped(tr("Weights and embeddings are seeded, not trained: the encoder shows how a fixed vector limits what survives, not a translation."));
   ImGui::PopTextWrapPos();
@@ -426,7 +426,7 @@ void BottleneckView::probe_stage(ViewContext& ctx) {
     negative = negative || v < 0 || at.r2_reader[static_cast<size_t>(j)] < 0;
   }
   if (L > 1)
-    ImGui::TextWrapped("%s", tr_format(N_("Notice: c keeps word {0} “{1}” best (R² {2}) and word {3} “{4}” least (R² {5}); from its own h_j every word keeps R² ≥ {6}."),
+    text_wrapped("%s", tr_format(N_("Notice: c keeps word {0} “{1}” best (R² {2}) and word {3} “{4}” least (R² {5}); from its own h_j every word keeps R² ≥ {6}."),
                                   {std::to_string(best + 1), m.tokens[static_cast<size_t>(best)], fmt(at.r2_final[static_cast<size_t>(best)], 2),
                                    std::to_string(worst + 1), m.tokens[static_cast<size_t>(worst)], fmt(at.r2_final[static_cast<size_t>(worst)], 2),
                                    fmt(reader_min, 2)}).c_str());
@@ -484,7 +484,7 @@ void BottleneckView::grow_stage(ViewContext& ctx) {
       under = under && pl.mean_r2_final <= bottleneck_bound(p.d_h, p.d_in, pl.L) + 1e-9;
       reader_min = std::min(reader_min, pl.mean_r2_reader);
     }
-    ImGui::TextWrapped("%s", tr_format(under ? N_("Notice: the mean R² from c goes from {2} at L = {0} to {3} at L = {1}, always under the bound; from the h_j it stays at {4} or more.")
+    text_wrapped("%s", tr_format(under ? N_("Notice: the mean R² from c goes from {2} at L = {0} to {3} at L = {1}, always under the bound; from the h_j it stays at {4} or more.")
                                         : N_("Notice: the mean R² from c goes from {2} at L = {0} to {3} at L = {1}; from the h_j it stays at {4} or more."),
                                   {std::to_string(ls.front().L), std::to_string(ls.back().L), fmt(ls.front().mean_r2_final, 2),
                                    fmt(ls.back().mean_r2_final, 2), fmt(reader_min, 2)}).c_str());

@@ -185,7 +185,7 @@ void CostView::controls(ViewContext& ctx) {
   tip(N_("Timed samples per point (the median is plotted)"));
   measure_button(ctx, "c");
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped("%s", tr("One thread: this measures work, not parallel speed."));
+  text_wrapped("%s", tr("One thread: this measures work, not parallel speed."));
   ImGui::PopStyleColor();
 }
 
@@ -327,9 +327,11 @@ void CostView::table_stage(ViewContext& ctx) {
   const double ratio = static_cast<double>(t.attention.macs) / static_cast<double>(t.recurrent.macs);
   ImGui::PushTextWrapPos(0.f);
   ImGui::Text("%s / %s = n / d = %s", tr("self-attention"), tr("recurrent"), fmt(ratio, 3).c_str());
-  ImGui::TextDisabled("%s 3·n·d² = %s", tr("Not in the table: Q, K, V from X (three projections) add"), big(t.attention.projection_macs).c_str());
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  text_wrapped("%s 3·n·d² = %s", tr("Not in the table: Q, K, V from X (three projections) add"), big(t.attention.projection_macs).c_str());
+  ImGui::PopStyleColor();
   // What to notice, read off the table just drawn.
-  ImGui::TextUnformatted(tr_format(ratio > 1.0 ? N_("Notice: self-attention needs {0} sequential step and a path of {1} between any two tokens, the recurrent layer {2} and {3}: that is what attention buys with its {4}× the multiply-adds.")
+  text_wrapped("%s", tr_format(ratio > 1.0 ? N_("Notice: self-attention needs {0} sequential step and a path of {1} between any two tokens, the recurrent layer {2} and {3}: that is what attention buys with its {4}× the multiply-adds.")
                                                : N_("Notice: self-attention needs {0} sequential step and a path of {1} between any two tokens, the recurrent layer {2} and {3}; with n ≤ d it even does fewer multiply-adds ({4}×)."),
                                    {big(t.attention.sequential_ops), big(t.attention.max_path_length), big(t.recurrent.sequential_ops),
                                     big(t.recurrent.max_path_length), fmt(ratio, 3)}).c_str());
@@ -392,7 +394,7 @@ void CostView::curves_stage(ViewContext& ctx) {
   const long long n = p.n;
   const double ratio = static_cast<double>(attention_macs(n, p.d)) / static_cast<double>(elman_macs(n, p.d, p.d));
   ImGui::PushTextWrapPos(0.f);
-  ImGui::TextWrapped("%s", tr_format(ratio > 1.0 ? N_("Notice: at n = {0} (above n = d = {1}) self-attention does {2}× the RNN's multiply-adds, yet its sequential steps stay {4} against the RNN's {3}.")
+  text_wrapped("%s", tr_format(ratio > 1.0 ? N_("Notice: at n = {0} (above n = d = {1}) self-attention does {2}× the RNN's multiply-adds, yet its sequential steps stay {4} against the RNN's {3}.")
                                                  : N_("Notice: at n = {0} (up to n = d = {1}) self-attention does {2}× the RNN's multiply-adds, and {4} sequential step against the RNN's {3}."),
                                            {std::to_string(n), std::to_string(p.d), fmt_sig(ratio, 2),
                                             big(sequential_ops(LayerKind::Recurrent, n)), big(sequential_ops(LayerKind::SelfAttention, n))}).c_str());
@@ -624,7 +626,7 @@ void CostView::workers_panel(ViewContext& ctx, ImVec2 size) {
   }
   if (m.state == WorkerMeasure::State::Failed) {
     ImGui::PushStyleColor(ImGuiCol_Text, flag_color(Flag::Caution));
-    ImGui::TextWrapped("%s", localize(m.error).c_str());
+    text_wrapped("%s", localize(m.error).c_str());
     ImGui::PopStyleColor();
   }
   PlotSpec s;
@@ -823,16 +825,16 @@ void CostView::memory_stage(ViewContext& ctx) {
     ctx.hover_j = idx;
   }
   const KernelMemory nm = kernel_memory(KernelKind::AttentionNaive, p.n, p.d), tm = kernel_memory(KernelKind::AttentionTiled, p.n, p.d);
-  ImGui::TextWrapped("n = %d:  %s %s  (%s %s)    %s %s", p.n, tr("naive attention"), bytes_text(static_cast<double>(nm.total())).c_str(),
+  text_wrapped("n = %d:  %s %s  (%s %s)    %s %s", p.n, tr("naive attention"), bytes_text(static_cast<double>(nm.total())).c_str(),
               tr("score matrix"), bytes_text(static_cast<double>(nm.workspace)).c_str(), tr("tiled attention"),
               bytes_text(static_cast<double>(tm.total())).c_str());
   if (have && !res.empty() && res[0].stopped) {
     ImGui::PushStyleColor(ImGuiCol_Text, flag_color(Flag::Caution));
-    ImGui::TextWrapped("%s: %s", tr("naive attention"), localize(res[0].reason).c_str());
+    text_wrapped("%s: %s", tr("naive attention"), localize(res[0].reason).c_str());
     ImGui::PopStyleColor();
   }
   // What to notice, read off the line above: the score matrix against the tiled kernel's whole memory.
-  ImGui::TextWrapped("%s", tr_format(N_("Notice: at n = {0} naive attention's score matrix takes {1}, {2}× all the tiled kernel needs ({3}); double n and the matrix takes four times as much."),
+  text_wrapped("%s", tr_format(N_("Notice: at n = {0} naive attention's score matrix takes {1}, {2}× all the tiled kernel needs ({3}); double n and the matrix takes four times as much."),
                                      {std::to_string(p.n), bytes_text(static_cast<double>(nm.workspace)), fmt_sig(static_cast<double>(nm.workspace) / static_cast<double>(std::max<long long>(1, tm.total())), 3),
                                       bytes_text(static_cast<double>(tm.total()))}).c_str());
 }

@@ -6,6 +6,7 @@
 
 #include "app/i18n.h"
 #include "core/number_text.h"
+#include "widgets/text_fit.h"
 
 namespace ap {
 
@@ -16,10 +17,10 @@ void head_patterns_list(const std::vector<train::HeadPattern>& patterns) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     for (auto [name, x] : {std::pair<const char*, const train::RowShares*>{N_("referent is the animal"), &p.when_animal},
                            {N_("referent is the place"), &p.when_place}})
-      ImGui::TextWrapped("  %s: %s %s · %s %s · %s %s · %s %s", tr(name), tr("animal"), fmt(x->animal, 2).c_str(), tr("place"),
+      text_wrapped("  %s: %s %s · %s %s · %s %s · %s %s", tr(name), tr("animal"), fmt(x->animal, 2).c_str(), tr("place"),
                          fmt(x->place, 2).c_str(), tr("adjective"), fmt(x->adjective, 2).c_str(), tr("entropy"),
                          fmt(x->entropy, 2).c_str());
-    ImGui::TextWrapped("  %s: %s %s · %s %s · %s %s", tr("after a noun"), tr("reads"), tr(train::after_noun_relation(p)),
+    text_wrapped("  %s: %s %s · %s %s · %s %s", tr("after a noun"), tr("reads"), tr(train::after_noun_relation(p)),
                        tr("on the noun before"), fmt(p.after_noun, 2).c_str(), tr("on the other noun"),
                        fmt(p.after_noun_other, 2).c_str());
     ImGui::PopStyleColor();

@@ -9,6 +9,7 @@
 #include "platform/platform.h"
 #include "views/import_view.h"
 #include "views/recipes_data.h"
+#include "widgets/text_fit.h"
 
 namespace ap {
 
@@ -28,13 +29,13 @@ void ImportView::recipes_panel() {
   if (scene_.is_example()) ImGui::SetNextItemOpen(true, ImGuiCond_FirstUseEver);  // whoever has no file yet
   if (!ImGui::CollapsingHeader((std::string(tr("How do I get this file?")) + "###recipes").c_str())) return;
   ImGui::PushTextWrapPos(0.f);
-  ImGui::TextWrapped("%s", tr("Save your model's attention for one sentence with numpy.save, shape [layers, heads, n, n] (or [heads, n, n]), and its tokens as {\"tokens\": [...]} in a JSON file beside it; then open both files at once."));
+  text_wrapped("%s", tr("Save your model's attention for one sentence with numpy.save, shape [layers, heads, n, n] (or [heads, n, n]), and its tokens as {\"tokens\": [...]} in a JSON file beside it; then open both files at once."));
   ImGui::PopTextWrapPos();
   const float fs = ImGui::GetFontSize();
   for (const Recipe& r : kRecipes) {
     ImGui::PushID(r.file);
     ImGui::Spacing();
-    ImGui::TextWrapped("%s", tr(r.title));
+    text_wrapped("%s", tr(r.title));
     if (ImGui::SmallButton(tr("Copy")))
       recipe_note_ = platform_copy_text(*r.code) ? tr("Copied to the clipboard.") : tr("The browser refused: select the text and copy it.");
     ImGui::SameLine();

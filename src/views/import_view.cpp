@@ -17,6 +17,7 @@
 #include "widgets/colormap.h"
 #include "widgets/matrix_view.h"
 #include "views/checkpoint_fetch.h"
+#include "widgets/text_fit.h"
 
 namespace ap {
 
@@ -79,10 +80,10 @@ void ImportView::controls(ViewContext& ctx) {
   }
   ImGui::SameLine();
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped("%s", tr("or drop a .npy / .json file anywhere on the page"));
+  text_wrapped("%s", tr("or drop a .npy / .json file anywhere on the page"));
   ImGui::PopStyleColor();
   ImGui::Spacing();
-  ImGui::TextWrapped("%s: %s", tr("data from"), scene_.source_label().c_str());
+  text_wrapped("%s: %s", tr("data from"), scene_.source_label().c_str());
   if (scene_.trained_pending()) ImGui::TextDisabled("%s", tr("Loading the trained model…"));
   ImGui::TextUnformatted(tr_format(N_("layers × heads = {0} × {1}, n = {2}"), {arg(d.w.layers), arg(d.w.heads), arg(d.w.n)}).c_str());
   const float field = ImGui::GetFontSize() * 9.f;
@@ -103,14 +104,14 @@ void ImportView::controls(ViewContext& ctx) {
     ImGui::TextDisabled("%s (max |%s − 1| = %s)", tr("rows sum to 1"), tr("row sum"), fmt(d.max_row_sum_dev, 4).c_str());
   } else {
     ImGui::PushStyleColor(ImGuiCol_Text, flag_color(Flag::Caution));
-    ImGui::TextWrapped("%s", tr_format(N_("rows do not sum to 1 (max |row sum − 1| = {0}): not softmax weights, shown as they are"),
+    text_wrapped("%s", tr_format(N_("rows do not sum to 1 (max |row sum − 1| = {0}): not softmax weights, shown as they are"),
                                              {fmt(d.max_row_sum_dev, 3)}).c_str());
     ImGui::PopStyleColor();
   }
   if (d.negative) ImGui::TextDisabled("%s", tr("negative values: the colour scale is diverging"));
   if (scene_.is_example()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("%s", tr("Built-in example: the SDPA scene's weights (seeded, not trained), 1 layer × 1 head. Drop your model's attention (.npy or .json) to see real heads."));
+    text_wrapped("%s", tr("Built-in example: the SDPA scene's weights (seeded, not trained), 1 layer × 1 head. Drop your model's attention (.npy or .json) to see real heads."));
     ImGui::PopStyleColor();
   }
   if (d.source != "trained" && !scene_.trained_pending() &&

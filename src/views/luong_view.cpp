@@ -209,7 +209,7 @@ void undefined_panel(const LuongParams& p, LuongScore k, ImVec2 size) {
   ImGui::TextDisabled("%s", tr("not defined for these sizes"));
   const std::string msg = tr_format(N_("dot needs d_s = d_enc: s_t has {0} numbers, h_j has {1}, so s_t^T h_j is undefined. general's W_a ({0} × {1}) bridges the sizes; concat works for any sizes."),
                                           {std::to_string(p.d_s), std::to_string(p.d_h)});
-  ImGui::TextWrapped("%s", msg.c_str());
+  text_wrapped("%s", msg.c_str());
   ImGui::PopTextWrapPos();
   ImGui::SetCursorScreenPos(o);
   ImGui::Dummy(size);
@@ -277,8 +277,8 @@ void LuongView::controls(ViewContext& ctx) {
     apply("seed");
   }
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped("%s", tr("Teacher forcing: step t reads the reference word y_t-1 (<s> at t = 1), not a guess: the decoder has no output layer."));
-  ImGui::TextWrapped("%s", tr("Weights are seeded, not trained: they show how the scores compute, not a trained translation's alignment."));
+  text_wrapped("%s", tr("Teacher forcing: step t reads the reference word y_t-1 (<s> at t = 1), not a guess: the decoder has no output layer."));
+  text_wrapped("%s", tr("Weights are seeded, not trained: they show how the scores compute, not a trained translation's alignment."));
   ImGui::PopStyleColor();
 }
 
@@ -368,7 +368,7 @@ void LuongView::states_stage(ViewContext& ctx) {
   ImGui::TextDisabled("%s", tr("s_t depends only on s_t-1 and y_t-1, not on the attention: all three scores use the very same s_t."));
   ImGui::Spacing();
   ImGui::TextUnformatted(tr("teacher forcing: y_t-1 → y_t"));
-  ImGui::TextWrapped("%s", pairs.c_str());
+  text_wrapped("%s", pairs.c_str());
   ImGui::PopTextWrapPos();
 }
 
@@ -511,13 +511,13 @@ void LuongView::compare_stage() {
     const auto row = [&](const char* what, const char* b, const char* l, const std::string& h) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
-      ImGui::TextWrapped("%s", tr(what));
+      text_wrapped("%s", tr(what));
       ImGui::TableNextColumn();
-      ImGui::TextWrapped("%s", tr(b));
+      text_wrapped("%s", tr(b));
       ImGui::TableNextColumn();
-      ImGui::TextWrapped("%s", tr(l));
+      text_wrapped("%s", tr(l));
       ImGui::TableNextColumn();
-      ImGui::TextWrapped("%s", h.c_str());
+      text_wrapped("%s", h.c_str());
     };
     std::snprintf(here, sizeof here, "%s", tr_format(N_("s_1 … s_{0}: computed in stage 1, before any score"), {std::to_string(m.run.T)}).c_str());
     row(N_("1. which decoder state scores"), N_("s_t-1, the previous state; s_t is updated after attending"),
@@ -550,7 +550,7 @@ void LuongView::compare_stage() {
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(tr(name));
       ImGui::TableNextColumn();
-      ImGui::TextWrapped("%s", params.empty() ? tr("none") : params.c_str());
+      text_wrapped("%s", params.empty() ? tr("none") : params.c_str());
       ImGui::TableNextColumn();
       ImGui::Text("%lld", count);
       ImGui::TableNextColumn();

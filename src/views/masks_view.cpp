@@ -19,6 +19,7 @@
 #include "widgets/matrix_view.h"
 #include "widgets/seed_input.h"
 #include "widgets/tooltip.h"
+#include "widgets/text_fit.h"
 
 namespace ap {
 
@@ -145,7 +146,7 @@ void MasksView::controls(ViewContext& ctx) {
     apply("sentence");
   }
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped("%s", tr("Weights are seeded, not trained: they show the mechanism, not a trained model's attention."));
+  text_wrapped("%s", tr("Weights are seeded, not trained: they show the mechanism, not a trained model's attention."));
   ImGui::PopStyleColor();
 }
 
@@ -361,10 +362,10 @@ void MasksView::damage_stage(ViewContext& ctx) {
   const MaskLabRun& chosen = m.run;
   const double scale = chosen.baseline.max_abs_output;
   if (chosen.bug == MaskBug::None) {
-    ImGui::TextWrapped("%s", tr("Notice: with no bug every measure is 0: hidden keys get exactly 0 weight, each row sums to 1 and nothing leaks."));
+    text_wrapped("%s", tr("Notice: with no bug every measure is 0: hidden keys get exactly 0 weight, each row sums to 1 and nothing leaks."));
   } else {
     const double worst = std::max({chosen.damage.max_output_diff, chosen.damage.pad_leak, chosen.damage.future_leak});
-    ImGui::TextWrapped("%s", tr_format(N_("Notice: “{0}” moves the output by up to {1}, {2} % of the output's largest entry ({3}); the weight on hidden keys reaches {4}."),
+    text_wrapped("%s", tr_format(N_("Notice: “{0}” moves the output by up to {1}, {2} % of the output's largest entry ({3}); the weight on hidden keys reaches {4}."),
                                              {tr(MasksScene::bug_title(chosen.bug)), fmt(worst, 3), fmt(scale > 0 ? 100.0 * worst / scale : 0.0, 0),
                                               fmt(scale, 3), fmt(chosen.damage.max_hidden_mass, 3)}).c_str());
   }

@@ -26,6 +26,7 @@
 #include "widgets/section.h"
 #include "widgets/seed_input.h"
 #include "widgets/tooltip.h"
+#include "widgets/text_fit.h"
 
 namespace ap {
 
@@ -152,13 +153,13 @@ void MultiheadView::controls(ViewContext& ctx) {
   ImGui::EndDisabled();
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   if (trained) {
-    ImGui::TextWrapped("%s", tr("X and every W (biases included) are the trained layer's: nothing told the heads what to read; the list below is what each reads, measured on every held-out sentence."));
-    ImGui::TextWrapped("%s", tr("Try \"tired\" → \"wide\": the heads' rows at \"it\" follow the adjective."));
+    text_wrapped("%s", tr("X and every W (biases included) are the trained layer's: nothing told the heads what to read; the list below is what each reads, measured on every held-out sentence."));
+    text_wrapped("%s", tr("Try \"tired\" → \"wide\": the heads' rows at \"it\" follow the adjective."));
   } else {
-    ImGui::TextWrapped("%s", tr("Weights are seeded, not trained: heads do not specialise without training. The scene shows the mechanism."));
+    text_wrapped("%s", tr("Weights are seeded, not trained: heads do not specialise without training. The scene shows the mechanism."));
   }
   if (scene_.params().mask == MaskKind::Padding && scene_.model().pad_count == 0)
-    ImGui::TextWrapped("%s", tr("No [PAD] tokens: the padding mask hides nothing. Type [PAD] in the sentence."));
+    text_wrapped("%s", tr("No [PAD] tokens: the padding mask hides nothing. Type [PAD] in the sentence."));
   ImGui::PopStyleColor();
   if (trained) {
     section_heading(tr("What each head learned"));
@@ -531,7 +532,7 @@ void MultiheadView::params_stage(ViewContext& ctx) {
       if (m.focus[k].mean_max_weight > m.focus[sharp].mean_max_weight) sharp = k;
       if (m.focus[k].mean_entropy > m.focus[flat].mean_entropy) flat = k;
     }
-    ImGui::TextWrapped("%s", tr_format(N_("Notice: head {0} is the sharpest (its rows put {1} on their top key on average), head {2} the flattest (entropy {3} nats; spread evenly over the {4} tokens it would be {5})."),
+    text_wrapped("%s", tr_format(N_("Notice: head {0} is the sharpest (its rows put {1} on their top key on average), head {2} the flattest (entropy {3} nats; spread evenly over the {4} tokens it would be {5})."),
                                              {std::to_string(sharp + 1), fmt(m.focus[sharp].mean_max_weight, 3), std::to_string(flat + 1),
                                               fmt(m.focus[flat].mean_entropy, 3), std::to_string(m.n()), fmt(ln_n, 3)}).c_str());
   }

@@ -15,6 +15,7 @@
 #include "widgets/colormap.h"
 #include "widgets/plot.h"
 #include "widgets/seed_input.h"
+#include "widgets/text_fit.h"
 
 namespace ap {
 
@@ -80,12 +81,12 @@ void ScalingView::controls(ViewContext& ctx) {
     ImGui::SetNextItemWidth(field);
     if (ImGui::InputInt((std::string(tr("samples")) + "###samples").c_str(), &edit_.p.samples, 100, 1000)) apply("samples");
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("%s", tr("Number of (q, k) pairs drawn"));
+    text_wrapped("%s", tr("Number of (q, k) pairs drawn"));
     ImGui::PopStyleColor();
     ImGui::SetNextItemWidth(field);
     if (ImGui::InputInt((std::string(tr("keys")) + "###n_keys").c_str(), &edit_.p.n_keys, 1, 16)) apply("n_keys");
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("%s", tr("Keys per softmax row in the sweep"));
+    text_wrapped("%s", tr("Keys per softmax row in the sweep"));
     ImGui::PopStyleColor();
     ImGui::TreePop();
   }
@@ -93,7 +94,7 @@ void ScalingView::controls(ViewContext& ctx) {
     apply("seed");
   }
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped("%s", tr("Draws are random but seeded: the same seed gives the same numbers."));
+  text_wrapped("%s", tr("Draws are random but seeded: the same seed gives the same numbers."));
   ImGui::PopStyleColor();
 }
 
@@ -146,7 +147,7 @@ void ScalingView::stage(ViewContext& ctx) {
       s.legend = PlotLegend::None;
       plot("dots", s, ImVec2(avail.x, avail.y - fs * 5.f));
       stat_line("Var(q·k)", r.var_raw, p.d_k);
-      ImGui::TextWrapped("%s", tr_format(N_("Notice: the dots scatter around 0 with a standard deviation of {0}, close to √d_k = {1}: four times d_k, twice the spread."),
+      text_wrapped("%s", tr_format(N_("Notice: the dots scatter around 0 with a standard deviation of {0}, close to √d_k = {1}: four times d_k, twice the spread."),
                                          {fmt(std::sqrt(r.var_raw), 2), fmt(sd, 2)}).c_str());
       break;
     }
@@ -187,7 +188,7 @@ void ScalingView::stage(ViewContext& ctx) {
         stat_line("Var(q·k/√d_k)", r.var_scaled, 1.0);
       }
       // What to notice, read off the variances just printed.
-      ImGui::TextWrapped("%s", both ? tr_format(N_("Notice: divided by √d_k the standard deviation is {0}, about 1 whatever d_k: on the same axis the scaled scores stay narrow."),
+      text_wrapped("%s", both ? tr_format(N_("Notice: divided by √d_k the standard deviation is {0}, about 1 whatever d_k: on the same axis the scaled scores stay narrow."),
                                                 {fmt(std::sqrt(r.var_scaled), 2)}).c_str()
                                     : tr_format(N_("Notice: unscaled, one standard deviation of q·k is {0} here (√d_k = {1}); a softmax over scores this far apart is close to one-hot."),
                                                 {fmt(std::sqrt(r.var_raw), 2), fmt(sd, 2)}).c_str());
@@ -243,13 +244,13 @@ void ScalingView::stage(ViewContext& ctx) {
           wlo = std::min(wlo, pt.max_weight_scaled), whi = std::max(whi, pt.max_weight_scaled);
           elo = std::min(elo, pt.entropy_scaled), ehi = std::max(ehi, pt.entropy_scaled);
         }
-        ImGui::TextWrapped("%s", tr_format(N_("Notice, without ÷√d_k: largest weight {0} → {1}, entropy {2} → {3} nats (d_k = {4} → {5})."),
+        text_wrapped("%s", tr_format(N_("Notice, without ÷√d_k: largest weight {0} → {1}, entropy {2} → {3} nats (d_k = {4} → {5})."),
                                                  {fmt(first.max_weight_raw, 2), fmt(last.max_weight_raw, 2), fmt(first.entropy_raw, 2),
                                                   fmt(last.entropy_raw, 2), std::to_string(first.d_k), std::to_string(last.d_k)}).c_str());
-        ImGui::TextWrapped("%s", tr_format(N_("With ÷√d_k: largest weight {0} … {1}, entropy {2} … {3} nats, whatever d_k."),
+        text_wrapped("%s", tr_format(N_("With ÷√d_k: largest weight {0} … {1}, entropy {2} … {3} nats, whatever d_k."),
                                                  {fmt(wlo, 2), fmt(whi, 2), fmt(elo, 2), fmt(ehi, 2)}).c_str());
         ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-        ImGui::TextWrapped("%s", tr("A largest weight near 1 is a softmax that is almost one-hot: its gradient is almost 0, so training stalls."));
+        text_wrapped("%s", tr("A largest weight near 1 is a softmax that is almost one-hot: its gradient is almost 0, so training stalls."));
         ImGui::PopStyleColor();
       }
       break;

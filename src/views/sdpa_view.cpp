@@ -26,6 +26,7 @@
 #include "widgets/section.h"
 #include "widgets/seed_input.h"
 #include "widgets/tooltip.h"
+#include "widgets/text_fit.h"
 
 namespace ap {
 
@@ -235,7 +236,7 @@ void SdpaView::controls(ViewContext& ctx) {
   }
 
   if (source == 0) {
-    ImGui::TextWrapped("%s", tr("Sentence (one token per word, punctuation mark or Chinese character)"));
+    text_wrapped("%s", tr("Sentence (one token per word, punctuation mark or Chinese character)"));
     ImGui::SetNextItemWidth(-1);
     TextFieldOptions o;
     o.max_bytes = limits::kMaxTextBytes + 1;  // one byte over the limit: refused with a message, not cut silently
@@ -326,12 +327,12 @@ void SdpaView::controls(ViewContext& ctx) {
       if (ImGui::IsItemHovered()) tooltip("%s", tr("Append [PAD] tokens up to this length (0: none)"));
     }
     if (model.params.mask == MaskKind::Padding && model.pad_count == 0)
-      ImGui::TextWrapped("%s", tr("No [PAD] keys yet: raise 'pad to', or type [PAD] in the sentence."));
+      text_wrapped("%s", tr("No [PAD] keys yet: raise 'pad to', or type [PAD] in the sentence."));
     else if (model.params.mask == MaskKind::Padding)
       ImGui::TextDisabled("%d [PAD] %s", model.pad_count, tr("keys hidden"));
   }
   if (model.trace.fully_masked_rows > 0)
-    ImGui::TextWrapped("%d %s", model.trace.fully_masked_rows,
+    text_wrapped("%d %s", model.trace.fully_masked_rows,
                        tr("rows have every key hidden: their weights are all 0 and they are flagged."));
 }
 
@@ -340,9 +341,9 @@ void SdpaView::trained_controls(ViewContext& ctx) {
   PlaygroundState& st = ctx.st;
   const train::TrainedQkv& q = scene_.trained_qkv();
   const int layer = scene_.trained_layer();
-  ImGui::TextWrapped("%s", scene_.weights_label().c_str());
+  text_wrapped("%s", scene_.weights_label().c_str());
   training_panel(ctx, scene_.training(), scene_.training_error(), &train_edit_, "sdpa");
-  ImGui::TextWrapped("%s", tr("Sentence (words of the task: an animal, a place, an adjective)"));
+  text_wrapped("%s", tr("Sentence (words of the task: an animal, a place, an adjective)"));
   ImGui::SetNextItemWidth(-1);
   TextFieldOptions o;
   o.max_bytes = limits::kMaxTextBytes + 1;
@@ -372,7 +373,7 @@ void SdpaView::trained_controls(ViewContext& ctx) {
       (void)report_result(st, "layer", scene_.show_trained(text_, l));
     ImGui::PopID();
   }
-  ImGui::TextWrapped("%s", layer == q.layers - 1
+  text_wrapped("%s", layer == q.layers - 1
       ? tr("The last layer decides: its \"it\" row is the model's answer (the loss was taken on it).")
       : tr("Layer 1 lets \"it\" read the adjective that follows; its own row need not point at a noun."));
 }

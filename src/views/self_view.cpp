@@ -25,6 +25,7 @@
 #include "views/checkpoint_fetch.h"
 #include "views/train_panel.h"
 #include "widgets/seed_input.h"
+#include "widgets/text_fit.h"
 
 namespace ap {
 
@@ -37,7 +38,7 @@ const TrPair kViewStrings[] = {
      "训练过的层：{1} 个中的 {0} 个（平均 {2}）。"},
     {"first sentence (keys, values)", "第一个句子（key、value）"},
     {"second sentence (queries)", "第二个句子（query）"},
-    {"cross-attention: queries from the second sentence", "交叉注意力：query 来自第二个句子"},
+    {"cross-attention (Q from sentence 2)", "交叉注意力（Q 来自第二个句子）"},
     {"Q = K = V = X (no projections)", "Q = K = V = X（不做投影）"},
     {"d_k is not used: Q = K = V = X has d_model columns", "d_k 未使用：Q = K = V = X 有 d_model 列"},
     {"Weights are seeded, not trained: they show the mechanism, not what a trained model attends to.",
@@ -160,7 +161,7 @@ void SelfView::controls(ViewContext& ctx) {
   sentence_field(ctx, "##text", &text_, &SelfAttnParams::text);
   ImGui::TextDisabled("m = %d   (%s %d)", m.trace.m, tr("limit"), self_limits::kMaxTokens);
   ImGui::BeginDisabled(trained);  // the trained layer fixes these (the scene refuses other values)
-  if (ImGui::Checkbox((std::string(tr("cross-attention: queries from the second sentence")) + "###cross").c_str(), &edit_.p.cross)) apply("cross");
+  if (ImGui::Checkbox((std::string(tr("cross-attention (Q from sentence 2)")) + "###cross").c_str(), &edit_.p.cross)) apply("cross");
   ImGui::BeginDisabled(!scene_.params().cross || trained);
   ImGui::TextUnformatted(tr("second sentence (queries)"));
   sentence_field(ctx, "##text2", &text2_, &SelfAttnParams::text2);
@@ -186,9 +187,9 @@ void SelfView::controls(ViewContext& ctx) {
   ImGui::Spacing();
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   if (trained)
-    ImGui::TextWrapped("%s", tr("X, Q, K and V are the trained model's, at the layer chosen; the seed makes the random W^Q, W^K, W^V shown beside them on the same X."));
+    text_wrapped("%s", tr("X, Q, K and V are the trained model's, at the layer chosen; the seed makes the random W^Q, W^K, W^V shown beside them on the same X."));
   else
-    ImGui::TextWrapped("%s", tr("Weights are seeded, not trained: they show the mechanism, not what a trained model attends to."));
+    text_wrapped("%s", tr("Weights are seeded, not trained: they show the mechanism, not what a trained model attends to."));
   ImGui::PopStyleColor();
 }
 
@@ -563,7 +564,7 @@ void SelfView::measured_stage(ViewContext& ctx) {
   if (m.trained)
     notice += " " + tr_format(N_("The trained layer: {0} of {1} (mean {2})."),
                               {own(m.trained_weight), std::to_string(m.trained_weight.diagonal.size()), fmt(m.trained_weight.mean, 2)});
-  ImGui::TextWrapped("%s", notice.c_str());
+  text_wrapped("%s", notice.c_str());
 }
 
 }  // namespace ap

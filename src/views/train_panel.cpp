@@ -13,6 +13,7 @@
 #include "widgets/colormap.h"
 #include "widgets/plot.h"
 #include "widgets/seed_input.h"
+#include "widgets/text_fit.h"
 
 namespace ap {
 
@@ -84,7 +85,7 @@ void run_curves(const TrainRun& run, int steps, float width, float height, const
   plot((std::string(id) + "_acc").c_str(), b, ImVec2(width, height * 0.5f - 4.f));
   if (notice_h > 0) {
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
-    ImGui::TextWrapped("%s", tr_format(N_("Notice: the loss went from {0} at step {1} to {2} at step {3}; on held-out examples it never trained on, {4} % are right."),
+    text_wrapped("%s", tr_format(N_("Notice: the loss went from {0} at step {1} to {2} at step {3}; on held-out examples it never trained on, {4} % are right."),
                                        {fmt_sig(first->loss), std::to_string(first->step), fmt_sig(last->loss), std::to_string(last->step),
                                         fmt(100.0 * last->heldout_accuracy, 1)}).c_str());
     ImGui::PopTextWrapPos();

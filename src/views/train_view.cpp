@@ -23,6 +23,7 @@
 #include "widgets/plot.h"
 #include "widgets/section.h"
 #include "widgets/seed_input.h"
+#include "widgets/text_fit.h"
 
 namespace ap {
 
@@ -150,7 +151,7 @@ void TrainView::controls(ViewContext& ctx) {
   }
   // What the weights are, measured.
   ImGui::Spacing();
-  ImGui::TextWrapped("%s", scene_.weights_label().c_str());
+  text_wrapped("%s", scene_.weights_label().c_str());
   if (scene_.host_taken()) {
     ImGui::PushTextWrapPos(0.f);
     ImGui::TextDisabled("%s", tr("Another scene trains on the worker now; Train starts this model again from step 0."));
@@ -165,27 +166,27 @@ void TrainView::controls(ViewContext& ctx) {
   }
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   if (scene_.has_report())
-    ImGui::TextWrapped("%s", tr_format(letters ? N_("measured on {0} held-out sequences during the run, on all {1} at the end")
+    text_wrapped("%s", tr_format(letters ? N_("measured on {0} held-out sequences during the run, on all {1} at the end")
                                                : N_("measured on {0} held-out sentences during the run, on all {1} at the end"),
                                              {std::to_string(scene_.report().curve_sentences), std::to_string(scene_.report().heldout_sentences)}).c_str());
   ImGui::PopStyleColor();
   if (scene_.params().recipe.task == train::kInductionTask) {
     induction_table();
     section_heading(tr("Why two layers?"));
-    ImGui::TextWrapped("%s", tr("One layer cannot: the key at the position after the earlier copy holds that position's own letter, not \"the letter before me was X\", so no query can find it by content. Layer 1's previous-token head writes the letter before into each position; layer 2's query (the current letter) then matches it and copies what is there (K-composition: the induction head)."));
+    text_wrapped("%s", tr("One layer cannot: the key at the position after the earlier copy holds that position's own letter, not \"the letter before me was X\", so no query can find it by content. Layer 1's previous-token head writes the letter before into each position; layer 2's query (the current letter) then matches it and copies what is there (K-composition: the induction head)."));
   } else if (scene_.params().recipe.task == train::kHeadsTask) {
     head_table();
     section_heading(tr("Why several heads?"));
-    ImGui::TextWrapped("%s", tr("Here one layer must NAME nouns among all 40 (a classifier reads three rows' outputs): the referent at \"it\", and each noun at the word right after it. After a noun the row only needs its previous token, a local relation; the query at \"it\" has not read the adjective, so no head can point at the referent: that row must read the nouns (the candidates) and the adjective (which kind is meant). Nothing tells a head which to read: the table shows what each one learned, measured on the held-out sentences."));
+    text_wrapped("%s", tr("Here one layer must NAME nouns among all 40 (a classifier reads three rows' outputs): the referent at \"it\", and each noun at the word right after it. After a noun the row only needs its previous token, a local relation; the query at \"it\" has not read the adjective, so no head can point at the referent: that row must read the nouns (the candidates) and the adjective (which kind is meant). Nothing tells a head which to read: the table shows what each one learned, measured on the held-out sentences."));
   } else {
     section_heading(tr("Why two layers?"));
-    ImGui::TextWrapped("%s", tr("In one layer the query at \"it\" is computed from \"it\" and its position only: it has not yet read the adjective that follows (\"tired\" or \"wide\"), so its weights over the two nouns cannot depend on it. In two layers, layer 1 lets \"it\" read the adjective; layer 2's query at \"it\" then carries it and points at the right noun."));
+    text_wrapped("%s", tr("In one layer the query at \"it\" is computed from \"it\" and its position only: it has not yet read the adjective that follows (\"tired\" or \"wide\"), so its weights over the two nouns cannot depend on it. In two layers, layer 1 lets \"it\" read the adjective; layer 2's query at \"it\" then carries it and points at the right noun."));
   }
   if (ImGui::CollapsingHeader((std::string(tr(letters ? "Tokens the model knows:" : "Words the model knows:")) + "###train_vocab").c_str())) {
     std::string all;
     const auto& v = letters ? train::induction_vocabulary() : train::coref_vocabulary();
     for (size_t i = letters ? 0 : 1; i < v.size(); ++i) all += (all.empty() ? "" : ", ") + v[i];  // coref: not "<pad>"
-    ImGui::TextWrapped("%s", all.c_str());
+    text_wrapped("%s", all.c_str());
   }
 }
 
@@ -202,7 +203,7 @@ void TrainView::induction_table() {
   for (const train::InductionHeadScore& h : r.induction_heads) {
     ImGui::Text("%s %d, %s %d: %s %s", tr("layer"), h.layer + 1, tr("head"), h.head + 1, tr("reads"), tr(train::induction_relation(h)));
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("  %s %s · %s %s · %s %s · %s %s", tr("previous token"), fmt(h.previous, 2).c_str(), tr("induction"),
+    text_wrapped("  %s %s · %s %s · %s %s · %s %s", tr("previous token"), fmt(h.previous, 2).c_str(), tr("induction"),
                        fmt(h.induction, 2).c_str(), tr("same token"), fmt(h.same_token, 2).c_str(), tr("itself"), fmt(h.self, 2).c_str());
     ImGui::PopStyleColor();
   }

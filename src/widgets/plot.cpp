@@ -392,11 +392,11 @@ void draw_series(ImDrawList* dl, const PlotSeries& s, const SeriesView& v, ImU32
 
 // Marker lines and their labels. Every line first, then the labels over them (a label drawn before a later
 // marker's line was crossed by it: "crossover n = d = 64" under the n = 512 line). A label goes where it covers
-// no other label, no other marker's line and not `avoid` (the legend), trying rows down the line (x markers) or
-// the ends above / below the line (y markers); where every place crosses a line, the first that covers no
-// label; else it is left out.
-void draw_markers(ImDrawList* dl, const PlotSpec& spec, const AxisScale& xs, const AxisScale& ys, const Rect& r,
-                  const std::vector<Rect>& avoid, bool labels, const Style& st) {
+// no other label, no other marker's line, not `avoid` (the legend) and, where it can, no data, trying rows down
+// the line (x markers) or the ends above / below the line (y markers); where every place crosses a line, the
+// first that covers no label; else it is left out.
+void draw_markers(ImDrawList* dl, const PlotSpec& spec, const std::vector<SeriesView>& views, const AxisScale& xs,
+                  const AxisScale& ys, const Rect& r, const std::vector<Rect>& avoid, bool labels, const Style& st) {
   std::vector<Rect> placed = avoid;
   const float lh = st.fs + 2;
   struct Line {
@@ -467,15 +467,16 @@ void draw_markers(ImDrawList* dl, const PlotSpec& spec, const AxisScale& xs, con
                {r.x0 + 3, y - 1 - lh, r.x0 + 3 + w, y - 1},
                {r.x0 + 3, y + 1, r.x0 + 3 + w, y + 1 + lh}};
     }
+    // First a place over no data (plot_scale's data_under: a label's backing hid a curve's points), then any.
     bool done = false;
-    for (const bool of_lines : {true, false}) {
+    for (int pass = 0; pass < 3 && !done; ++pass) {
+      const bool of_lines = pass < 2, of_data = pass == 0;
       for (const Rect& t : tries)
-        if (free(t, l, of_lines)) {
+        if (free(t, l, of_lines) && (!of_data || data_under(views, xs, ys, t.x0, t.y0, t.x1, t.y1) == 0)) {
           label(t, l.col, s);
           done = true;
           break;
         }
-      if (done) break;
     }
   }
 }
@@ -734,7 +735,7 @@ void draw_data(ImDrawList* dl, const PlotFrame& f) {
     if (spec.series[i].bars) draw_series(dl, spec.series[i], views[i], series_color(spec, i), xs, ys, ax, st);
   for (size_t i = 0; i < spec.series.size(); ++i)
     if (!spec.series[i].bars) draw_series(dl, spec.series[i], views[i], series_color(spec, i), xs, ys, ax, st);
-  draw_markers(dl, spec, xs, ys, ax, avoid, f.show_ticks, st);
+  draw_markers(dl, spec, views, xs, ys, ax, avoid, f.show_ticks, st);
   if (!f.has_data && !spec.empty_text.empty()) {
     const std::string s = fit(spec.empty_text, ax.w() - 4);
     text_at(dl, (ax.x0 + ax.x1 - text_w(s)) * 0.5f, (ax.y0 + ax.y1 - fs) * 0.5f, st.faint, s);

@@ -1,7 +1,11 @@
 #include "text_fit.h"
 
+#include <imgui_internal.h>  // the window's text wrap position (TextWrapped's own rule)
+
 #include <algorithm>
 #include <cmath>
+#include <cstdarg>
+#include <cstdio>
 
 #include "core/utf8.h"
 
@@ -23,13 +27,20 @@ std::string fit_text(const std::string& s, float w, ImFont* font, bool empty_if_
 std::string wrap_text(const std::string& s, float w) {
   ImFont* font = ImGui::GetFont();
   const float size = ImGui::GetFontSize();
+  // Numbers stay whole: Dear ImGui may break after any '.' or ','. Between two digits ("2.303", "6,291,456")
+  // the breaks are found on a copy where they read '0' (a digit, at least as wide) and the text is cut there.
+  std::string probe = s;
+  const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  for (size_t i = 1; i + 1 < probe.size(); ++i)
+    if ((s[i] == '.' || s[i] == ',') && digit(s[i - 1]) && digit(s[i + 1])) probe[i] = '0';
   std::string out;
-  const char* p = s.c_str();
-  const char* end = p + s.size();
+  const char* base = probe.c_str();
+  const char* p = base;
+  const char* end = p + probe.size();
   while (p < end) {
     const char* cut = font->CalcWordWrapPositionA(size / font->FontSize, p, end, std::max(w, 1.f));
     if (cut <= p) cut = std::min(end, p + utf8_lead_length(static_cast<unsigned char>(*p)));  // at least one character
-    std::string line(p, cut);
+    std::string line = s.substr(static_cast<size_t>(p - base), static_cast<size_t>(cut - p));
     while (!line.empty() && line.back() == ' ') line.pop_back();
     if (!out.empty()) out += '\n';
     out += line;
@@ -37,6 +48,24 @@ std::string wrap_text(const std::string& s, float w) {
     while (p < end && (*p == ' ' || *p == '\n')) ++p;
   }
   return out;
+}
+
+void text_wrapped(const char* fmt, ...) {
+  va_list args, again;
+  va_start(args, fmt);
+  va_copy(again, args);
+  const int n = std::vsnprintf(nullptr, 0, fmt, args);
+  va_end(args);
+  std::string text(static_cast<size_t>(std::max(0, n)), '\0');
+  if (n > 0) std::vsnprintf(text.data(), text.size() + 1, fmt, again);
+  va_end(again);
+  // The width TextWrapped would wrap at: the wrap position pushed, else the window's edge.
+  ImGuiWindow* window = ImGui::GetCurrentWindow();
+  const float wrap_pos_x = window->DC.TextWrapPos < 0.f ? 0.f : window->DC.TextWrapPos;
+  const std::string lines = wrap_text(text, ImGui::CalcWrapWidthForPos(window->DC.CursorPos, wrap_pos_x));
+  ImGui::PushTextWrapPos(-1.f);  // broken already: no second wrapping
+  ImGui::TextUnformatted(lines.c_str(), lines.c_str() + lines.size());
+  ImGui::PopTextWrapPos();
 }
 
 bool same_line_if_fits(float width, float spacing) {

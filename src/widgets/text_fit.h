@@ -14,7 +14,12 @@ std::string fit_text(const std::string& s, float w, ImFont* font = nullptr, bool
 
 // `s` broken into lines (at spaces where it can, inside a word only when one word is wider than `w`) so that no
 // line is wider than `w` pixels in the current font: a button's label on a phone.
+// Numbers stay whole ("2.303" is not broken after its '.').
 std::string wrap_text(const std::string& s, float w);
+
+// Dear ImGui's TextWrapped (printf-style, wrapped at the pushed wrap position or the window's edge), broken by
+// wrap_text: a number never ends one line and goes on in the next ("2." / "303").
+void text_wrapped(const char* fmt, ...) IM_FMTARGS(1);
 
 // SameLine(0, spacing) when an item `width` wide still fits in the window after the last item (spacing < 0: the
 // style's); else the next item starts a line of its own. Returns whether it stays on the line.

@@ -273,7 +273,6 @@ Status ImportScene::prepare(const json& in, std::unique_ptr<SceneChange>* out) c
     AP_TRY(array_from_json(*it, "weights", &a));
     AP_TRY(attention_from_array(a, &d.w));
     d.source = source.empty() ? "setState" : source;
-    d.label.clear();  // the document's weights: data, whatever it says they are
     new_data = true;
   } else if (!source.empty() && source != d.source) {
     if (source != "example") return Status::Error("source '{0}' needs its weights", {source});
@@ -288,6 +287,14 @@ Status ImportScene::prepare(const json& in, std::unique_ptr<SceneChange>* out) c
     d.w.tokens = std::move(t);
   } else if (in.contains("weights")) {
     d.w.tokens.clear();  // new weights without tokens: numbered rows
+  }
+  // The trained example's label stays only with its own data coming back (setState(getState())); other weights
+  // are data, whatever their document calls them.
+  if (in.contains("weights")) {
+    bool same = d.source == "trained" && data_.source == "trained" && d.w.layers == data_.w.layers &&
+                d.w.heads == data_.w.heads && d.w.n == data_.w.n && d.w.tokens == data_.w.tokens;
+    for (size_t k = 0; same && k < d.w.maps.size(); ++k) same = d.w.maps[k] == data_.w.maps[k];
+    d.label = same ? data_.label : std::string();
   }
   if (new_data) {
     measure_import(&d);
