@@ -108,7 +108,10 @@ const TrPair kTable[] = {
     {"End (End)", "结尾（End）"},
     {"Restart (R)", "重新播放（R）"},
     {"Drag to scrub through every step", "拖动以逐步浏览每一步"},
-    {"speed %.1f×", "速度 %.1f×"},
+    {"speed %s×", "速度 %s×"},
+    {"Slower (key [)", "减慢一半（按键 [）"},
+    {"Faster (key ])", "加快一倍（按键 ]）"},
+    {"limited to {0}× on this screen", "此屏幕上最大为 {0}×"},
     // stage titles
     {"Q, K, V", "Q、K、V"},
     {"Scores Q·Kᵀ", "分数 Q·Kᵀ"},
@@ -297,6 +300,15 @@ const TrPair kTable[] = {
     {"{0} training sentences are too few for a probe with {1} features; use at least {2}", "{0} 个训练句子太少，不足以拟合有 {1} 个特征的探针；至少需要 {2} 个"},
     // the training engine (core/train/)
     {"duplicate or empty parameter name '{0}'", "参数名“{0}”重复或为空"},
+    // the encoder–decoder's training (core/train/seq2seq_model.h, translation.h)
+    {"an empty batch", "空的批次"},
+    {"every width must be 1 … 256, got {0}", "每个宽度必须在 1 … 256 之间，得到 {0}"},
+    {"max_len must be 1 … 256, got {0}", "max_len 必须在 1 … 256 之间，得到 {0}"},
+    {"the loss is not finite: the training diverged", "损失不是有限数：训练发散了"},
+    {"vocab must be 3 … 4096, got {0}", "词表大小必须在 3 … 4096 之间，得到 {0}"},
+    {"{0} has the id {1}, outside 0 … {2}", "{0}含有编号 {1}，超出 0 … {2}"},
+    {"{0} must have 1 … {1} words, got {2}", "{0}必须有 1 … {1} 个词，得到 {2}"},
+    {"words outside the toy vocabulary: {0}", "玩具词表之外的词：{0}"},
     {"ffn_hidden must be between 0 and 4096", "ffn_hidden 必须在 0 到 4096 之间"},
     {"pointer_head must be a head of the last layer", "pointer_head 必须是最后一层的某个头"},
     {"batch arrays are shorter than B·T (ids, pad) or B·R (row, target)", "批次数组短于 B·T（ids、pad）或 B·R（row、target）"},

@@ -156,8 +156,14 @@ void set_presenter(PlaygroundState& st, bool on) {
   }
 }
 
+float applied_ui_scale(const PlaygroundState& st, const FrameInfo& f) {
+  if (f.width <= 0 || f.height <= 0) return st.ui_scale;
+  const float fits = std::max(1.f, std::min(static_cast<float>(f.width) / 320.f, static_cast<float>(f.height) / 300.f));
+  return std::min(st.ui_scale, fits);
+}
+
 bool ui_prepare_fonts(PlaygroundState& st, UiState& ui, const FrameInfo& f) {
-  const float zoom = st.ui_scale;
+  const float zoom = applied_ui_scale(st, f);
   // Rasterise at most at 3× (a 2× screen with 1.5× text): beyond that the atlas would outgrow the
   // 4096-texel textures of some phones; ImGui then scales the glyphs up a little instead.
   const float scale = std::min(f.dpr * zoom, 3.f);
@@ -178,7 +184,7 @@ bool ui_prepare_fonts(PlaygroundState& st, UiState& ui, const FrameInfo& f) {
 
 bool ui_busy(const PlaygroundState& st, const UiState& ui) {
   return ui.style_presenter != st.presenter || st.frames_drawn < 3 || st.timeline().playing() || st.scene().wants_time() || ui.zoom_dragging ||
-         ui.font_scale != std::min(ui.frame.dpr * st.ui_scale, 3.f) || ui.font_zoom != st.ui_scale;
+         ui.font_scale != std::min(ui.frame.dpr * applied_ui_scale(st, ui.frame), 3.f) || ui.font_zoom != applied_ui_scale(st, ui.frame);
 }
 
 void ui_shutdown(UiState& ui) {
@@ -230,7 +236,7 @@ void ui_frame(PlaygroundState& st, UiState& ui, const FrameInfo& f) {
   ViewContext ctx{st, {ui.fonts.body, ui.fonts.formula, ui.fonts.small, ui.fonts.generation}, ui.compact, W, H};
   SceneView& view = ui.view(st);
   const bool overlay = drawer;
-  const float side_w = overlay ? W : std::min(330.f * st.ui_scale, W * 0.34f);
+  const float side_w = overlay ? W : std::min(330.f * ui.font_zoom, W * 0.34f);
   const bool controls = st.show_controls;
   const float scene_x = controls && !overlay ? side_w : 0.f;
 

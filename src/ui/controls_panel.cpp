@@ -9,6 +9,7 @@
 #include "app/api.h"
 #include "app/i18n.h"
 #include "app/quiz.h"
+#include "core/number_text.h"
 #include "ui/ui_state.h"
 #include "widgets/colormap.h"
 #include "widgets/section.h"
@@ -92,6 +93,8 @@ void controls_panel(PlaygroundState& st, UiState& ui, ViewContext& ctx) {
   ImGui::SliderFloat((std::string(tr("text size")) + "###text_size").c_str(), &ui.zoom_slider, PlaygroundState::kMinUiScale,
                      PlaygroundState::kMaxUiScale, "%.1f×", ImGuiSliderFlags_AlwaysClamp);
   ui.zoom_dragging = ImGui::IsItemActive();
+  if (ui.font_zoom + 0.01f < st.ui_scale)
+    ImGui::TextDisabled("%s", tr_format(N_("limited to {0}× on this screen"), {fmt(ui.font_zoom, 1)}).c_str());
   // Rebuild the fonts once, on release. A value typed into the slider (Ctrl+click, or Tab then keys) is
   // clamped to the limits: "0" once made every size 0 and the frame read outside memory (the monkey found it).
   if (ImGui::IsItemDeactivatedAfterEdit() && std::isfinite(ui.zoom_slider))

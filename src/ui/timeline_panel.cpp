@@ -6,6 +6,7 @@
 #include <string>
 
 #include "app/i18n.h"
+#include "core/number_text.h"
 #include "ui/ui_state.h"
 #include "widgets/math_text.h"
 #include "widgets/tooltip.h"
@@ -56,7 +57,15 @@ void timeline_panel(PlaygroundState& st, UiState& ui) {
   math_text(label);
 
   // Scrubber over all sub-steps, with the stage boundaries marked.
-  const float speed_w = ImGui::GetFontSize() * 8.f;
+  // Speed: "−  speed 1.0×  +" (halve / double, as [ and ]): a slider's handle covered its own label.
+  char speed_text[48];
+  const double sp = t.speed();
+  std::snprintf(speed_text, sizeof speed_text, tr("speed %s×"), fmt(sp, sp < 0.995 ? 2 : 1).c_str());
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float step_w = ImGui::CalcTextSize("+").x + style.FramePadding.x * 2.f;
+  char widest[48];
+  std::snprintf(widest, sizeof widest, tr("speed %s×"), "16.0");
+  const float speed_w = 2.f * step_w + ImGui::CalcTextSize(widest).x + 2.f * style.ItemSpacing.x;
   ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - speed_w - ImGui::GetStyle().ItemSpacing.x - 4.f);
   float pos = static_cast<float>(t.position());
   const ImVec2 bar0 = ImGui::GetCursorScreenPos();
@@ -70,10 +79,20 @@ void timeline_panel(PlaygroundState& st, UiState& ui) {
     ImGui::GetWindowDrawList()->AddLine(ImVec2(x, bar0.y + 2), ImVec2(x, bar1.y - 2), IM_COL32(90, 90, 110, 160), 1.5f);
   }
   ImGui::SameLine();
-  ImGui::SetNextItemWidth(speed_w);
-  float speed = static_cast<float>(t.speed());
-  if (ImGui::SliderFloat("##speed", &speed, 0.1f, 16.f, tr("speed %.1f×"), ImGuiSliderFlags_Logarithmic))
-    t.set_speed(speed);
+  ImGui::BeginDisabled(sp <= 0.1 + 1e-9);
+  if (ImGui::Button("−##slower", ImVec2(step_w, 0))) t.set_speed(sp * 0.5);
+  ImGui::EndDisabled();
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) tooltip("%s", tr("Slower (key [)"));
+  ImGui::SameLine();
+  ImGui::AlignTextToFramePadding();
+  const float text_w = ImGui::CalcTextSize(speed_text).x, box_w = ImGui::CalcTextSize(widest).x;
+  ImGui::SetCursorPosX(ImGui::GetCursorPosX() + (box_w - text_w) * 0.5f);
+  ImGui::TextUnformatted(speed_text);
+  ImGui::SameLine(0, style.ItemSpacing.x + (box_w - text_w) * 0.5f);
+  ImGui::BeginDisabled(sp >= 16.0 - 1e-9);
+  if (ImGui::Button("+##faster", ImVec2(step_w, 0))) t.set_speed(sp * 2.0);
+  ImGui::EndDisabled();
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) tooltip("%s", tr("Faster (key ])"));
 }
 
 }  // namespace ap

@@ -75,6 +75,10 @@ struct UiState {
 void ui_frame(PlaygroundState& st, UiState& ui, const FrameInfo& f);
 // Before ImGui::NewFrame: rebuilds fonts when the pixel ratio or zoom changed; true if it did.
 bool ui_prepare_fonts(PlaygroundState& st, UiState& ui, const FrameInfo& f);
+// The text size applied: the one asked for (st.ui_scale), at most what leaves the screen 320 × 300 logical
+// pixels of layout (never below 1×). A phone held upright at 2× text (presenter mode, or A+) kept 195 pixels:
+// cards ran into each other, the timeline's buttons and the matrices were cut.
+float applied_ui_scale(const PlaygroundState& st, const FrameInfo& f);
 void ui_shutdown(UiState& ui);
 // Lecture mode on or off (T, the Display section, ?present=1): the presenter theme and large type.
 void set_presenter(PlaygroundState& st, bool on);

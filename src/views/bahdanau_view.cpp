@@ -23,6 +23,7 @@
 #include "widgets/text_fit.h"
 #include "widgets/seed_input.h"
 #include "widgets/tooltip.h"
+#include "widgets/table_headers.h"
 
 namespace ap {
 
@@ -245,7 +246,7 @@ void BahdanauView::params_stage() {
     ImGui::TableSetupColumn(tr("in this model"), ImGuiTableColumnFlags_WidthFixed, fs * (narrow ? 4.5f : 6.f));
     ImGui::TableSetupColumn(tr(cols[2]), ImGuiTableColumnFlags_WidthFixed, fs * (narrow ? 3.f : 5.f));
     ImGui::TableSetupColumn(tr(cols[3]), ImGuiTableColumnFlags_WidthStretch);
-    ImGui::TableHeadersRow();
+    table_headers_wrapped();
     for (size_t r = 0; r < m.params.size(); ++r) {
       const BahdanauParamRow& p = m.params[r];
       const long long count = static_cast<long long>(p.shape.rows) * p.shape.cols;

@@ -22,6 +22,7 @@
 #include "widgets/plot.h"
 #include "widgets/text_fit.h"
 #include "widgets/tooltip.h"
+#include "widgets/table_headers.h"
 
 namespace ap {
 
@@ -296,7 +297,7 @@ void CostView::table_stage(ViewContext& ctx) {
     ImGui::TableSetupColumn(tr("score-matrix memory"), ImGuiTableColumnFlags_WidthStretch, 1.2f);
     ImGui::TableSetupColumn(tr("sequential operations"), ImGuiTableColumnFlags_WidthStretch, 1.0f);
     ImGui::TableSetupColumn(tr("maximum path length"), ImGuiTableColumnFlags_WidthStretch, 1.0f);
-    ImGui::TableHeadersRow();
+    table_headers_wrapped();
     for (const Row& r : rows) {
       ImGui::TableNextRow(ImGuiTableRowFlags_None, ImGui::GetTextLineHeight() * 2.4f);
       ImGui::TableNextColumn();

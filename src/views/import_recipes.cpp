@@ -40,9 +40,12 @@ void ImportView::recipes_panel() {
       recipe_note_ = platform_copy_text(*r.code) ? tr("Copied to the clipboard.") : tr("The browser refused: select the text and copy it.");
     ImGui::SameLine();
     ImGui::TextDisabled("docs/recipes/%s", r.file);
-    ImGui::BeginChild("code", ImVec2(0.f, fs * 12.f), true, ImGuiWindowFlags_HorizontalScrollbar);
+    // Long lines wrap in the box (read without scrolling sideways); Copy and the file keep them whole.
+    ImGui::BeginChild("code", ImVec2(0.f, fs * 12.f), true);
     ImGui::SetWindowFontScale(0.85f);
+    ImGui::PushTextWrapPos(0.f);
     ImGui::TextUnformatted(*r.code);
+    ImGui::PopTextWrapPos();
     ImGui::EndChild();
     ImGui::PopID();
   }

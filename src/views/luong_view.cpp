@@ -22,6 +22,7 @@
 #include "widgets/section.h"
 #include "widgets/text_fit.h"
 #include "widgets/seed_input.h"
+#include "widgets/table_headers.h"
 
 namespace ap {
 
@@ -502,12 +503,11 @@ void LuongView::compare_stage() {
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
   section_heading(tr("the notes' three differences"));
   char here[160];
+  const float table_w = ImGui::GetContentRegionAvail().x;
   if (ImGui::BeginTable("differences", 4, flags)) {
-    ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthStretch, 0.8f);
-    ImGui::TableSetupColumn(tr("Bahdanau (additive, 2014)"), ImGuiTableColumnFlags_WidthStretch, 1.4f);
-    ImGui::TableSetupColumn(tr("Luong (multiplicative, 2015)"), ImGuiTableColumnFlags_WidthStretch, 1.4f);
-    ImGui::TableSetupColumn(tr("in this scene"), ImGuiTableColumnFlags_WidthStretch, 1.0f);
-    ImGui::TableHeadersRow();
+    table_setup_columns({{"", 0.8f}, {tr("Bahdanau (additive, 2014)"), 1.4f}, {tr("Luong (multiplicative, 2015)"), 1.4f}, {tr("in this scene"), 1.f}},
+                        table_w);
+    table_headers_wrapped();
     const auto row = [&](const char* what, const char* b, const char* l, const std::string& h) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
@@ -535,8 +535,9 @@ void LuongView::compare_stage() {
   LuongScore chosen;
   const bool one = parse_luong_score_name(p.score, &chosen);
   if (ImGui::BeginTable("params", 5, flags)) {
-    for (const char* h : {N_("score"), N_("parameters"), N_("numbers"), N_("needs"), N_("defined here")}) ImGui::TableSetupColumn(tr(h));
-    ImGui::TableHeadersRow();
+    table_setup_columns({{tr("score"), 1.f}, {tr("parameters"), 2.f}, {tr("numbers"), 0.8f}, {tr("needs"), 1.f}, {tr("defined here"), 0.8f}},
+                        table_w);
+    table_headers_wrapped();
     const auto shapes = [&](const std::vector<ParamShape>& v, const char* part) {
       std::string s;
       for (const ParamShape& ps : v)
@@ -548,13 +549,13 @@ void LuongView::compare_stage() {
       ImGui::TableNextRow();
       if (hl) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg0, chosen_fill());
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(tr(name));
+      text_wrapped("%s", tr(name));
       ImGui::TableNextColumn();
       text_wrapped("%s", params.empty() ? tr("none") : params.c_str());
       ImGui::TableNextColumn();
       ImGui::Text("%lld", count);
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(tr(needs));
+      text_wrapped("%s", tr(needs));
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(usable ? tr("yes") : tr("no"));
     };

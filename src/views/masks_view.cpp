@@ -20,6 +20,7 @@
 #include "widgets/seed_input.h"
 #include "widgets/tooltip.h"
 #include "widgets/text_fit.h"
+#include "widgets/table_headers.h"
 
 namespace ap {
 
@@ -180,8 +181,11 @@ void MasksView::batch_stage() {
   float cell_w = fs * 3.f;
   for (const auto& row : b.tokens)
     for (const auto& t : row) cell_w = std::max(cell_w, ImGui::CalcTextSize(t.c_str()).x + fs * 0.8f);
-  const float label_w = fs * 3.f;
-  cell_w = std::min(cell_w, std::max(fs * 2.f, (avail.x - label_w - fs * 6.f) / std::max(1, L)));
+  const float label_w = fs * 2.4f;
+  char widest_len[48];
+  std::snprintf(widest_len, sizeof widest_len, "%d / %d", L, L);
+  const float len_w = ImGui::CalcTextSize(widest_len).x + fs;
+  cell_w = std::min(cell_w, std::max(fs * 2.f, (avail.x - label_w - len_w) / std::max(1, L)));
   const float cell_h = std::min(fs * 2.f, (avail.y - fs * 3.f) / std::max(1, B));
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 o = ImGui::GetCursorScreenPos();
@@ -200,9 +204,14 @@ void MasksView::batch_stage() {
       const ImVec2 p0(o.x + label_w + j * cell_w + 1, y + 1), p1(o.x + label_w + (j + 1) * cell_w - 1, y + cell_h - 1);
       dl->AddRectFilled(p0, p1, pad ? kPadColor : kTokenColor, 3.f);
       const std::string& t = b.tokens[static_cast<size_t>(i)][static_cast<size_t>(j)];
+      // A token wider than its cell (a phone: "attention") is drawn a little smaller, down to 75 %, then cut
+      // with "…": never cut without a sign.
+      const float room = p1.x - p0.x - fs * 0.4f, tw = std::max(1.f, ImGui::CalcTextSize(t.c_str()).x);
+      const float size = std::clamp(fs * room / tw, fs * 0.75f, fs);
+      const std::string shown = tw * size / fs <= room ? t : fit_text(t, room * fs / size);
       dl->PushClipRect(p0, p1, true);
-      dl->AddText(ImVec2(p0.x + fs * 0.3f, p0.y + (cell_h - 2 - fs) * 0.5f),
-                  ImGui::GetColorU32(pad ? ImGuiCol_TextDisabled : ImGuiCol_Text), t.c_str());
+      dl->AddText(ImGui::GetFont(), size, ImVec2(p0.x + fs * 0.2f, p0.y + (cell_h - 2 - size) * 0.5f),
+                  ImGui::GetColorU32(pad ? ImGuiCol_TextDisabled : ImGuiCol_Text), shown.c_str());
       dl->PopClipRect();
     }
     char len[48];
@@ -211,7 +220,7 @@ void MasksView::batch_stage() {
     if (i == scene_.params().sentence)
       dl->AddRect(ImVec2(o.x + label_w - 2, y), ImVec2(o.x + label_w + L * cell_w + 2, y + cell_h), chosen_color(), 4.f, 0, 2.f);
   }
-  ImGui::Dummy(ImVec2(label_w + L * cell_w + fs * 6.f, fs * 1.4f + B * cell_h + fs * 0.5f));
+  ImGui::Dummy(ImVec2(label_w + L * cell_w + len_w, fs * 1.4f + B * cell_h + fs * 0.5f));
 }
 
 // Stage 2: the mask of the shown sentence. Stage 3: its weights, correct and with the bug, with row sums.
@@ -243,7 +252,11 @@ void MasksView::matrices(ViewContext& ctx, bool weights) {
     hover(matrix_view(v, ImVec2(std::min(avail.x, fs * 40.f), avail.y - fs * 2.f)), MasksItem::Hidden);
     return;
   }
-  const float w = (avail.x - fs) * 0.5f, h = avail.y - fs * 3.5f;
+  // Side by side; one above the other on a stage taller than wide (a phone held upright), where side by side
+  // leaves each too narrow for its numbers.
+  const bool stacked = avail.y > avail.x * 1.2f;
+  const float w = stacked ? avail.x : (avail.x - fs) * 0.5f;
+  const float h = stacked ? (avail.y - fs * 5.f) * 0.5f : avail.y - fs * 3.5f;
   const auto sums = [&](const Mat& a) {
     std::string t = std::string(tr("row sum")) + ": ";
     for (int i = 0; i < a.rows(); ++i) {
@@ -254,21 +267,34 @@ void MasksView::matrices(ViewContext& ctx, bool weights) {
     }
     return t;
   };
+  // Room to spare (a laptop: six tokens at the usual cell size leave half the stage empty): both matrices are
+  // drawn in the formula's larger font, so that their cells and numbers grow, when the cells at that size are
+  // still larger than the usual largest.
+  ImFont* big = ctx.fonts.formula;
+  const float big_px = big ? big->FontSize * big->Scale * ImGui::GetIO().FontGlobalScale : fs;
+  const int n = static_cast<int>(toks.size());
+  const bool grow = big && big_px > fs * 1.1f && n > 0 &&
+                    (w - big_px * 6.f) / static_cast<float>(n) >= fs * 3.625f * 1.1f &&
+                    (h - big_px * 3.f) / static_cast<float>(n) >= fs * 1.625f * 1.1f;
   ImGui::BeginGroup();
+  if (grow) ImGui::PushFont(big);
   v.m = &m.run.correct[s].weights;
   v.key = {this, 1, scene_.generation()};
   v.title = tr("weights A (correct)");
   hover(matrix_view(v, ImVec2(w, h)), MasksItem::Correct);
+  if (grow) ImGui::PopFont();
   ImGui::TextDisabled("%s", sums(m.run.correct[s].weights).c_str());
   ImGui::EndGroup();
-  ImGui::SameLine(0, fs);
+  if (!stacked) ImGui::SameLine(0, fs);
   ImGui::BeginGroup();
+  if (grow) ImGui::PushFont(big);
   v.m = &m.run.variant[s].weights;
   v.key = {this, 2, scene_.generation()};
   const MaskBug bug = scene_.params().bug;
   v.title = bug == MaskBug::None ? tr("weights A: no bug chosen (the same)")
                                  : std::string(tr("weights A (with the bug)")) + ": " + tr(MasksScene::bug_title(bug));
   hover(matrix_view(v, ImVec2(w, h)), MasksItem::Variant);
+  if (grow) ImGui::PopFont();
   const double dev = m.run.per_sentence[s].max_row_sum_dev;
   if (dev > 1e-4) ImGui::PushStyleColor(ImGuiCol_Text, flag_color(Flag::Bad));
   else ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
@@ -306,17 +332,14 @@ void MasksView::damage_stage(ViewContext& ctx) {
     ImGui::TextUnformatted(bad ? fmt(vals[k], 3).c_str() : "0");
     if (bad) ImGui::PopStyleColor();
   };
-  if (ImGui::GetContentRegionAvail().x >= fs * 30.f) {
+  const float table_w = ImGui::GetContentRegionAvail().x;
+  if (table_w >= fs * 30.f) {
     if (ImGui::BeginTable("damage", 8, flags)) {
       // Stretched by weight: the bug names get twice a measure's width, every measure the same.
-      for (int k = 0; k < 8; ++k) ImGui::TableSetupColumn(tr(cols[k]), ImGuiTableColumnFlags_WidthStretch, k == 0 ? 2.f : 1.f);
-      ImGui::TableNextRow(ImGuiTableRowFlags_Headers);  // headers that wrap in their column instead of being cut
-      for (int k = 0; k < 8; ++k) {
-        ImGui::TableSetColumnIndex(k);
-        ImGui::PushTextWrapPos(0.f);
-        ImGui::TextUnformatted(tr(cols[k]));
-        ImGui::PopTextWrapPos();
-      }
+      std::vector<TableColumn> columns;
+      for (int k = 0; k < 8; ++k) columns.push_back({tr(cols[k]), k == 0 ? 2.f : 1.f});
+      table_setup_columns(columns, table_w);
+      table_headers_wrapped();
       for (const MaskLabRun& r : m.bugs) {
         ImGui::TableNextRow();
         const bool chosen = r.bug == scene_.params().bug;

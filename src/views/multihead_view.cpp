@@ -27,6 +27,7 @@
 #include "widgets/seed_input.h"
 #include "widgets/tooltip.h"
 #include "widgets/text_fit.h"
+#include "widgets/table_headers.h"
 
 namespace ap {
 
@@ -461,7 +462,7 @@ void MultiheadView::params_stage(ViewContext& ctx) {
       else
         ImGui::TableSetupColumn(c ? c : tr("total"));
     }
-    ImGui::TableHeadersRow();
+    table_headers_wrapped();
     for (const MultiHeadParamCount& c : m.table) {
       ImGui::TableNextRow();
       const bool chosen = c.heads == m.weights.heads;
@@ -508,7 +509,7 @@ void MultiheadView::params_stage(ViewContext& ctx) {
     ImGui::TableSetupColumn(tr("mean entropy (nats)"));
     ImGui::TableSetupColumn(tr("mean max weight"));
     ImGui::TableSetupColumn((std::string(tr("top key of")) + " “" + m.tokens[static_cast<size_t>(q)] + "”").c_str());
-    ImGui::TableHeadersRow();
+    table_headers_wrapped();
     for (size_t k = 0; k < m.focus.size(); ++k) {
       const HeadFocus& f = m.focus[k];
       ImGui::TableNextRow();

@@ -19,6 +19,7 @@
 #include "platform/platform.h"
 #include "platform/text_field.h"
 #include "widgets/colormap.h"
+#include "widgets/math_text.h"
 #include "widgets/matrix_view.h"
 #include "widgets/plot.h"
 #include "widgets/section.h"
@@ -482,7 +483,7 @@ void SelfView::measured_stage(ViewContext& ctx) {
     std::snprintf(buf, sizeof buf, "%s   (%d / %d %s)", fmt(w.mean, 3).c_str(), static_cast<int>(std::lround(w.argmax_self * w.diagonal.size())),
                   static_cast<int>(w.diagonal.size()), tr("tokens whose largest weight is their own"));
     notes.push_back(buf);
-    label_w = std::max(label_w, ImGui::CalcTextSize(row.title.c_str()).x + fs);
+    label_w = std::max(label_w, math_text_width(row.title.c_str(), fs) + fs);
     note_w = std::max(note_w, ImGui::CalcTextSize(buf).x + fs);
   }
   // Too narrow for the whole note after each bar (a phone cut it to "0.680 (1"): the numbers only, and the
@@ -504,7 +505,7 @@ void SelfView::measured_stage(ViewContext& ctx) {
     const SelfWeight& w = *rows[static_cast<size_t>(s)].w;
     const float y = o.y + s * row_h;
     const ImU32 text = ImGui::GetColorU32(s == shown ? ImGuiCol_Text : ImGuiCol_TextDisabled);
-    dl->AddText(ImVec2(o.x, y + (row_h - fs) * 0.5f), ImGui::GetColorU32(ImGuiCol_Text), rows[static_cast<size_t>(s)].title.c_str());
+    draw_math_text(dl, ImVec2(o.x, y + (row_h - fs) * 0.5f), ImGui::GetColorU32(ImGuiCol_Text), rows[static_cast<size_t>(s)].title.c_str(), fs);
     const ImVec2 b0(o.x + label_w, y + fs * 0.25f), b1(o.x + label_w + bar_w, y + row_h - fs * 0.25f);
     dl->AddRectFilled(b0, b1, IM_COL32(236, 236, 240, 255), 3.f);
     dl->AddRectFilled(b0, ImVec2(b0.x + bar_w * static_cast<float>(std::clamp(w.mean, 0.0, 1.0)), b1.y), series_color(s), 3.f);
@@ -550,7 +551,8 @@ void SelfView::measured_stage(ViewContext& ctx) {
     spec.series.push_back(std::move(ser));
   }
   spec.y_markers.push_back({uniform, tr("uniform 1/m"), 0, true});
-  const PlotResult r = plot("self_weight", spec, ImVec2(0, std::max(fs * 8.f, ImGui::GetContentRegionAvail().y - fs * 3.5f)));
+  // At least ten text lines tall (a projector at 2× text left it a strip of 110 px): the stage scrolls instead.
+  const PlotResult r = plot("self_weight", spec, ImVec2(0, std::max(fs * 10.f, ImGui::GetContentRegionAvail().y - fs * 3.5f)));
   if (r.series >= 0 && r.point >= 0) {
     ctx.hover_what = static_cast<int>(SelfItem::Measured);
     ctx.hover_i = r.series;

@@ -159,8 +159,8 @@ void matrix_view_record(const std::string& title, MatrixViewResult r, float lo, 
 
 namespace {
 // The title above the cells, within the matrix's width `w` (it ran into its neighbour's on a phone): as it is
-// where it fits beside the row labels; else from the left edge; else without its size ("   (12 × 8)"), then a
-// little smaller (down to 75 %), then cut with "…".
+// where it fits beside the row labels; else from the left edge; else without its size ("   (12 × 8)"), then
+// without its shape formula (": n × d_in"), then a little smaller (down to 75 %), then cut with "…".
 void draw_title(ImDrawList* dl, ImVec2 o, ImU32 ink, const std::string& title, float label_w, float w) {
   const float fs = ImGui::GetFontSize();
   if (math_text_width(title.c_str(), fs) <= w - label_w) {
@@ -169,6 +169,11 @@ void draw_title(ImDrawList* dl, ImVec2 o, ImU32 ink, const std::string& title, f
   }
   std::string t = title;
   if (math_text_width(t.c_str(), fs) > w && t.rfind("  (") != std::string::npos) t = t.substr(0, t.rfind("  ("));
+  // then without its shape formula ("the source X: n × d_in" → "the source X"), where it has one
+  for (const char* colon : {": ", "："}) {
+    const size_t at = t.find(colon);
+    if (math_text_width(t.c_str(), 0.85f * fs) > w && at != std::string::npos && at > 0) t = t.substr(0, at);
+  }
   const float size = std::max(0.75f * fs, std::min(fs, fs * w / std::max(1.f, math_text_width(t.c_str(), fs))));
   if (math_text_width(t.c_str(), size) > w) {
     while (!t.empty() && math_text_width((t + "…").c_str(), size) > w) t = utf8_prefix(t, t.size() - 1);

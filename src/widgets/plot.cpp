@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "widgets/math_text.h"
 #include "widgets/text_fit.h"
 
 namespace ap {
@@ -160,6 +161,7 @@ float point_radius(const PlotSeries& s, const Style& st) { return s.point_radius
 struct Legend {
   std::vector<int> series;         // series shown, in order
   std::vector<std::string> names;  // fitted
+  std::vector<bool> math;          // drawn as math text (whole), else as written (cut with "…")
   int hidden = 0;                  // entries that did not fit ("+k")
   float w = 0, h = 0, swatch = 0, row = 0;
 };
@@ -174,7 +176,7 @@ Legend make_legend(const PlotSpec& spec, const Style& st, float max_w, float max
   for (size_t i = 0; i < spec.series.size(); ++i)
     if (!spec.series[i].name.empty()) {
       named.push_back(static_cast<int>(i));
-      natural = std::max(natural, text_w(spec.series[i].name));
+      natural = std::max(natural, math_text_width(spec.series[i].name.c_str(), st.fs));
     }
   if (named.empty()) return L;
   const float name_max = max_w - 3 * st.pad - L.swatch;
@@ -187,8 +189,12 @@ Legend make_legend(const PlotSpec& spec, const Style& st, float max_w, float max
   float widest = 0;
   for (int k = 0; k < shown; ++k) {
     L.series.push_back(named[k]);
-    L.names.push_back(fit(spec.series[named[k]].name, name_max));
-    widest = std::max(widest, text_w(L.names.back()));
+    // as math text (W^Q raised, as in the formulas) where the whole name fits; else cut, as written
+    const std::string& name = spec.series[named[k]].name;
+    const float mw = math_text_width(name.c_str(), st.fs);
+    L.math.push_back(mw <= name_max);
+    L.names.push_back(L.math.back() ? name : fit(name, name_max));
+    widest = std::max(widest, L.math.back() ? mw : text_w(L.names.back()));
   }
   if (L.hidden) widest = std::max(widest, text_w("+" + std::to_string(L.hidden)));
   L.w = std::ceil(3 * st.pad + L.swatch + widest);
@@ -223,7 +229,8 @@ void draw_legend(ImDrawList* dl, const PlotSpec& spec, const Legend& L, float x,
   for (size_t k = 0; k < L.series.size(); ++k, ry += L.row) {
     const PlotSeries& s = spec.series[L.series[k]];
     draw_swatch(dl, s, series_color(spec, L.series[k]), x + st.pad, ry, L.swatch, st.fs, st);
-    text_at(dl, x + 2 * st.pad + L.swatch, ry, st.ink, L.names[k]);
+    if (L.math[k]) draw_math_text(dl, ImVec2(std::floor(x + 2 * st.pad + L.swatch), std::floor(ry)), st.ink, L.names[k].c_str(), st.fs);
+    else text_at(dl, x + 2 * st.pad + L.swatch, ry, st.ink, L.names[k]);
   }
   if (L.hidden) text_at(dl, x + 2 * st.pad + L.swatch, ry, st.faint, "+" + std::to_string(L.hidden));
 }
@@ -576,9 +583,13 @@ struct PlotFrame {
   Rect ax;
   Axis xa, ya;
   bool show_title = false, show_xl = false, show_yl = false, show_ticks = false, legend_outside = false;
+  // The legend goes outside the axes, at their right, although the spec asks for a corner: every corner had
+  // data under it (set by plot(), which then lays the plot out again).
+  bool legend_out_forced = false;
   // place_legend
   Legend legend;
   Rect legend_box;
+  int legend_hides = 0;           // data points under the legend's box
 };
 
 // The plot's colours and sizes, from the ImGui style and the font size of the moment.
@@ -624,7 +635,7 @@ void lay_out(PlotFrame& f) {
     ax.y1 = box.y1 - bottom;
     legend_outside = false;
     float right = show_ticks ? pad : 1.f;
-    if (spec.legend == PlotLegend::Outside && show_ticks) {
+    if ((spec.legend == PlotLegend::Outside || f.legend_out_forced) && show_ticks) {
       const Legend L = make_legend(spec, st, W * 0.35f, box.y1 - ax.y0, true);
       if (!L.series.empty() && L.w + pad <= W * 0.35f) {
         legend_outside = true;
@@ -687,7 +698,8 @@ void draw_grid(ImDrawList* dl, const PlotFrame& f) {
 }
 
 // Where the legend goes (drawn last, over everything but the tooltip): in the corner the plot asks for, unless
-// data lie under it there; then in the corner that hides the least (the asked one on a tie).
+// data lie under it there; then in the corner that hides the least (the asked one on a tie). When every corner
+// hides data, plot() lays the plot out again with the legend outside (legend_out_forced), where it fits.
 void place_legend(PlotFrame& f) {
   const PlotSpec& spec = f.spec;
   const Style& st = f.st;
@@ -716,6 +728,7 @@ void place_legend(PlotFrame& f) {
       const int under = under_box(r);
       if (under < least) least = under, legend_box = r;
     }
+    f.legend_hides = least;
   }
 }
 
@@ -959,6 +972,14 @@ PlotResult plot(const char* id, const PlotSpec& spec, ImVec2 size) {
   f.has_data = dr.x.valid && dr.y.valid;
 
   lay_out(f);
+  if (spec.legend != PlotLegend::None && spec.legend != PlotLegend::Outside) {
+    place_legend(f);
+    // Data under the legend in every corner: the legend moves out, at the right of the axes, where it fits.
+    if (f.legend_hides > 0 && !f.legend.series.empty()) {
+      f.legend_out_forced = true;
+      lay_out(f);
+    }
+  }
   const Rect& ax = f.ax;
   res.plot_min = ImVec2(ax.x0, ax.y0);
   res.plot_max = ImVec2(ax.x1, ax.y1);

@@ -1,5 +1,5 @@
-// The scene "Your model's attention" (app/scenes/import_scene.h): the built-in example is the SDPA scene's
-// weights from the core, a file imports (and a bad one changes nothing), weights and tokens travel in the
+// The scene "Your model's attention" (app/scenes/import_scene.h): it opens on the trained example; the built-in
+// example is the SDPA scene's weights from the core, a file imports (and a bad one changes nothing), weights and tokens travel in the
 // document (setState imports them), layer/head in the URL, and the row-sum report equals a naive recount.
 #include <gtest/gtest.h>
 
@@ -39,12 +39,28 @@ std::vector<unsigned char> sample_npy(int layers, int heads, int n) {
   return write_npy(a);
 }
 
-TEST(AppImportScene, DefaultIsTheSdpaScenesWeightsFromTheCore) {
+// The scene opens on the trained example: the built-in 1 × 1 head is on screen while the model loads (the
+// document already names "trained"), then every head of the model. The preset "example" is the SDPA scene's
+// default weights from the core.
+TEST(AppImportScene, DefaultIsTheTrainedExampleAndTheBuiltInIsTheSdpaScenesWeights) {
   PlaygroundState st;
   ASSERT_TRUE(ok(set_state_json(st, R"({"scene":"import"})")));
+  ImportScene& sc = imp(st);
+  EXPECT_TRUE(sc.trained_pending());
+  EXPECT_EQ(sc.checkpoint(), ImportScene::Checkpoint::Wanted);
+  json doc = state(st, true);
+  EXPECT_EQ(str(doc["source"]), "trained");
+  EXPECT_EQ(doc["results"]["layers"], 1);  // what is on screen while it loads
+  const auto& b = example_checkpoint_bytes();
+  sc.receive_checkpoint(std::vector<unsigned char>(b.begin(), b.end()));
+  doc = state(st, true);
+  EXPECT_EQ(str(doc["source"]), "trained");
+  EXPECT_EQ(doc["results"]["layers"], 2);
+  EXPECT_EQ(doc["results"]["heads"], 2);
+  ASSERT_TRUE(ok(set_state_json(st, R"({"preset":"example"})")));
   SdpaModel m;
   ASSERT_TRUE(build_sdpa(SdpaParams{}, &m).ok);
-  const json doc = state(st, true);
+  doc = state(st, true);
   EXPECT_EQ(str(doc["source"]), "example");
   EXPECT_EQ(doc["results"]["layers"], 1);
   EXPECT_EQ(doc["results"]["heads"], 1);
@@ -114,7 +130,7 @@ TEST(AppImportScene, TokensInAJsonBesideTheNpyLabelTheWeightsOpenedBefore) {
   ASSERT_TRUE(ok(set_state_json(st, R"({"scene":"import"})")));
   ImportScene& sc = imp(st);
   const json example = doc_of(st);
-  ASSERT_EQ(example["source"], "example");
+  ASSERT_TRUE(sc.is_example());  // the built-in head, while the trained example loads
   // before any weights: refused, the example stays
   Status s = sc.import_file("tokens.json", bytes_of(R"({"tokens": ["a", "b", "c", "d"]})"));
   EXPECT_FALSE(s.ok);
@@ -198,7 +214,9 @@ TEST(AppImportScene, BadDocumentsAreRefusedAndTheLastGoodStateStays) {
 // round-trips once loaded; a damaged checkpoint leaves a message and the data as it was.
 TEST(AppImportScene, TheTrainedExampleIsEveryHeadOfATrainedModelWithItsTokens) {
   ImportScene s;
-  EXPECT_EQ(s.checkpoint(), ImportScene::Checkpoint::None);
+  EXPECT_EQ(s.checkpoint(), ImportScene::Checkpoint::Wanted);  // the scene opens on it
+  ASSERT_TRUE(s.load_preset("example").ok);
+  EXPECT_FALSE(s.trained_pending());
   const int gen = s.generation();
   ASSERT_TRUE(s.load_preset("trained").ok);
   EXPECT_TRUE(s.trained_pending());

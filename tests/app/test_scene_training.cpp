@@ -23,14 +23,20 @@ namespace {
 using namespace ::ap::test;
 using nlohmann::json;
 
-
-
-
 void open_trained(SdpaScene& s) {
   ASSERT_TRUE(s.load_preset("it-trained").ok);
   s.receive_checkpoint(checkpoint_vector());
   ASSERT_TRUE(s.trained()) << s.checkpoint_error().message;
 }
+
+// The build's trained SDPA view twice: `built` stays as the build made it, `s` is the one a test trains.
+struct TwoTrainedViews {
+  SdpaScene built, s;
+  TwoTrainedViews() {
+    open_trained(built);
+    open_trained(s);
+  }
+};
 
 float largest_difference(const Mat& a, const Mat& b) {
   if (a.rows() != b.rows() || a.cols() != b.cols()) return 1e30f;
@@ -40,10 +46,9 @@ float largest_difference(const Mat& a, const Mat& b) {
 TEST(AppSceneTraining, SdpaResetShowsTheUntrainedStartAndTrainBringsBackTheBuildModel) {
   NEEDS_THREAD_HOST();
   WithHost h;
-  SdpaScene built;
-  open_trained(built);
-  SdpaScene s;
-  open_trained(s);
+  TwoTrainedViews v;
+  const SdpaScene& built = v.built;
+  SdpaScene& s = v.s;
   EXPECT_EQ(it_argmax(s), 1);  // the build's model: "it" → "animal"
   // Reset: a fresh run at step 0; its seeded weights become the view's, labelled as what they are.
   ASSERT_TRUE(s.training().reset().ok);
@@ -305,10 +310,9 @@ TEST(AppSceneTraining, OnlySeedStepsAndLearningRateChangeAndAFinishedRunDoesNotB
 TEST(AppSceneTraining, ThePresetBringsBackTheBuildsModelAfterARun) {
   NEEDS_THREAD_HOST();
   WithHost h;
-  SdpaScene built;
-  open_trained(built);
-  SdpaScene s;
-  open_trained(s);
+  TwoTrainedViews v;
+  const SdpaScene& built = v.built;
+  SdpaScene& s = v.s;
   ASSERT_TRUE(s.training().reset().ok);
   ASSERT_TRUE(wait_for(s, [&] { return s.trained_qkv().step == 0 && s.training().run().has_report(); }, 120));
   ASSERT_TRUE(s.load_preset("it-trained").ok);

@@ -41,7 +41,8 @@ async function download(page, what) {
 }
 
 test('import: the example, an .npy by the file input, a .json dropped, a bad file refused; screenshots', async () => {
-  const { page, errors } = await openPage(browser.context, url + '?scene=import&lang=en');
+  // The built-in example (the scene opens on the trained one: trained.test.mjs).
+  const { page, errors } = await openPage(browser.context, url + '?scene=import&source=example&lang=en');
   let s = await page.evaluate(() => window.playground.getState());
   assert.equal(s.scene, 'import');
   assert.equal(s.source, 'example');

@@ -234,21 +234,24 @@ test('multi-head scene: the trained heads and what each reads, a link restores t
 // example model (dist/checkpoints/example.aptc: coreference, 2 layers × 2 heads) gives every head of both layers
 // for the notes' sentence, with its words as tokens and the model's measured label; layer 2's pointer head puts
 // "it" on "animal". Screenshots in English and Chinese.
-test('import scene: the trained example is every head of a 2 × 2 trained model, with tokens and its measured label', async () => {
+test('import scene: opens on the trained example, every head of a 2 × 2 trained model, with tokens and its measured label', async () => {
   const page = await browser.context.newPage();
   const seen = checkpointRequests(page);
   try {
     const errors = [];
     page.on('pageerror', (e) => errors.push(String(e)));
+    // The scene opens on it: the checkpoint is fetched once, and the document names it from the start.
     await page.goto(url + '?scene=import');
     await page.evaluate(() => window.playground.ready.then(() => true));
-    await frames(page, 5);
     let s = await state(page);
-    assert.equal(s.source, 'example');
-    assert.equal(s.checkpoint, 'none');
-    assert.deepEqual(seen, [], 'no checkpoint before the trained example is asked for');
+    assert.equal(s.source, 'trained');
+    s = await waitFor(page, (x) => x.checkpoint === 'loaded' && x.source === 'trained' && x.results.layers === 2);
+    assert.equal(seen.length, 1, seen.join(', '));
+    // The built-in example a preset away, and back: the model is not fetched again.
+    assert.deepEqual(await set(page, { preset: 'example' }), { ok: true });
+    assert.equal((await state(page)).results.layers, 1);
     assert.deepEqual(await set(page, { preset: 'trained' }), { ok: true });
-    s = await waitFor(page, (x) => x.checkpoint === 'loaded' && x.source === 'trained');
+    s = await waitFor(page, (x) => x.source === 'trained' && x.results.layers === 2);
     assert.equal(seen.length, 1, seen.join(', '));
     assert.match(seen[0], /checkpoints\/example\.aptc/);
     assert.equal(s.results.layers, 2);

@@ -150,11 +150,17 @@ ImportScene::ImportScene(bool defer) {
   else build_first();
 }
 
+// The scene opens on the trained example (2 layers × 2 heads with its tokens, what a file of a real model
+// holds): the built-in 1 × 1 head, which always builds, is on screen while the model loads, and stays, with
+// the reason, if it cannot load.
 void ImportScene::build_first() {
   Status s = import_example(&data_);  // the default sentence always builds
   (void)s;
   labels_ = data_.w.tokens;
   first_model();
+  pending_ = true;
+  pending_params_ = {};
+  example_.want();
 }
 
 const char* ImportScene::title() const { return N_("Your model's attention"); }
