@@ -1,0 +1,196 @@
+#include "translation.h"
+
+#include <algorithm>
+#include <map>
+
+#include "core/embedding.h"
+
+namespace ap {
+namespace train {
+
+namespace {
+struct Noun {
+  const char* fr;
+  bool fem;
+  std::vector<const char*> en;  // "living room": two words, both aligned to "salon"
+};
+struct Adj {
+  const char *m, *f, *en;
+};
+struct Word {
+  const char *fr, *en;
+};
+
+const std::vector<Noun>& subjects() {
+  static const std::vector<Noun> k = {{"chat", false, {"cat"}},  {"chien", false, {"dog"}},  {"souris", true, {"mouse"}},
+                                      {"garçon", false, {"boy"}}, {"fille", true, {"girl"}}};
+  return k;
+}
+const std::vector<Noun>& things() {
+  static const std::vector<Noun> k = {
+      {"tapis", false, {"carpet"}}, {"salon", false, {"living", "room"}}, {"lit", false, {"bed"}},   {"jardin", false, {"garden"}},
+      {"livre", false, {"book"}},   {"table", true, {"table"}},           {"maison", true, {"house"}}, {"chaise", true, {"chair"}},
+      {"fenêtre", true, {"window"}}, {"voiture", true, {"car"}},          {"porte", true, {"door"}},  {"cuisine", true, {"kitchen"}}};
+  return k;
+}
+const std::vector<Adj>& adjectives() {
+  static const std::vector<Adj> k = {{"noir", "noire", "black"}, {"rouge", "rouge", "red"}, {"blanc", "blanche", "white"},
+                                     {"vert", "verte", "green"},  {"bleu", "bleue", "blue"},  {"gris", "grise", "grey"}};
+  return k;
+}
+const std::vector<Word>& intransitive() {
+  static const std::vector<Word> k = {{"dort", "sleeps"}, {"mange", "eats"}, {"attend", "waits"}};
+  return k;
+}
+const std::vector<Word>& transitive() {
+  static const std::vector<Word> k = {{"regarde", "watches"}, {"voit", "sees"}, {"aime", "likes"}};
+  return k;
+}
+const std::vector<Word>& prepositions() {
+  static const std::vector<Word> k = {{"sur", "on"}, {"sous", "under"}, {"dans", "in"}, {"derrière", "behind"}, {"avec", "with"}};
+  return k;
+}
+
+// The pair being built: each English word remembers its French word's index.
+struct Builder {
+  TranslationPair p;
+  SeededRng rng;
+  explicit Builder(uint64_t seed, uint64_t stream) : rng(seed, stream) {}
+  size_t pick(size_t n) { return static_cast<size_t>(rng.next_u64() % n); }
+  int fr(const char* w) {
+    p.fr.emplace_back(w);
+    return static_cast<int>(p.fr.size()) - 1;
+  }
+  void en(const char* w, int from, bool content = true, int also = -1) {
+    p.en.emplace_back(w);
+    p.align.push_back(from);
+    p.align_also.push_back(also);
+    p.content.push_back(content ? 1 : 0);
+  }
+  // Det N [Adj] in French; Det [Adj] N in English (the crossed order). Returns the noun's gender.
+  bool noun_phrase(const std::vector<Noun>& nouns) {
+    const Noun& n = nouns[pick(nouns.size())];
+    const bool definite = pick(3) != 0, with_adj = pick(2) == 0;
+    const int det = fr(definite ? (n.fem ? "la" : "le") : (n.fem ? "une" : "un"));
+    const int noun = fr(n.fr);
+    const Adj* a = with_adj ? &adjectives()[pick(adjectives().size())] : nullptr;
+    const int adj = a ? fr(n.fem ? a->f : a->m) : -1;
+    en(definite ? "the" : "a", det, false);
+    if (a) en(a->en, adj);
+    for (const char* w : n.en) en(w, noun);
+    return n.fem;
+  }
+};
+}  // namespace
+
+TranslationPair toy_translation_pair(uint64_t seed, uint64_t index, int min_len, int max_len) {
+  min_len = std::clamp(min_len, 3, 30);
+  max_len = std::clamp(max_len, min_len, 30);
+  for (uint64_t attempt = 0;; ++attempt) {
+    Builder b(seed, 0x7A45000000ULL + index * 4096 + attempt);
+    const bool fem = b.noun_phrase(subjects());
+    switch (b.pick(3)) {
+      case 0: {
+        const int est = b.fr("est"), assis = b.fr(fem ? "assise" : "assis");
+        b.en("is", est, true, assis);  // one phrase: either French word is its source
+        b.en("sitting", assis, true, est);
+        break;
+      }
+      case 1: {
+        const Word& v = intransitive()[b.pick(intransitive().size())];
+        b.en(v.en, b.fr(v.fr));
+        break;
+      }
+      default: {
+        const Word& v = transitive()[b.pick(transitive().size())];
+        b.en(v.en, b.fr(v.fr));
+        b.noun_phrase(things());
+      }
+    }
+    const size_t pps = b.pick(7);
+    for (size_t k = 0; k < pps; ++k) {
+      const Word& pr = prepositions()[b.pick(prepositions().size())];
+      b.en(pr.en, b.fr(pr.fr));
+      b.noun_phrase(things());
+    }
+    // Outside the lengths asked for: drawn again (a draw is cheap; 3 … 30 always fits some draw).
+    const int n = static_cast<int>(b.p.fr.size());
+    if (n >= min_len && n <= max_len) return b.p;
+  }
+}
+
+const std::vector<std::string>& toy_vocabulary() {
+  static const std::vector<std::string> k = [] {
+    std::vector<std::string> v = {"<s>", "</s>"};
+    const auto add = [&](const std::string& w) {
+      if (std::find(v.begin(), v.end(), w) == v.end()) v.push_back(w);
+    };
+    for (const char* w : {"le", "la", "un", "une", "the", "a", "est", "assis", "assise", "is", "sitting"}) add(w);
+    for (const auto* list : {&subjects(), &things()})
+      for (const Noun& n : *list) {
+        add(n.fr);
+        for (const char* w : n.en) add(w);
+      }
+    for (const Adj& a : adjectives()) {
+      add(a.m);
+      add(a.f);
+      add(a.en);
+    }
+    for (const auto* list : {&intransitive(), &transitive(), &prepositions()})
+      for (const Word& w : *list) {
+        add(w.fr);
+        add(w.en);
+      }
+    return v;
+  }();
+  return k;
+}
+
+Status toy_ids(const std::vector<std::string>& words, std::vector<int>* ids) {
+  static const std::map<std::string, int> index = [] {
+    std::map<std::string, int> m;
+    const auto& v = toy_vocabulary();
+    for (size_t i = 2; i < v.size(); ++i) m[v[i]] = static_cast<int>(i);
+    return m;
+  }();
+  std::vector<int> out;
+  std::string unknown;
+  for (const std::string& w : words) {
+    const auto it = index.find(w);
+    if (it == index.end()) unknown += (unknown.empty() ? "" : ", ") + ("'" + w + "'");
+    else out.push_back(it->second);
+  }
+  if (!unknown.empty()) return Status::Error("words outside the toy vocabulary: {0}", {unknown});
+  *ids = std::move(out);
+  return Status::Ok();
+}
+
+Seq2SeqPair toy_seq2seq_pair(const TranslationPair& p) {
+  Seq2SeqPair s;
+  (void)toy_ids(p.fr, &s.src);  // the grammar's words are all in the vocabulary
+  (void)toy_ids(p.en, &s.tgt);
+  s.tgt.push_back(kEos);
+  return s;
+}
+
+double alignment_accuracy(const Seq2SeqModel& m, const std::vector<TranslationPair>& pairs, bool content_only, int* counted) {
+  int right = 0, total = 0;
+  Seq2SeqTrace tr;
+  std::vector<int> out;
+  for (const TranslationPair& p : pairs) {
+    const Seq2SeqPair s = toy_seq2seq_pair(p);
+    if (!m.greedy(s.src, static_cast<int>(s.tgt.size()), &out, &tr).ok) continue;
+    for (size_t t = 0; t < p.en.size() && t < out.size() && t < tr.alpha.size(); ++t) {
+      if (p.align[t] < 0 || out[t] != s.tgt[t] || tr.alpha[t].cols() == 0 || (content_only && !p.content[t])) continue;
+      Eigen::Index best;
+      tr.alpha[t].row(0).maxCoeff(&best);
+      right += best == p.align[t] || best == p.align_also[t];
+      ++total;
+    }
+  }
+  if (counted) *counted = total;
+  return total ? static_cast<double>(right) / total : 0.0;
+}
+
+}  // namespace train
+}  // namespace ap
