@@ -443,6 +443,12 @@ double token_accuracy(const Seq2SeqModel& m, const std::vector<Seq2SeqPair>& pai
   return c.total ? static_cast<double>(c.right) / static_cast<double>(c.total) : 0.0;
 }
 
+void held_out_scores(const Seq2SeqModel& m, const std::vector<Seq2SeqPair>& pairs, double* tokens, double* sentences) {
+  const Tally c = tally(m, pairs);
+  *tokens = c.total ? static_cast<double>(c.right) / static_cast<double>(c.total) : 0.0;
+  *sentences = c.sentences ? static_cast<double>(c.sentences_right) / static_cast<double>(c.sentences) : 0.0;
+}
+
 LengthAccuracy accuracy_by_length(const Seq2SeqModel& m, const std::vector<int>& lengths, int per_length,
                                   const std::function<Seq2SeqPair(int length, uint64_t k)>& make) {
   LengthAccuracy out;

@@ -136,6 +136,8 @@ Seq2SeqPair reversal_pair(int vocab, int min_len, int max_len, uint64_t seed, ui
 // Held-out token accuracy of greedy decoding: the share of target positions (EOS included) whose word is right
 // (a decoded sentence shorter than the target counts its missing words wrong; longer ones are cut).
 double token_accuracy(const Seq2SeqModel& m, const std::vector<Seq2SeqPair>& pairs);
+// The same and, in one pass, the share of whole sentences decoded right (EOS in its place).
+void held_out_scores(const Seq2SeqModel& m, const std::vector<Seq2SeqPair>& pairs, double* tokens, double* sentences);
 
 // Held-out accuracy against source length (the shape of Bahdanau et al.'s Figure 2): for each length L of
 // `lengths`, `per_length` pairs made by make(L, k), greedy-decoded; token accuracy as token_accuracy, and the

@@ -1,0 +1,124 @@
+#include "seq2seq_trainer.h"
+
+#include <cmath>
+#include <limits>
+
+namespace ap {
+namespace train {
+
+namespace {
+constexpr int kReversalVocab = 12;  // 10 symbols besides <s> and </s>
+
+std::string key_of(const std::vector<int>& ids) {
+  std::string k;
+  for (int id : ids) k += std::to_string(id) + ",";
+  return k;
+}
+}  // namespace
+
+Status validate_seq2seq_recipe(const Seq2SeqRecipe& r) {
+  if (r.task != "translation" && r.task != "reversal")
+    return Status::Error("unknown task '{0}' (translation, reversal)", {r.task});
+  if (r.d_emb < 1 || r.d_emb > 128) return Status::Error("d_emb must be 1 … 128, got {0}", {arg(r.d_emb)});
+  if (r.d_h < 1 || r.d_h > 128) return Status::Error("d_h must be 1 … 128, got {0}", {arg(r.d_h)});
+  const int lo = r.task == "translation" ? 3 : 1;
+  if (r.min_len < lo || r.max_len > 30 || r.min_len > r.max_len)
+    return Status::Error("source lengths must lie in {0} … 30 with min <= max, got {1} … {2}", {arg(lo), arg(r.min_len), arg(r.max_len)});
+  if (r.steps < 1 || r.steps > 20000) return Status::Error("steps must be 1 … 20000, got {0}", {arg(r.steps)});
+  if (r.batch < 1 || r.batch > 128) return Status::Error("batch must be 1 … 128, got {0}", {arg(r.batch)});
+  if (!(std::isfinite(r.learning_rate) && r.learning_rate > 0 && r.learning_rate <= 1))
+    return Status::Error("the learning rate must be a number in (0, 1], got {0}", {std::to_string(r.learning_rate)});
+  return Status::Ok();
+}
+
+Seq2SeqPair Seq2SeqTrainer::make_pair(uint64_t seed, uint64_t index, int min_len, int max_len) const {
+  if (recipe_.task == "reversal") return reversal_pair(kReversalVocab, min_len, max_len, seed, index);
+  return toy_seq2seq_pair(toy_translation_pair(seed, index, min_len, max_len));
+}
+
+Status Seq2SeqTrainer::init(const Seq2SeqRecipe& r) {
+  AP_TRY(validate_seq2seq_recipe(r));
+  Seq2SeqConfig c;
+  c.vocab = r.task == "reversal" ? kReversalVocab : static_cast<int>(toy_vocabulary().size());
+  c.d_emb = r.d_emb;
+  c.d_h = c.d_a = r.d_h;
+  c.bidirectional = r.bidirectional;
+  c.attention = r.attention;
+  c.max_len = 32;  // 30 words and EOS
+  c.seed = r.seed;
+  Seq2SeqModel m;
+  AP_TRY(m.init(c));
+  recipe_ = r;
+  model_ = std::move(m);
+  AdamConfig ac;
+  ac.lr = r.learning_rate;
+  adam_ = Adam(ac);
+  step_ = 0;
+  next_ = 0;
+  loss_sum_ = 0;
+  loss_steps_ = 0;
+  curve_.clear();
+  divergence_ = Status::Ok();
+  // 1. the held-out set, and its sources (never trained on)
+  heldout_.clear();
+  heldout_text_.clear();
+  heldout_sources_.clear();
+  for (int k = 0; k < kSeq2SeqHeldout; ++k) {
+    if (r.task == "translation") {
+      heldout_text_.push_back(toy_translation_pair(kSeq2SeqHeldoutSeed, static_cast<uint64_t>(k), r.min_len, r.max_len));
+      heldout_.push_back(toy_seq2seq_pair(heldout_text_.back()));
+    } else {
+      heldout_.push_back(make_pair(kSeq2SeqHeldoutSeed, static_cast<uint64_t>(k), r.min_len, r.max_len));
+    }
+    heldout_sources_.insert(key_of(heldout_.back().src));
+  }
+  batch_.resize(static_cast<size_t>(r.batch));
+  // 2. the untrained model's point: step 0 of the curve, and the weights a divergence goes back to
+  evaluate(std::numeric_limits<double>::quiet_NaN());
+  return Status::Ok();
+}
+
+void Seq2SeqTrainer::evaluate(double loss) {
+  Seq2SeqCurvePoint p;
+  p.step = step_;
+  p.loss = loss;
+  held_out_scores(model_, heldout_, &p.accuracy, &p.sentences);
+  p.alignment = recipe_.task == "translation" ? alignment_accuracy(model_, heldout_text_, true)
+                                              : std::numeric_limits<double>::quiet_NaN();
+  curve_.push_back(p);
+  good_.clear();
+  for (size_t k = 0; k < model_.params().size(); ++k) good_.push_back(model_.params()[k].value);
+}
+
+int Seq2SeqTrainer::advance(int n) {
+  int taken = 0;
+  while (taken < n && !finished() && !diverged()) {
+    for (Seq2SeqPair& p : batch_) {
+      do p = make_pair(recipe_.seed, next_++, recipe_.min_len, recipe_.max_len);
+      while (heldout_sources_.count(key_of(p.src)));
+    }
+    double loss = 0;
+    const Status s = model_.train_step(batch_, adam_, &loss);
+    ++step_;
+    ++taken;
+    if (!s.ok || !std::isfinite(loss)) {
+      // The run stops; the weights of the last evaluation come back.
+      divergence_ = Status::Error("training diverged at step {0}: stopped, the weights of step {1} are kept",
+                                  {arg(step_), arg(curve_.back().step)});
+      for (size_t k = 0; k < model_.params().size(); ++k) model_.params()[k].value = good_[k];
+      step_ = curve_.back().step;
+      break;
+    }
+    loss_sum_ += loss;
+    ++loss_steps_;
+    if (step_ % kSeq2SeqEvalEvery == 0 || finished()) {
+      evaluate(loss_sum_ / loss_steps_);
+      loss_sum_ = 0;
+      loss_steps_ = 0;
+    }
+  }
+  return taken;
+}
+
+}  // namespace train
+}  // namespace ap

@@ -1,0 +1,98 @@
+// Training engine, part 8: one training run of an encoder–decoder (seq2seq_model.h) on a task, a few steps at a
+// time — what the Bahdanau, Luong and bottleneck scenes train, in the page's worker or for a build checkpoint.
+//
+// The idea in one line: a recipe (task, attention, sizes, seed, steps, learning rate, batch) decides the run;
+// advance(n) takes up to n Adam steps, measures the held-out set every kSeq2SeqEvalEvery steps (the curve), and
+// stops at the last step or when the loss diverges (keeping the last measured weights).
+//
+//   held-out set:  kSeq2SeqHeldout pairs of a seed of their own (kSeq2SeqHeldoutSeed), never trained on: a training
+//                  pair whose source is one of theirs is skipped (short sentences recur: "le chat dort")
+//   training:      batch pairs per step, drawn from the stream (recipe.seed, index): the same recipe, the same
+//                  pairs in the same order, the same weights bit for bit
+//   evaluation:    greedy decoding of the held-out sources: token accuracy, whole sentences right, and (toy
+//                  translation) the content words' alignment (translation.h: alignment_accuracy)
+#pragma once
+#include <cstdint>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "core/status.h"
+#include "seq2seq_model.h"
+#include "translation.h"
+
+namespace ap {
+namespace train {
+
+constexpr int kSeq2SeqEvalEvery = 50;
+constexpr int kSeq2SeqHeldout = 200;
+constexpr uint64_t kSeq2SeqHeldoutSeed = 999;
+
+struct Seq2SeqRecipe {
+  std::string task = "translation";  // "translation" (translation.h) or "reversal" (seq2seq_model.h)
+  Seq2SeqAttention attention = Seq2SeqAttention::Additive;
+  bool bidirectional = true;
+  int d_emb = 16, d_h = 32;          // d_a = d_h
+  int min_len = 3, max_len = 12;     // source lengths of training and held-out pairs
+  uint64_t seed = 1;                 // initial weights and the training pairs' stream
+  int steps = 600;
+  double learning_rate = 1e-2;
+  int batch = 16;
+  bool operator==(const Seq2SeqRecipe& o) const {
+    return task == o.task && attention == o.attention && bidirectional == o.bidirectional && d_emb == o.d_emb &&
+           d_h == o.d_h && min_len == o.min_len && max_len == o.max_len && seed == o.seed && steps == o.steps &&
+           learning_rate == o.learning_rate && batch == o.batch;
+  }
+};
+
+// Refused, each by name with its range: an unknown task, widths outside 1 … 128, lengths outside the task's
+// (translation 3 … 30, reversal 1 … 30, min <= max), steps outside 1 … 20000, a batch outside 1 … 128, a learning
+// rate that is not a finite number in (0, 1].
+Status validate_seq2seq_recipe(const Seq2SeqRecipe& r);
+
+struct Seq2SeqCurvePoint {
+  int step = 0;
+  double loss = 0;       // the mean of the training loss since the previous point
+  double accuracy = 0;   // held-out token accuracy
+  double sentences = 0;  // held-out sentences entirely right
+  double alignment = 0;  // translation: content words whose largest weight is on their source word; else NaN
+};
+
+class Seq2SeqTrainer {
+ public:
+  Status init(const Seq2SeqRecipe& r);
+  const Seq2SeqRecipe& recipe() const { return recipe_; }
+  // Up to n steps (fewer at the end or on divergence); returns how many were taken.
+  int advance(int n);
+  int step() const { return step_; }
+  bool finished() const { return step_ >= recipe_.steps; }
+  bool diverged() const { return !divergence_.ok; }
+  const Status& divergence() const { return divergence_; }
+  const std::vector<Seq2SeqCurvePoint>& curve() const { return curve_; }
+  // The last evaluation's figures (the weights are then those it measured).
+  double heldout_accuracy() const { return curve_.empty() ? 0.0 : curve_.back().accuracy; }
+  const Seq2SeqModel& model() const { return model_; }
+  const std::vector<Seq2SeqPair>& heldout() const { return heldout_; }
+  const std::vector<TranslationPair>& heldout_sentences() const { return heldout_text_; }  // translation only
+  // A pair of the task (training stream or held-out), for the scenes and tests.
+  Seq2SeqPair make_pair(uint64_t seed, uint64_t index, int min_len, int max_len) const;
+
+ private:
+  void evaluate(double loss);
+  Seq2SeqRecipe recipe_;
+  Seq2SeqModel model_;
+  Adam adam_;
+  int step_ = 0;
+  uint64_t next_ = 0;  // the training stream's next index
+  double loss_sum_ = 0;
+  int loss_steps_ = 0;
+  std::vector<Seq2SeqCurvePoint> curve_;
+  std::vector<Seq2SeqPair> heldout_, batch_;
+  std::vector<TranslationPair> heldout_text_;
+  std::unordered_set<std::string> heldout_sources_;
+  std::vector<Mat> good_;  // the weights of the last evaluation (restored on divergence)
+  Status divergence_;
+};
+
+}  // namespace train
+}  // namespace ap
