@@ -310,6 +310,7 @@ const TrPair kTable[] = {
     {"{0} must have 1 … {1} words, got {2}", "{0}必须有 1 … {1} 个词，得到 {2}"},
     {"words outside the toy vocabulary: {0}", "玩具词表之外的词：{0}"},
     {"unknown task '{0}' (translation, reversal)", "未知任务“{0}”（translation、reversal）"},
+    {"unknown attention '{0}'", "未知的注意力类型“{0}”"},
     {"d_emb must be 1 … 128, got {0}", "d_emb 必须在 1 … 128 之间，得到 {0}"},
     {"d_h must be 1 … 128, got {0}", "d_h 必须在 1 … 128 之间，得到 {0}"},
     {"source lengths must lie in {0} … 30 with min <= max, got {1} … {2}", "源句长度必须在 {0} … 30 之间且最小值不大于最大值，得到 {1} … {2}"},

@@ -14,7 +14,8 @@
 
 namespace ap {
 
-inline std::vector<uint8_t> build_checkpoint_bytes(const char* file, const train::Recipe& r) {
+// The build's file `file` (AP_CHECKPOINT_DIR), or nothing where there is none.
+inline std::vector<uint8_t> build_file_bytes(const char* file) {
   std::vector<uint8_t> b;
 #ifdef AP_CHECKPOINT_DIR
   if (FILE* f = std::fopen((std::string(AP_CHECKPOINT_DIR) + "/" + file).c_str(), "rb")) {
@@ -22,11 +23,15 @@ inline std::vector<uint8_t> build_checkpoint_bytes(const char* file, const train
     size_t got;
     while ((got = std::fread(buf, 1, sizeof buf, f)) > 0) b.insert(b.end(), buf, buf + got);
     std::fclose(f);
-    return b;
   }
 #endif
   (void)file;
-  (void)train::train_checkpoint(r, &b);
+  return b;
+}
+
+inline std::vector<uint8_t> build_checkpoint_bytes(const char* file, const train::Recipe& r) {
+  std::vector<uint8_t> b = build_file_bytes(file);
+  if (b.empty()) (void)train::train_checkpoint(r, &b);
   return b;
 }
 

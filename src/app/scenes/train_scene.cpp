@@ -124,7 +124,7 @@ const TrPair kStrings[] = {
     {"the checkpoint's parameter {0} holds a value that is not a finite number", "检查点的参数 {0} 含有非有限的数"},
     {"the checkpoint says held-out accuracy {0}, its weights give {1}", "检查点声称留出集准确率为 {0}，但它的权重给出 {1}"},
     {"the checkpoint is too short to be one ({0} bytes)", "检查点太短（{0} 字节），不可能是检查点"},
-    {"this is not a checkpoint of the playground (it does not start with APTC)", "这不是本 playground 的检查点（开头不是 APTC）"},
+    {"this is not a checkpoint of the playground (it does not start with {0})", "这不是本 playground 的检查点（开头不是 {0}）"},
     {"the checkpoint is version {0}; this build reads version {1}", "检查点是第 {0} 版；本版本只能读取第 {1} 版"},
     {"the checkpoint is truncated: {0} bytes, its header says {1}", "检查点被截断：只有 {0} 字节，文件头说应有 {1} 字节"},
     {"the checkpoint has {0} bytes after its end", "检查点末尾之后还有 {0} 个字节"},

@@ -9,6 +9,7 @@
 //            · i32 step · f64 held-out accuracy · u32 parameter count
 //            · per parameter: u8 len + name · u32 rows · u32 cols · rows·cols f32 (row-major)
 //   trailer  u64 FNV-1a of the payload
+// (The envelope and the parameter list are checkpoint_bytes.h's, shared with the encoder–decoders' checkpoints.)
 // Reading checks, in order: length, magic, version, payload length (truncated / bytes after the end),
 // checksum, the recipe (validate_recipe), then the parameters against the model the recipe builds (names,
 // shapes, finite values) and the accuracy against the weights (Trainer::set_weights measures it again).

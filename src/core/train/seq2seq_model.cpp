@@ -19,6 +19,16 @@ const char* seq2seq_attention_name(Seq2SeqAttention a) {
   return "?";
 }
 
+bool parse_seq2seq_attention(const std::string& name, Seq2SeqAttention* out) {
+  for (Seq2SeqAttention a : {Seq2SeqAttention::None, Seq2SeqAttention::Additive, Seq2SeqAttention::Dot, Seq2SeqAttention::General,
+                             Seq2SeqAttention::Concat})
+    if (name == seq2seq_attention_name(a)) {
+      *out = a;
+      return true;
+    }
+  return false;
+}
+
 namespace {
 bool luong(Seq2SeqAttention a) { return a == Seq2SeqAttention::Dot || a == Seq2SeqAttention::General || a == Seq2SeqAttention::Concat; }
 

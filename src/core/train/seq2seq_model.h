@@ -43,6 +43,7 @@ namespace train {
 
 enum class Seq2SeqAttention { None, Additive, Dot, General, Concat };
 const char* seq2seq_attention_name(Seq2SeqAttention a);  // "none", "additive", "dot", "general", "concat"
+bool parse_seq2seq_attention(const std::string& name, Seq2SeqAttention* out);  // false: not one of those
 
 constexpr int kBos = 0, kEos = 1;  // target ids; the source uses the same vocabulary, without them
 

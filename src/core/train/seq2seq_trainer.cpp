@@ -1,7 +1,10 @@
 #include "seq2seq_trainer.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+
+#include "checkpoint_bytes.h"
 
 namespace ap {
 namespace train {
@@ -87,7 +90,25 @@ void Seq2SeqTrainer::evaluate(double loss) {
                                               : std::numeric_limits<double>::quiet_NaN();
   curve_.push_back(p);
   good_.clear();
-  for (size_t k = 0; k < model_.params().size(); ++k) good_.push_back(model_.params()[k].value);
+  for (size_t k = 0; k < model_.params().size(); ++k) {
+    const Mat& v = model_.params()[k].value;
+    good_.insert(good_.end(), v.data(), v.data() + v.size());
+  }
+}
+
+Status Seq2SeqTrainer::set_weights(const std::vector<std::pair<std::string, Mat>>& weights, int step, double heldout_accuracy) {
+  AP_TRY(check_params(weights, model_.params()));
+  if (step < 0 || step > recipe_.steps)
+    return Status::Error("{0} must be between {1} and {2}, got {3}", {"step", arg(0), arg(recipe_.steps), arg(step)});
+  for (const auto& [name, m] : weights) model_.params().find(name)->value = m;
+  step_ = step;
+  curve_.clear();
+  evaluate(std::numeric_limits<double>::quiet_NaN());
+  // The accuracy written with the weights is measured again: a checkpoint cannot claim what they do not give.
+  if (std::fabs(curve_.back().accuracy - heldout_accuracy) > 1e-9)
+    return Status::Error("the checkpoint says held-out accuracy {0}, its weights give {1}",
+                         {format_number(heldout_accuracy), format_number(curve_.back().accuracy)});
+  return Status::Ok();
 }
 
 int Seq2SeqTrainer::advance(int n) {
@@ -105,7 +126,12 @@ int Seq2SeqTrainer::advance(int n) {
       // The run stops; the weights of the last evaluation come back.
       divergence_ = Status::Error("training diverged at step {0}: stopped, the weights of step {1} are kept",
                                   {arg(step_), arg(curve_.back().step)});
-      for (size_t k = 0; k < model_.params().size(); ++k) model_.params()[k].value = good_[k];
+      size_t at = 0;
+      for (size_t k = 0; k < model_.params().size(); ++k) {
+        Mat& v = model_.params()[k].value;
+        std::copy(good_.begin() + static_cast<std::ptrdiff_t>(at), good_.begin() + static_cast<std::ptrdiff_t>(at + v.size()), v.data());
+        at += static_cast<size_t>(v.size());
+      }
       step_ = curve_.back().step;
       break;
     }

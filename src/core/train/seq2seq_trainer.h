@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <string>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "core/status.h"
@@ -32,7 +33,7 @@ struct Seq2SeqRecipe {
   std::string task = "translation";  // "translation" (translation.h) or "reversal" (seq2seq_model.h)
   Seq2SeqAttention attention = Seq2SeqAttention::Additive;
   bool bidirectional = true;
-  int d_emb = 16, d_h = 32;          // d_a = d_h
+  int d_emb = 16, d_h = 16;          // d_a = d_h (16: a checkpoint of 86 KB; 32 learns no better here, 190 KB)
   int min_len = 3, max_len = 12;     // source lengths of training and held-out pairs
   uint64_t seed = 1;                 // initial weights and the training pairs' stream
   int steps = 600;
@@ -44,6 +45,16 @@ struct Seq2SeqRecipe {
            learning_rate == o.learning_rate && batch == o.batch;
   }
 };
+
+// The build's trained models (tools/make_checkpoint.cpp): the Bahdanau scene's (the default recipe: toy
+// translation, bidirectional encoder, additive attention) and Luong's three (unidirectional encoder, as Luong et
+// al.'s, one per score).
+inline Seq2SeqRecipe luong_recipe(Seq2SeqAttention score) {
+  Seq2SeqRecipe r;
+  r.attention = score;
+  r.bidirectional = false;
+  return r;
+}
 
 // Refused, each by name with its range: an unknown task, widths outside 1 … 128, lengths outside the task's
 // (translation 3 … 30, reversal 1 … 30, min <= max), steps outside 1 … 20000, a batch outside 1 … 128, a learning
@@ -74,6 +85,13 @@ class Seq2SeqTrainer {
   const Seq2SeqModel& model() const { return model_; }
   const std::vector<Seq2SeqPair>& heldout() const { return heldout_; }
   const std::vector<TranslationPair>& heldout_sentences() const { return heldout_text_; }  // translation only
+  // The weights of the last evaluation (the parameters concatenated in the store's order) and its step: what a
+  // checkpoint holds.
+  const std::vector<float>& evaluated_weights() const { return good_; }
+  int evaluated_step() const { return curve_.empty() ? 0 : curve_.back().step; }
+  // Installs a checkpoint's weights at `step` (names, shapes and finite values checked first: nothing changes on
+  // a refusal), measures the held-out set again, and refuses an accuracy the weights do not give.
+  Status set_weights(const std::vector<std::pair<std::string, Mat>>& weights, int step, double heldout_accuracy);
   // A pair of the task (training stream or held-out), for the scenes and tests.
   Seq2SeqPair make_pair(uint64_t seed, uint64_t index, int min_len, int max_len) const;
 
@@ -90,7 +108,7 @@ class Seq2SeqTrainer {
   std::vector<Seq2SeqPair> heldout_, batch_;
   std::vector<TranslationPair> heldout_text_;
   std::unordered_set<std::string> heldout_sources_;
-  std::vector<Mat> good_;  // the weights of the last evaluation (restored on divergence)
+  std::vector<float> good_;  // the weights of the last evaluation, concatenated (restored on divergence)
   Status divergence_;
 };
 

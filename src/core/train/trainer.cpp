@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "checkpoint_bytes.h"
 #include "core/matrix.h"
 
 namespace ap {
@@ -284,16 +285,7 @@ Status Trainer::attention_of(const std::vector<std::string>& words, SentenceAtte
 
 Status Trainer::set_weights(const std::vector<std::pair<std::string, Mat>>& weights, int step, double heldout_accuracy) {
   ParamStore& ps = model_.params();
-  if (weights.size() != ps.size())
-    return Status::Error("the checkpoint has {0} parameters, its recipe needs {1}", {arg(static_cast<long long>(weights.size())), arg(static_cast<long long>(ps.size()))});
-  for (const auto& [name, m] : weights) {
-    const Param* p = ps.find(name);
-    if (!p) return Status::Error("the checkpoint has a parameter {0} that its recipe does not have", {name});
-    if (p->value.rows() != m.rows() || p->value.cols() != m.cols())
-      return Status::Error("the checkpoint's parameter {0} is {1} × {2}, its recipe needs {3} × {4}",
-                           {name, arg(m.rows()), arg(m.cols()), arg(p->value.rows()), arg(p->value.cols())});
-    if (!m.allFinite()) return Status::Error("the checkpoint's parameter {0} holds a value that is not a finite number", {name});
-  }
+  AP_TRY(check_params(weights, ps));
   if (step < 0 || step > recipe_.steps)
     return Status::Error("{0} must be between {1} and {2}, got {3}", {"step", arg(0), arg(recipe_.steps), arg(step)});
   for (const auto& [name, m] : weights) ps.find(name)->value = m;
