@@ -239,13 +239,14 @@ void BahdanauView::params_stage() {
   // On a narrow stage (a phone) the symbolic shape column goes (its numbers stay) and the roles wrap: the fixed
   // columns alone were wider than the screen.
   const bool narrow = ImGui::GetContentRegionAvail().x < fs * 40.f;
+  const float table_w = ImGui::GetContentRegionAvail().x;
   if (ImGui::BeginTable("params", narrow ? 4 : 5, flags)) {
-    const char* cols[] = {N_("parameter"), N_("shape"), N_("entries"), N_("role")};
-    ImGui::TableSetupColumn(tr(cols[0]), ImGuiTableColumnFlags_WidthFixed, fs * (narrow ? 3.5f : 5.f));
-    if (!narrow) ImGui::TableSetupColumn(tr(cols[1]), ImGuiTableColumnFlags_WidthFixed, fs * 10.f);
-    ImGui::TableSetupColumn(tr("in this model"), ImGuiTableColumnFlags_WidthFixed, fs * (narrow ? 4.5f : 6.f));
-    ImGui::TableSetupColumn(tr(cols[2]), ImGuiTableColumnFlags_WidthFixed, fs * (narrow ? 3.f : 5.f));
-    ImGui::TableSetupColumn(tr(cols[3]), ImGuiTableColumnFlags_WidthStretch);
+    // Shares of the width; none narrower than its header's longest word ("paramete" / "r" on a phone).
+    if (narrow)
+      table_setup_columns({{tr("parameter"), 3.5f}, {tr("in this model"), 4.5f}, {tr("entries"), 3.f}, {tr("role"), 9.f}}, table_w);
+    else
+      table_setup_columns({{tr("parameter"), 5.f}, {tr("shape"), 10.f}, {tr("in this model"), 6.f}, {tr("entries"), 5.f}, {tr("role"), 14.f}},
+                          table_w);
     table_headers_wrapped();
     for (size_t r = 0; r < m.params.size(); ++r) {
       const BahdanauParamRow& p = m.params[r];

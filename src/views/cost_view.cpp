@@ -540,9 +540,10 @@ void CostView::parallel_stage(ViewContext& ctx) {
   const float fs = ImGui::GetFontSize();
   const float side = std::min(fs * 19.f, avail.x * 0.42f);
   const float w = avail.x - side - fs, h = avail.y - fs * 0.5f;
-  // Left: the model over P (top) and the speed-up measured with parallel workers (bottom).
-  const float model_h = std::max(fs * 8.f, h * 0.55f);
-  const float workers_h = h - model_h - fs * 0.5f;
+  // Left: the model over P (top) and the speed-up measured with parallel workers (bottom), each at least about
+  // ten text lines tall (a projector at 2× text left the speed-up plot 58 px): a short stage scrolls.
+  const float model_h = std::max(fs * 10.f, h * 0.55f);
+  const float workers_h = std::max(fs * 12.f, h - model_h - fs * 0.5f);
   std::vector<long long> lanes;
   PlotSeries att = line_series(tr("self-attention"), accent_warm()), rnn = line_series(tr("recurrent"), accent_cool());
   for (long long P = 1; P <= cost::kMaxLanes; P = P < cost::kMaxLanes ? std::min(cost::kMaxLanes, P * 2) : P + 1) {
@@ -561,13 +562,13 @@ void CostView::parallel_stage(ViewContext& ctx) {
   if (par.crossover_lanes > 0) s.x_markers.push_back({static_cast<double>(par.crossover_lanes), "", accent_warm()});
   s.legend = PlotLegend::TopRight;
   ImGui::BeginGroup();
-  const PlotResult pr = plot("parallel", s, ImVec2(w, workers_h > fs * 6.f ? model_h : h));
+  const PlotResult pr = plot("parallel", s, ImVec2(w, model_h));
   if (pr.series >= 0 && pr.point >= 0 && pr.point < static_cast<int>(lanes.size())) {
     ctx.hover_what = static_cast<int>(CostItem::ParallelPoint);
     ctx.hover_i = pr.series;
     ctx.hover_j = static_cast<int>(lanes[static_cast<size_t>(pr.point)]);
   }
-  if (workers_h > fs * 6.f) workers_panel(ctx, ImVec2(w, workers_h));
+  workers_panel(ctx, ImVec2(w, workers_h));
   ImGui::EndGroup();
   ImGui::SameLine(0, fs);
   ImGui::BeginChild("parallel_side", ImVec2(side, h), false);
@@ -615,8 +616,10 @@ void CostView::workers_panel(ViewContext& ctx, ImVec2 size) {
     (void)report_result(ctx.st, "workers", scene_.start_workers());
   }
   ImGui::SameLine();
-  if (m.state == WorkerMeasure::State::Idle) {
-    ImGui::TextDisabled("%s", tr("split attention's rows and the GRU's units over 1, 2, 4 … workers"));
+  if (m.state == WorkerMeasure::State::Idle) {  // wrapped beside the button (a phone cut it at "the GR")
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    text_wrapped("%s", tr("split attention's rows and the GRU's units over 1, 2, 4 … workers"));
+    ImGui::PopStyleColor();
   } else {
     const float frac = m.jobs_total > 0 ? static_cast<float>(m.jobs_done) / static_cast<float>(m.jobs_total) : 0.f;
     char overlay[96];

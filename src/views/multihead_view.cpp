@@ -504,16 +504,16 @@ void MultiheadView::params_stage(ViewContext& ctx) {
   const int q = scene_.focus_query();
   ImGui::TextUnformatted(tr("each head's focus (measured)"));
   const float ln_n = std::log(static_cast<float>(std::max(2, m.n())));  // the entropy of a row spread evenly (the bars' scale)
+  const float table_w = ImGui::GetContentRegionAvail().x;
   if (ImGui::BeginTable("focus", 4, flags)) {
-    ImGui::TableSetupColumn(tr("head"));
-    ImGui::TableSetupColumn(tr("mean entropy (nats)"));
-    ImGui::TableSetupColumn(tr("mean max weight"));
-    ImGui::TableSetupColumn((std::string(tr("top key of")) + " “" + m.tokens[static_cast<size_t>(q)] + "”").c_str());
+    const std::string top_key = std::string(tr("top key of")) + " “" + m.tokens[static_cast<size_t>(q)] + "”";
+    table_setup_columns({{tr("head"), 0.5f}, {tr("mean entropy (nats)"), 1.5f}, {tr("mean max weight"), 1.5f}, {top_key.c_str(), 1.f}}, table_w);
     table_headers_wrapped();
     for (size_t k = 0; k < m.focus.size(); ++k) {
       const HeadFocus& f = m.focus[k];
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
+      ImGui::AlignTextToFramePadding();  // on the line of the bars' numbers (the last column was below them)
       ImGui::Text("%zu", k + 1);
       ImGui::TableNextColumn();
       ImGui::ProgressBar(static_cast<float>(f.mean_entropy) / ln_n, ImVec2(-1, fs * 1.1f), fmt(f.mean_entropy, 3).c_str());

@@ -41,6 +41,7 @@ const TrPair kViewStrings[] = {
     {"training loss", "训练损失"},
     {"target 95 %", "目标 95 %"},
     {"Press Train to start.", "按“训练”开始。"},
+    {"Preparing the model…", "正在准备模型……"},
     {"Notice: the loss went from {0} at step {1} to {2} at step {3}; on held-out examples it never trained on, {4} % are right.",
      "注意：损失从第 {1} 步的 {0} 变为第 {3} 步的 {2}；在从未训练过的留出样本上，{4} % 答对。"},
     {"Point at the referent (coreference)", "指向所指名词（指代消解）"},
@@ -268,7 +269,8 @@ void TrainView::maps(ViewContext& ctx, float width, float height) {
   ImGui::TextUnformatted(tr(scene_.params().recipe.task == train::kInductionTask ? "the weights of each layer (causal)"
                                                                                : "the \"it\" row of each layer"));
   if (a.maps.empty() || a.maps[0].rows() != static_cast<Eigen::Index>(words.size())) {
-    ImGui::TextDisabled("%s", tr("Press Train to start."));
+    // Before the run's first report (the worker loading: a second or two) the model's step 0 is not here yet.
+    ImGui::TextDisabled("%s", tr(scene_.run().has_report() ? "Press Train to start." : "Preparing the model…"));
     return;
   }
   const int count = a.layers * a.heads;
