@@ -244,12 +244,26 @@ void MasksView::matrices(ViewContext& ctx, bool weights) {
   v.scale = ColorScale::Sequential;
   v.lo = 0.f;
   v.hi = 1.f;
+  // Room to spare (a laptop: six tokens at the usual cell size leave half the stage empty): a matrix is drawn in
+  // the formula's larger font, so that its cells and numbers grow, when its cells at that size within w × h are
+  // still larger than the usual largest.
+  ImFont* big = ctx.fonts.formula;
+  const float big_px = big ? big->FontSize * big->Scale * ImGui::GetIO().FontGlobalScale : fs;
+  const int n = static_cast<int>(toks.size());
+  const auto grows = [&](float w, float h) {
+    return big && big_px > fs * 1.1f && n > 0 && (w - big_px * 6.f) / static_cast<float>(n) >= fs * 3.625f * 1.1f &&
+           (h - big_px * 3.f) / static_cast<float>(n) >= fs * 1.625f * 1.1f;
+  };
   if (!weights) {
+    const ImVec2 area(std::min(avail.x, fs * 40.f), avail.y - fs * 2.f);
+    const bool grow = grows(area.x, area.y);
+    if (grow) ImGui::PushFont(big);
     v.m = &m.run.correct[s].hidden;
     v.key = {this, 0, scene_.generation()};
     v.title = std::string(tr("mask: 1 = hidden")) + "   (" + std::to_string(toks.size()) + " × " + std::to_string(toks.size()) + ")";
     v.decimals = 0;
-    hover(matrix_view(v, ImVec2(std::min(avail.x, fs * 40.f), avail.y - fs * 2.f)), MasksItem::Hidden);
+    hover(matrix_view(v, area), MasksItem::Hidden);
+    if (grow) ImGui::PopFont();
     return;
   }
   // Side by side; one above the other on a stage taller than wide (a phone held upright), where side by side
@@ -267,15 +281,7 @@ void MasksView::matrices(ViewContext& ctx, bool weights) {
     }
     return t;
   };
-  // Room to spare (a laptop: six tokens at the usual cell size leave half the stage empty): both matrices are
-  // drawn in the formula's larger font, so that their cells and numbers grow, when the cells at that size are
-  // still larger than the usual largest.
-  ImFont* big = ctx.fonts.formula;
-  const float big_px = big ? big->FontSize * big->Scale * ImGui::GetIO().FontGlobalScale : fs;
-  const int n = static_cast<int>(toks.size());
-  const bool grow = big && big_px > fs * 1.1f && n > 0 &&
-                    (w - big_px * 6.f) / static_cast<float>(n) >= fs * 3.625f * 1.1f &&
-                    (h - big_px * 3.f) / static_cast<float>(n) >= fs * 1.625f * 1.1f;
+  const bool grow = grows(w, h);
   ImGui::BeginGroup();
   if (grow) ImGui::PushFont(big);
   v.m = &m.run.correct[s].weights;
