@@ -224,6 +224,7 @@ void ui_frame(PlaygroundState& st, UiState& ui, const FrameInfo& f) {
 
   const float W = static_cast<float>(f.width), H = static_cast<float>(f.height);
   ui.compact = W < 760.f;
+  ui.one_row_timeline = !ui.compact && H < 520.f;
   // The controls are a drawer over the scene on a narrow screen and on a short one (a phone held sideways:
   // beside the scene they left it 110 px of height and the matrices 1-pixel cells).
   const bool drawer = ui.compact || H < 440.f;
@@ -255,7 +256,7 @@ void ui_frame(PlaygroundState& st, UiState& ui, const FrameInfo& f) {
   if (const float fh = view.flow_height(ctx); fh > 0) view.flow(ctx, fh);
   if (!st.is_hidden("formula")) formula_panel(ui, ctx);
   const bool show_timeline = !st.is_hidden("timeline");
-  const float timeline_h = !show_timeline ? 0.f : ImGui::GetFrameHeightWithSpacing() * (ui.compact ? 3.f : 2.f) +
+  const float timeline_h = !show_timeline ? 0.f : ImGui::GetFrameHeightWithSpacing() * (ui.compact ? 3.f : ui.one_row_timeline ? 1.f : 2.f) +
                            ImGui::GetStyle().ItemSpacing.y * 2.f + ImGui::GetStyle().WindowPadding.y;
   ImGui::BeginChild("stage", ImVec2(0, -timeline_h), false, ImGuiWindowFlags_NoNavInputs);
   // A short screen (a phone held sideways, an 800×480 embed) left the stage 150–250 px: matrices of 2-pixel cells

@@ -117,7 +117,7 @@ void lesson_map(PlaygroundState& st, UiState& ui) {
     ImGui::PushID(sc.id());
     ImGui::BeginGroup();
     const ImVec2 top = ImGui::GetCursorScreenPos();
-    char num[16];
+    char num[24];  // any size_t
     std::snprintf(num, sizeof num, "%zu", k + 1);
     if (here) ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.93f, 0.55f, 0.16f, 1.f));
     if (ImGui::Button((std::string(num) + ". " + tr(sc.title()) + "###open").c_str())) open_lesson(st, ui, sc.id());

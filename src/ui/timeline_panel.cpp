@@ -9,6 +9,7 @@
 #include "core/number_text.h"
 #include "ui/ui_state.h"
 #include "widgets/math_text.h"
+#include "widgets/text_fit.h"
 #include "widgets/tooltip.h"
 
 namespace ap {
@@ -54,7 +55,13 @@ void timeline_panel(PlaygroundState& st, UiState& ui) {
     std::strncat(label, more, sizeof label - std::strlen(label) - 1);
   }
   if (ui.compact) ImGui::NewLine(); else ImGui::SameLine(0, 12);
-  math_text(label);
+  if (ui.one_row_timeline) {  // the label shortened to its share of the row, the scrubber beside it
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted(fit_text(label, ImGui::GetFontSize() * 13.f).c_str());
+    ImGui::SameLine();
+  } else {
+    math_text(label);
+  }
 
   // Scrubber over all sub-steps, with the stage boundaries marked.
   // Speed: "−  speed 1.0×  +" (halve / double, as [ and ]): a slider's handle covered its own label.

@@ -61,6 +61,9 @@ struct UiState {
   int share_size = 0;            // the embed snippet's size preset
   bool focus_scene = true;        // give the scene keyboard focus on the next frame
   bool compact = false;           // narrow screen (phone): controls become an overlay
+  // A short, wide screen (a phone held sideways, an 800×480 embed): the timeline is one row (buttons, stage,
+  // scrubber, speed), not two; the stage keeps about 40 more pixels of its 390.
+  bool one_row_timeline = false;
   std::string announced;          // last text sent to the ARIA live region
   std::string document_lang;      // last language given to the page's <html lang>
   FrameInfo frame;
