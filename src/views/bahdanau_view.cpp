@@ -378,8 +378,10 @@ void BahdanauView::step_stage(ViewContext& ctx) {
   a.reveal = static_cast<double>(k + 1) * n;
   a.hl_row = k;
   a.title = std::string(tr("alignment so far")) + "  α  (" + dims(T, n) + ")";
-  const MatrixViewResult ra = matrix_view(a, stacked ? ImVec2(avail.x, std::max(T * fs * 1.3f + fs * 6.f, fs * 12.f))
-                                                      : ImVec2(avail.x - left_w - fs, top_h - fs * 0.5f));
+  const ImVec2 a_area = stacked ? ImVec2(avail.x, std::max(T * fs * 1.3f + fs * 6.f, fs * 12.f)) : ImVec2(avail.x - left_w - fs, top_h - fs * 0.5f);
+  // Rows shorter than the text (a projector at 2× text: every other word) label in the small font, all of them.
+  if (T > 0 && (a_area.y - fs * 6.f) / static_cast<float>(T) < fs * 0.95f) a.font = ctx.fonts.small;
+  const MatrixViewResult ra = matrix_view(a, a_area);
   if (ra.hover_i >= 0 && ra.hover_i <= k) hover_to(ctx, ra, BahdanauItem::Alignment);
   // s_{t-1} and c_t as one-row matrices, right below the taller of the two
   const float below = std::max(bars_bottom, ra.grid_max.y + fs * 0.8f);

@@ -200,7 +200,24 @@ void ImportView::head_stage(ViewContext& ctx) {
   if (scene_.labels().empty()) v.row_labels = v.col_labels = nullptr;
   v.decimals = 2;
   scale_for(d, &v);
-  const MatrixViewResult r = matrix_view(v, ImVec2(avail.x, avail.y - fs * 3.f));
+  const ImVec2 area(avail.x, avail.y - fs * 3.f);
+  // The stage promises the numbers: where the automatic layout's cells would be too narrow for them (a phone: 29-px
+  // cells), the cells take the small font's number size and the matrix scrolls sideways in its own box.
+  const float label_w = v.row_labels ? matrix_label_width(v.row_labels, d.w.n, ctx.fonts.small) : 0.f;
+  const bool narrow = d.w.n > 0 && (area.x - label_w) / static_cast<float>(d.w.n) < fs * 2.4f;
+  MatrixViewResult r;
+  if (narrow) {
+    const ImVec2 cell = matrix_number_cell(ctx.fonts.small, v.decimals);
+    v.font = ctx.fonts.small;
+    v.cell_w = cell.x;
+    v.cell_h = cell.y * 1.25f;
+    v.numbers = 1;
+    ImGui::BeginChild("head_numbers", area, false, ImGuiWindowFlags_HorizontalScrollbar);
+    r = matrix_view(v, ImGui::GetContentRegionAvail());
+    ImGui::EndChild();
+  } else {
+    r = matrix_view(v, area);
+  }
   if (r.hover_i >= 0 && r.hover_j >= 0) {
     ctx.hover_what = p.head;
     ctx.hover_i = r.hover_i;

@@ -62,7 +62,9 @@ Layout compute(const MatrixView& v, ImVec2 avail) {
     L.total = ImVec2(L.label_w + cols * L.cell_w, L.title_h + L.header_h + rows * L.cell_h);
     return L;
   }
-  const float lw = std::min(longest(v.row_labels, rows, nullptr) + 8.f, fs * 6.f);  // 96 px at 16 px text
+  // The labels' font (v.font, else the current one) sizes the label column, the header and the label stride.
+  const float lfs = font_px(v.font);
+  const float lw = std::min(longest(v.row_labels, rows, v.font) + 8.f, lfs * 6.f);  // 96 px at 16 px text
   const float max_w = v.max_cell_w > 0.f ? v.max_cell_w : fs * 3.625f, max_h = v.max_cell_h > 0.f ? v.max_cell_h : fs * 1.625f;
   // Numbered cells if each can hold "−0.00" legibly.
   const float min_w = fs * 2.4f, min_h = fs + 2.f;
@@ -97,12 +99,12 @@ Layout compute(const MatrixView& v, ImVec2 avail) {
       }
     };
     cells(0.f);
-    L.header_h = v.col_labels ? matrix_header_height(v.col_labels, cols, L.cell_w, nullptr) : 0.f;
+    L.header_h = v.col_labels ? matrix_header_height(v.col_labels, cols, L.cell_w, v.font) : 0.f;
     if (L.header_h > 0.f) cells(L.header_h);
     L.col_labels = L.header_h > 0.f;
-    L.vertical = L.header_h > fs + 4.5f;
-    L.row_stride = stride_for(L.cell_h, fs);
-    L.col_stride = L.vertical ? stride_for(L.cell_w, fs) : 1;
+    L.vertical = L.header_h > lfs + 4.5f;
+    L.row_stride = stride_for(L.cell_h, lfs);
+    L.col_stride = L.vertical ? stride_for(L.cell_w, lfs) : 1;
   }
   L.total = ImVec2(L.label_w + cols * L.cell_w, L.title_h + L.header_h + rows * L.cell_h);
   return L;
