@@ -368,12 +368,23 @@ void MultiheadView::concat_stage(ViewContext& ctx) {
   for (const auto& s : m.tokens) label_w = std::max(label_w, ImGui::CalcTextSize(s.c_str()).x);
   label_w = std::min(label_w + 8.f, fs * 6.f);
   const float op_w = fs * 2.f, title_h = fs + 4.f;
-  const float cell = std::max(0.3f, std::min({fs * 1.625f, (avail.x - label_w - 2 * op_w - fs) / (3.f * std::max(1, d)),
-                                              (avail.y - title_h - fs * 3.f) / std::max(1, std::max(n, d))}));
+  // Side by side; on a phone held upright (compact) one above the other, each the screen's width (side by side,
+  // the three were slivers over half the stage).
+  const bool stacked = ctx.compact;
+  const float cell = stacked ? std::max(0.3f, std::min(fs * 1.625f, (avail.x - label_w - fs) / std::max(1, d)))
+                             : std::max(0.3f, std::min({fs * 1.625f, (avail.x - label_w - 2 * op_w - fs) / (3.f * std::max(1, d)),
+                                                        (avail.y - title_h - fs * 3.f) / std::max(1, std::max(n, d))}));
   // Concat and output rows: at least a line of text tall (their n rows stay legible when d_model is large).
-  const float row_h = std::min({fs * 1.625f, std::max(cell, fs + 2.f), (avail.y - title_h - fs * 3.f) / std::max(1, n)});
+  const float row_h = stacked ? std::min(fs * 1.625f, std::max(cell, fs + 2.f))
+                              : std::min({fs * 1.625f, std::max(cell, fs + 2.f), (avail.y - title_h - fs * 3.f) / std::max(1, n)});
   const float range = symmetric_range({&t.concat, &t.output});
   const auto op = [&](const char* s, float rows_h) {
+    if (stacked) {  // the operator on a line of its own, between the two matrices
+      ImGui::PushFont(ctx.fonts.formula);
+      ImGui::TextUnformatted(s);
+      ImGui::PopFont();
+      return;
+    }
     ImGui::SameLine(0, 0);
     const ImVec2 o = ImGui::GetCursorScreenPos();
     const ImVec2 ts = ImGui::CalcTextSize(s);
