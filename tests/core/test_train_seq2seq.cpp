@@ -271,6 +271,12 @@ TEST(CoreTrainTranslation, TheGrammarAgreesCrossesAndAlignsEveryWord) {
   EXPECT_EQ(a.en, b.en);
   EXPECT_GE(a.fr.size(), 5u);
   EXPECT_LE(a.fr.size(), 9u);
+  // The notes' pair is the grammar's own, its alignment crossed as the grammar's.
+  const TranslationPair notes = toy_notes_pair();
+  ASSERT_EQ(notes.en.size(), notes.align.size());
+  for (size_t t = 0; t < notes.en.size(); ++t) EXPECT_LT(notes.align[t], static_cast<int>(notes.fr.size()));
+  EXPECT_EQ(notes.fr[static_cast<size_t>(notes.align[1])], "noir");  // black
+  EXPECT_EQ(notes.fr[static_cast<size_t>(notes.align[2])], "chat");  // cat
   std::vector<int> ids = {42};
   const Status s = toy_ids({"le", "chat", "violet", "zzz"}, &ids);
   EXPECT_FALSE(s.ok);

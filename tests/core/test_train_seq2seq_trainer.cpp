@@ -175,6 +175,47 @@ TEST(CoreTrainSeq2SeqTrainer, TheBuildsCheckpointsAreTheirRecipesTrained) {
   }
 }
 
+// The notes' sentence through the build's Bahdanau model (never trained on, as the held-out pairs): the model
+// translates it word for word, and its alignment crosses where
+// the orders differ — "black" reads "noir" before "cat" reads "chat", "red" reads "rouge" before "carpet" reads
+// "tapis"; "living" reads "salon". Words outside the vocabulary are refused by name.
+TEST(CoreTrainSeq2SeqTrainer, TheNotesSentenceAlignsAcrossTheCrossedOrder) {
+  std::vector<uint8_t> built = build_file_bytes("bahdanau.apsq");
+  if (built.empty()) ASSERT_TRUE(train_seq2seq_checkpoint(Seq2SeqRecipe{}, &built).ok);
+  Seq2SeqTrainer t;
+  ASSERT_TRUE(read_seq2seq_checkpoint(built.data(), built.size(), &t).ok);
+  const std::vector<std::string> fr = {"Le", "chat", "noir", "est", "assis", "sur", "le", "tapis", "rouge", "dans", "le", "salon"};
+  EXPECT_EQ(toy_notes_pair().fr.size(), fr.size());
+  const std::vector<std::string> en = {"The", "black", "cat", "is", "sitting", "on", "the", "red", "carpet", "in", "the", "living", "room"};
+  Seq2SeqAlignment a;
+  ASSERT_TRUE(t.align(fr, en, &a).ok);
+  ASSERT_EQ(a.alpha.rows(), 14);  // 13 words and EOS
+  ASSERT_EQ(a.alpha.cols(), 12);
+  std::string translation;
+  for (const std::string& w : a.translation) translation += w + " ";
+  std::printf("translation: %s\n", translation.c_str());
+  EXPECT_EQ(a.translation, std::vector<std::string>({"the", "black", "cat", "is", "sitting", "on", "the", "red", "carpet", "in", "the", "living", "room"}));
+  const auto read = [&](int t_row) {
+    Eigen::Index best;
+    a.alpha.row(t_row).maxCoeff(&best);
+    return a.source[static_cast<size_t>(best)];
+  };
+  for (int r = 0; r < 13; ++r) std::printf("  %-8s → %-6s (%.2f)\n", a.target[static_cast<size_t>(r)].c_str(), read(r).c_str(), a.alpha.row(r).maxCoeff());
+  EXPECT_EQ(read(1), "noir");   // black
+  EXPECT_EQ(read(2), "chat");   // cat
+  EXPECT_EQ(read(7), "rouge");  // red
+  EXPECT_EQ(read(8), "tapis");  // carpet
+  EXPECT_EQ(read(11), "salon"); // living ("room", its phrase's second word, needs no look: the model reads "le")
+  for (int r = 0; r < a.alpha.rows(); ++r) EXPECT_NEAR(a.alpha.row(r).sum(), 1.f, 1e-5f);
+  const Status s = t.align({"le", "chien", "violet", "dort"}, {}, &a);
+  EXPECT_FALSE(s.ok);
+  EXPECT_NE(s.message.find("'violet'"), std::string::npos) << s.message;
+  Seq2SeqAlignment g;
+  ASSERT_TRUE(t.align({"la", "souris", "dort"}, {}, &g).ok);
+  EXPECT_TRUE(g.greedy);
+  EXPECT_EQ(g.target, std::vector<std::string>({"the", "mouse", "sleeps"}));
+}
+
 }  // namespace
 }  // namespace train
 }  // namespace ap

@@ -200,6 +200,7 @@ void Seq2SeqModel::decode_step(int t, int in, const Mat& s_prev, Seq2SeqTrace* t
         score = (u * v_a_->value).transpose();
       }
     }
+    tr->score[k] = score;
     softmax_row(score, &tr->alpha[k]);
     tr->context[k] = tr->alpha[k] * H;
   };
@@ -229,6 +230,7 @@ void size_steps(Seq2SeqTrace* tr, int T) {
   const size_t n = static_cast<size_t>(T);
   tr->T = T;
   tr->dec.resize(n);
+  tr->score.resize(n);
   tr->alpha.resize(n);
   tr->context.resize(n);
   tr->u.resize(n);

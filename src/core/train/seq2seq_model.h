@@ -79,6 +79,7 @@ struct Seq2SeqTrace {
   Mat h_last;                         // [1, d_enc]
   Mat s0_pre, s0;                     // [1, d_s]
   std::vector<GruStep> dec;           // T steps
+  std::vector<Mat> score;             // T × [1, n] the scores before the softmax (empty for None)
   std::vector<Mat> alpha;             // T × [1, n] attention weights (empty rows for None)
   std::vector<Mat> context;           // T × [1, d_enc]
   std::vector<Mat> u;                 // T × [n, d_a] tanh(…) of additive / concat

@@ -75,6 +75,7 @@ Status Seq2SeqTrainer::init(const Seq2SeqRecipe& r) {
     }
     heldout_sources_.insert(key_of(heldout_.back().src));
   }
+  if (r.task == "translation") heldout_sources_.insert(key_of(toy_seq2seq_pair(toy_notes_pair()).src));  // the scenes' own
   batch_.resize(static_cast<size_t>(r.batch));
   // 2. the untrained model's point: step 0 of the curve, and the weights a divergence goes back to
   evaluate(std::numeric_limits<double>::quiet_NaN());
@@ -108,6 +109,50 @@ Status Seq2SeqTrainer::set_weights(const std::vector<std::pair<std::string, Mat>
   if (std::fabs(curve_.back().accuracy - heldout_accuracy) > 1e-9)
     return Status::Error("the checkpoint says held-out accuracy {0}, its weights give {1}",
                          {format_number(heldout_accuracy), format_number(curve_.back().accuracy)});
+  return Status::Ok();
+}
+
+Status Seq2SeqTrainer::align(const std::vector<std::string>& source, const std::vector<std::string>& target,
+                             Seq2SeqAlignment* out) const {
+  if (recipe_.task != "translation") return Status::Error("only a translation model has words to align");
+  if (recipe_.attention == Seq2SeqAttention::None) return Status::Error("a model without attention has no alignment");
+  const auto lower = [](std::vector<std::string> words) {
+    for (std::string& w : words)
+      for (char& ch : w)
+        if (ch >= 'A' && ch <= 'Z') ch = static_cast<char>(ch - 'A' + 'a');
+    return words;
+  };
+  Seq2SeqAlignment a;
+  a.source = lower(source);
+  a.target = lower(target);
+  if (a.source.empty() || a.source.size() > 30 || a.target.size() > 30)
+    return Status::Error("sentences of 1 … 30 words, got {0} and {1}", {arg(static_cast<long long>(a.source.size())), arg(static_cast<long long>(a.target.size()))});
+  std::vector<int> src, tgt;
+  AP_TRY(toy_ids(a.source, &src));
+  AP_TRY(toy_ids(a.target, &tgt));
+  // 1. the model's own translation
+  Seq2SeqTrace tr;
+  std::vector<int> out_ids;
+  AP_TRY(model_.greedy(src, 31, &out_ids, &tr));
+  const std::vector<std::string>& vocab = toy_vocabulary();
+  for (int id : out_ids) a.translation.push_back(vocab[static_cast<size_t>(id)]);
+  // 2. the weights: over the given target (teacher forcing), else over the greedy words just decoded
+  a.greedy = a.target.empty();
+  if (a.greedy) {
+    a.target = a.translation;
+  } else {
+    Seq2SeqPair p{src, tgt};
+    p.tgt.push_back(kEos);
+    AP_TRY(model_.forward(p, &tr));
+  }
+  const int T = static_cast<int>(tr.alpha.size()), n = static_cast<int>(src.size());
+  a.scores.resize(T, n);
+  a.alpha.resize(T, n);
+  for (int t = 0; t < T; ++t) {
+    a.scores.row(t) = tr.score[static_cast<size_t>(t)];
+    a.alpha.row(t) = tr.alpha[static_cast<size_t>(t)];
+  }
+  *out = std::move(a);
   return Status::Ok();
 }
 

@@ -6,7 +6,8 @@
 // stops at the last step or when the loss diverges (keeping the last measured weights).
 //
 //   held-out set:  kSeq2SeqHeldout pairs of a seed of their own (kSeq2SeqHeldoutSeed), never trained on: a training
-//                  pair whose source is one of theirs is skipped (short sentences recur: "le chat dort")
+//                  pair whose source is one of theirs is skipped (short sentences recur: "le chat dort"); nor is the
+//                  notes' sentence (translation.h: toy_notes_pair), which the scenes show
 //   training:      batch pairs per step, drawn from the stream (recipe.seed, index): the same recipe, the same
 //                  pairs in the same order, the same weights bit for bit
 //   evaluation:    greedy decoding of the held-out sources: token accuracy, whole sentences right, and (toy
@@ -69,6 +70,16 @@ struct Seq2SeqCurvePoint {
   double alignment = 0;  // translation: content words whose largest weight is on their source word; else NaN
 };
 
+// A sentence through a trained translation model, as a scene shows it: the decoder reads the target given
+// (teacher forcing, the reference words) or, with none given, its own greedy words; a row of weights per target
+// word (its EOS included), a column per source word.
+struct Seq2SeqAlignment {
+  std::vector<std::string> source, target;  // as read: lowercased; target: the given words or the greedy ones
+  bool greedy = false;                      // no target given: target is the model's own translation
+  std::vector<std::string> translation;     // the greedy translation (always computed)
+  Mat scores, alpha;                        // (target words + 1) × source words: the scores and their softmax
+};
+
 class Seq2SeqTrainer {
  public:
   Status init(const Seq2SeqRecipe& r);
@@ -92,6 +103,9 @@ class Seq2SeqTrainer {
   // Installs a checkpoint's weights at `step` (names, shapes and finite values checked first: nothing changes on
   // a refusal), measures the held-out set again, and refuses an accuracy the weights do not give.
   Status set_weights(const std::vector<std::pair<std::string, Mat>>& weights, int step, double heldout_accuracy);
+  // The translation task only: words outside the toy vocabulary are refused, each named; sentences of 1 … 30
+  // words; a model without attention has no alignment to show (refused).
+  Status align(const std::vector<std::string>& source, const std::vector<std::string>& target, Seq2SeqAlignment* out) const;
   // A pair of the task (training stream or held-out), for the scenes and tests.
   Seq2SeqPair make_pair(uint64_t seed, uint64_t index, int min_len, int max_len) const;
 

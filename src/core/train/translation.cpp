@@ -119,6 +119,16 @@ TranslationPair toy_translation_pair(uint64_t seed, uint64_t index, int min_len,
   }
 }
 
+TranslationPair toy_notes_pair() {
+  TranslationPair p;
+  p.fr = {"le", "chat", "noir", "est", "assis", "sur", "le", "tapis", "rouge", "dans", "le", "salon"};
+  p.en = {"the", "black", "cat", "is", "sitting", "on", "the", "red", "carpet", "in", "the", "living", "room"};
+  p.align = {0, 2, 1, 3, 4, 5, 6, 8, 7, 9, 10, 11, 11};
+  p.align_also = {-1, -1, -1, 4, 3, -1, -1, -1, -1, -1, -1, -1, -1};
+  p.content = {0, 1, 1, 1, 1, 1, 0, 1, 1, 1, 0, 1, 1};
+  return p;
+}
+
 const std::vector<std::string>& toy_vocabulary() {
   static const std::vector<std::string> k = [] {
     std::vector<std::string> v = {"<s>", "</s>"};

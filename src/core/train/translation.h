@@ -35,6 +35,11 @@ struct TranslationPair {
 // words (3 <= min_len <= max_len <= 30; drawn again until it fits).
 TranslationPair toy_translation_pair(uint64_t seed, uint64_t index, int min_len, int max_len);
 
+// The notes' sentence pair, "le chat noir est assis sur le tapis rouge dans le salon" → "the black cat is sitting
+// on the red carpet in the living room", with its reference alignment. Never trained on (seq2seq_trainer.h):
+// the scenes show it, and what they show of it is then measured on a sentence the model never saw.
+TranslationPair toy_notes_pair();
+
 // The shared vocabulary: id 0 "<s>", id 1 "</s>", then every French and English word of the grammar.
 const std::vector<std::string>& toy_vocabulary();
 // Words to ids (a word outside the vocabulary: an error naming every such word, nothing written).
