@@ -6,6 +6,7 @@
 
 #include "core/train/heads.h"
 #include "core/train/induction.h"
+#include "core/train/seq2seq_trainer.h"
 #include "core/train/trainer.h"
 
 namespace {
@@ -35,5 +36,31 @@ void BM_TrainInduction100Steps(benchmark::State& state) { train_100_steps(state,
 BENCHMARK(BM_TrainDefault100Steps)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TrainHeads100Steps)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TrainInduction100Steps)->Unit(benchmark::kMillisecond);
+
+// The encoder–decoders (core/train/seq2seq_trainer.h), 100 steps of 16 pairs with the evaluations every 50 steps:
+// the Bahdanau scene's translation model, and the bottleneck's reversal models with and without attention.
+void seq2seq_100_steps(benchmark::State& state, ap::train::Seq2SeqRecipe r) {
+  r.steps = 20000;
+  ap::train::Seq2SeqTrainer t;
+  const ap::Status s = t.init(r);
+  if (!s.ok) {
+    state.SkipWithError(s.message.c_str());
+    return;
+  }
+  t.advance(100);
+  for (auto _ : state) benchmark::DoNotOptimize(t.advance(100));
+}
+
+using ap::train::Seq2SeqAttention;
+void BM_Seq2SeqTranslation100Steps(benchmark::State& state) { seq2seq_100_steps(state, ap::train::Seq2SeqRecipe{}); }
+void BM_Seq2SeqReversalAttention100Steps(benchmark::State& state) {
+  seq2seq_100_steps(state, ap::train::reversal_recipe(Seq2SeqAttention::Additive));
+}
+void BM_Seq2SeqReversalNoAttention100Steps(benchmark::State& state) {
+  seq2seq_100_steps(state, ap::train::reversal_recipe(Seq2SeqAttention::None));
+}
+BENCHMARK(BM_Seq2SeqTranslation100Steps)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Seq2SeqReversalAttention100Steps)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Seq2SeqReversalNoAttention100Steps)->Unit(benchmark::kMillisecond);
 
 }  // namespace

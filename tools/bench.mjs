@@ -232,9 +232,13 @@ for (const r of train.recipes || []) {
   r.native_over_wasm = r.native_steps_per_second && r.wasm_bare_worker_steps_per_second ?
     +(r.native_steps_per_second / r.wasm_bare_worker_steps_per_second).toFixed(2) : null;
 }
+// The encoder–decoders (#18), native only so far (the page's worker does not train them yet): steps per second.
+const seq2seq = Object.fromEntries([['translation_additive', 'BM_Seq2SeqTranslation100Steps'],
+  ['reversal_attention', 'BM_Seq2SeqReversalAttention100Steps'], ['reversal_no_attention', 'BM_Seq2SeqReversalNoAttention100Steps']]
+  .map(([k, bm]) => [k, { native_steps_per_second: core[bm] ? +(100000 / core[bm].ms).toFixed(1) : null }]));
 page.core_wasm_ms = Object.fromEntries(Object.entries(wasmCore).map(([k, v]) => [k, +v.toFixed(3)]));
 const a1024 = attention.find((r) => r.kernel === 'naive' && r.n === 1024) || {};
-const result = { date: new Date().toISOString(), page, core, attention, rnn, sweep: sweepFrames, workers, train,
+const result = { date: new Date().toISOString(), page, core, attention, rnn, sweep: sweepFrames, workers, train, seq2seq,
   targets: { first_frame_ms: 1000, gzip_bytes: 500 * 1024, wasm_vs_native_attention_1024: 1.5, wasm_simd_vs_scalar: 2.5,
     sweep_longest_frame_ms: 50, train_seconds_to_target: 30, train_native_over_wasm: 1.5, train_longest_frame_ms: 50 },
   ratios: { wasm_vs_native_attention_1024: a1024.native_ms ? +(a1024.wasm_ms / a1024.native_ms).toFixed(2) : null,
