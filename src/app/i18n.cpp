@@ -311,6 +311,8 @@ const TrPair kTable[] = {
     {"words outside the toy vocabulary: {0}", "玩具词表之外的词：{0}"},
     {"unknown task '{0}' (translation, reversal)", "未知任务“{0}”（translation、reversal）"},
     {"unknown attention '{0}'", "未知的注意力类型“{0}”"},
+    {"the checkpoint holds another model than this view shows ({0}, {1} attention)", "该检查点保存的模型不是此视图展示的模型（{0}，{1} 注意力）"},
+    {"this view's model is not trained in the page yet", "此视图的模型还不能在页面中训练"},
     {"only a translation model has words to align", "只有翻译模型才有可对齐的词"},
     {"a model without attention has no alignment", "没有注意力的模型没有对齐"},
     {"sentences of 1 … 30 words, got {0} and {1}", "句子须有 1 … 30 个词，得到 {0} 和 {1}"},
@@ -454,7 +456,8 @@ namespace {
 // Arguments that are words ("the vocabulary size") are translated too; numbers and names pass unchanged.
 std::vector<std::string> localize_args(const std::vector<std::string>& args) {
   std::vector<std::string> out;
-  for (const auto& a : args) out.push_back(tr(a.c_str()));
+  // (A value with a NUL inside is no word: kept whole, not cut at its NUL by the C-string lookup.)
+  for (const auto& a : args) out.push_back(a.find('\0') != std::string::npos ? a : std::string(tr(a.c_str())));
   return out;
 }
 }  // namespace

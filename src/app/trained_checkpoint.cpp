@@ -1,6 +1,7 @@
 #include "trained_checkpoint.h"
 
 #include "core/train/checkpoint.h"
+#include "core/train/seq2seq_checkpoint.h"
 
 namespace ap {
 
@@ -14,16 +15,22 @@ const char* checkpoint_asset(BuildCheckpoint which) {
   switch (which) {
     case BuildCheckpoint::Heads: return "checkpoints/heads.aptc";
     case BuildCheckpoint::Example: return "checkpoints/example.aptc";
+    case BuildCheckpoint::Bahdanau: return "checkpoints/bahdanau.apsq";
     case BuildCheckpoint::Coref: break;
   }
   return "checkpoints/coref.aptc";
 }
 
+bool is_seq2seq(BuildCheckpoint which) { return which == BuildCheckpoint::Bahdanau; }
+
+train::Seq2SeqRecipe seq2seq_checkpoint_recipe(BuildCheckpoint) { return train::Seq2SeqRecipe{}; }
+
 train::Recipe checkpoint_recipe(BuildCheckpoint which) {
   switch (which) {
     case BuildCheckpoint::Heads: return train::heads_recipe(2);
     case BuildCheckpoint::Example: return train::attention_example_recipe();
-    case BuildCheckpoint::Coref: break;
+    case BuildCheckpoint::Coref:
+    case BuildCheckpoint::Bahdanau: break;
   }
   return train::Recipe{};
 }
@@ -43,6 +50,21 @@ Status CheckpointSlot::receive(const std::vector<unsigned char>& bytes) {
   if (trainer_ && from_run_) {
     state_ = State::Ready;
     return Status::Ok();
+  }
+  if (is_seq2seq(which_)) {  // an encoder–decoder: the build's recipe, nothing else
+    auto q = std::make_unique<train::Seq2SeqTrainer>();
+    Status s = train::read_seq2seq_checkpoint(bytes.data(), bytes.size(), q.get());
+    if (s.ok && !(q->recipe() == seq2seq_checkpoint_recipe(which_)))
+      s = Status::Error("the checkpoint holds another model than this view shows ({0}, {1} attention)",
+                        {q->recipe().task, train::seq2seq_attention_name(q->recipe().attention)});
+    if (!s.ok) {
+      fail(s);
+      return s;
+    }
+    seq2seq_ = std::move(q);
+    state_ = State::Ready;
+    error_ = Status::Ok();
+    return s;
   }
   auto t = std::make_unique<train::Trainer>();
   Status s = train::read_checkpoint(bytes.data(), bytes.size(), t.get());
@@ -72,12 +94,14 @@ Status CheckpointSlot::check_model(const train::Recipe& got) const {
 
 void CheckpointSlot::restore_build() {
   trainer_.reset();
+  seq2seq_.reset();
   from_run_ = false;
   state_ = State::None;
   error_ = Status::Ok();
 }
 
 Status CheckpointSlot::update(const std::vector<unsigned char>& bytes) {
+  if (is_seq2seq(which_)) return Status::Error("this view's model is not trained in the page yet");
   std::unique_ptr<train::Trainer> fresh = trainer_ ? nullptr : std::make_unique<train::Trainer>();
   train::Trainer* t = trainer_ ? trainer_.get() : fresh.get();
   // A run of this view's model only (the panel trains it): another task or sizes are refused first.

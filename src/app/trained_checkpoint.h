@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/status.h"
+#include "core/train/seq2seq_trainer.h"
 #include "core/train/trainer.h"
 
 namespace ap {
@@ -22,15 +23,19 @@ constexpr const char* kTrainedSentence = "the animal didn't cross the street bec
 
 // The build's checkpoints: the asset's name and the recipe it holds (what the desktop trains when the file is
 // missing, and the task a checkpoint read into the slot must have).
-enum class BuildCheckpoint { Coref, Heads, Example };
-// "checkpoints/coref.aptc", "checkpoints/heads.aptc", "checkpoints/example.aptc" (the import scene's)
+// Bahdanau: the Bahdanau scene's encoder–decoder (core/train/seq2seq_trainer.h), the others attention models.
+enum class BuildCheckpoint { Coref, Heads, Example, Bahdanau };
+// "checkpoints/coref.aptc", "checkpoints/heads.aptc", "checkpoints/example.aptc" (the import scene's),
+// "checkpoints/bahdanau.apsq"
 const char* checkpoint_asset(BuildCheckpoint which);
 train::Recipe checkpoint_recipe(BuildCheckpoint which);  // Recipe{}, heads_recipe(2), attention_example_recipe()
+bool is_seq2seq(BuildCheckpoint which);                  // an encoder–decoder's checkpoint (.apsq)
+train::Seq2SeqRecipe seq2seq_checkpoint_recipe(BuildCheckpoint which);  // Seq2SeqRecipe{} for Bahdanau
 
 // Where a build's checkpoint cannot be read (the desktop has no dist/ beside it): the program may train the
 // recipe here instead (deterministic: the same weights, in seconds). The desktop's main() installs one; the
 // browser installs none (a failed fetch is reported). True with the checkpoint's bytes in *out.
-using CheckpointTrainer = bool (*)(const train::Recipe& recipe, std::vector<uint8_t>* out);
+using CheckpointTrainer = bool (*)(BuildCheckpoint which, std::vector<uint8_t>* out);
 void set_checkpoint_trainer(CheckpointTrainer t);
 CheckpointTrainer checkpoint_trainer();  // null: none installed
 
@@ -38,6 +43,7 @@ class CheckpointSlot {
  public:
   enum class State { None, Wanted, Ready, Failed };  // not asked for, to be fetched, read, unreadable
   explicit CheckpointSlot(BuildCheckpoint which = BuildCheckpoint::Coref) : which_(which) {}
+  BuildCheckpoint which() const { return which_; }
   const char* asset() const { return checkpoint_asset(which_); }
   train::Recipe recipe() const { return checkpoint_recipe(which_); }
 
@@ -61,6 +67,8 @@ class CheckpointSlot {
   // The checkpoint's model once Ready, else null. A forward pass is not const: the scenes' const prepare()
   // runs sentences through it.
   train::Trainer* trainer() const { return trainer_.get(); }
+  // The encoder–decoder's, for a Bahdanau slot, once Ready; else null.
+  train::Seq2SeqTrainer* seq2seq() const { return seq2seq_.get(); }
 
  private:
   BuildCheckpoint which_;
@@ -70,6 +78,7 @@ class CheckpointSlot {
   Status check_model(const train::Recipe& got) const;  // this view's task and sizes
   bool from_run_ = false;
   std::unique_ptr<train::Trainer> trainer_;
+  std::unique_ptr<train::Seq2SeqTrainer> seq2seq_;
 };
 
 // A ParamScene's trained view and its checkpoint (the self-attention and multi-head scenes derive from it beside
@@ -102,12 +111,20 @@ class TrainedView {
     if (!*t) return Status::Error("the trained model has not arrived yet");
     return Status::Ok();
   }
+  Status trained_seq2seq(train::Seq2SeqTrainer** t) const {
+    if (slot_.state() == Checkpoint::Failed) return slot_.error();
+    *t = slot_.seq2seq();
+    if (!*t) return Status::Error("the trained model has not arrived yet");
+    return Status::Ok();
+  }
   // The results' "checkpoint" (none, loading, loaded, failed) and "checkpoint_error".
   void write_checkpoint_state(nlohmann::json& r) const {
     r["checkpoint"] = slot_.state_name();
     if (slot_.state() == Checkpoint::Failed) r["checkpoint_error"] = slot_.error().message;
   }
-  bool wants_checkpoint(bool trained) const { return trained && !slot_.trainer() && slot_.state() != Checkpoint::Failed; }
+  bool wants_checkpoint(bool trained) const {
+    return trained && !slot_.trainer() && !slot_.seq2seq() && slot_.state() != Checkpoint::Failed;
+  }
   void hold_for_checkpoint(const Params& p) {
     waiting_ = true;
     held_params_ = p;

@@ -17,7 +17,18 @@ std::string format_template(const char* tmpl, const std::vector<std::string>& ar
   std::string out;
   for (const char* p = tmpl; p && *p; ++p) {
     if (p[0] == '{' && p[1] >= '0' && p[1] <= '9' && p[2] == '}' && static_cast<size_t>(p[1] - '0') < args.size()) {
-      out += args[static_cast<size_t>(p[1] - '0')];
+      // A value quoted in a message may hold control characters (a page sent "\u0000" as a scene's name): they
+      // are written as \xNN, so that the message on screen (where a NUL would end it) and the page API's agree.
+      for (const char c : args[static_cast<size_t>(p[1] - '0')]) {
+        const unsigned char u = static_cast<unsigned char>(c);
+        if ((u < 0x20 && c != '\n' && c != '\t') || u == 0x7f) {
+          char esc[8];
+          std::snprintf(esc, sizeof esc, "\\x%02X", u);
+          out += esc;
+        } else {
+          out += c;
+        }
+      }
       p += 2;
     } else {
       out += *p;

@@ -10,6 +10,7 @@
 #include "program/page_exports.h"
 #include "platform/platform.h"
 #include "core/train/checkpoint.h"
+#include "core/train/seq2seq_checkpoint.h"
 #include "ui/ui_state.h"
 
 namespace ap {
@@ -39,8 +40,9 @@ int main(int argc, char** argv) {
   static std::unique_ptr<ap::TrainHost> trainer = ap::make_thread_train_host();
   ap::set_train_host(trainer.get());
   // The trained views' checkpoints: read from build/native/gen/checkpoints/, or trained here when missing.
-  ap::set_checkpoint_trainer([](const ap::train::Recipe& r, std::vector<uint8_t>* out) {
-    return ap::train::train_checkpoint(r, out).ok;
+  ap::set_checkpoint_trainer([](ap::BuildCheckpoint which, std::vector<uint8_t>* out) {
+    if (ap::is_seq2seq(which)) return ap::train::train_seq2seq_checkpoint(ap::seq2seq_checkpoint_recipe(which), out).ok;
+    return ap::train::train_checkpoint(ap::checkpoint_recipe(which), out).ok;
   });
 #endif
   ap::platform_mark("ap-main");

@@ -23,7 +23,10 @@
 #include "widgets/text_fit.h"
 #include "widgets/seed_input.h"
 #include "widgets/tooltip.h"
+#include "widgets/section.h"
 #include "widgets/table_headers.h"
+#include "views/checkpoint_fetch.h"
+#include "views/weights_choice.h"
 
 namespace ap {
 
@@ -58,6 +61,15 @@ const TrPair kViewStrings[] = {
     {"each row sums to 1", "每行之和为 1"},
     {"untrained: not a translation alignment", "未经训练：不是翻译的对齐"},
     {"numbers in the parameters, all seeded, none trained", "个参数数值，全部由种子生成，没有训练"},
+    {"numbers in the parameters, all learned", "个参数数值，全部经过学习"},
+    {"trained (toy translation)", "训练过的（玩具翻译）"},
+    {"trained: the alignment the model learned", "训练过的：模型学到的对齐"},
+    {"The trained model reads the toy grammar's words (a few dozen a side): another word is refused by name. Its sizes are its own: d_emb 16, two GRUs of 16, d_s 32, d_a 16.",
+     "训练过的模型只认识玩具语法里的词（每种语言几十个）：其他词会被指名拒绝。它的尺寸是它自己的：d_emb 16，两个宽 16 的 GRU，d_s 32，d_a 16。"},
+    {"Two GRUs read the source, one left to right (→h_j), one right to left (←h_j); joined, h_j = [→h_j; ←h_j]. Trained: each state keeps what the decoder will need of word j.",
+     "两个 GRU 读源句，一个从左到右（→h_j），一个从右到左（←h_j）；拼接后 h_j = [→h_j; ←h_j]。训练之后：每个状态保留解码器需要的第 j 个词的信息。"},
+    {"Row t is α_t: where step t looked to write its word. Trained on the toy translation: the rows cross where French puts the adjective after the noun (\"chat noir\" → \"black cat\"). The notes' sentence was never trained on.",
+     "第 t 行是 α_t：第 t 步为写出它的词看向了哪里。在玩具翻译上训练后：在法语把形容词放在名词之后的地方，各行交叉（“chat noir” → “black cat”）。讲义里的这句话从未参与训练。"},
     {"decoder step t (row) × source word j (column)", "解码步 t（行）× 源词 j（列）"},
 };
 }  // namespace
@@ -101,8 +113,30 @@ bool BahdanauView::sentence_field(ViewContext& ctx, const char* label, const cha
   return changed;
 }
 
-void BahdanauView::controls(ViewContext& ctx) {
+void BahdanauView::sync(ViewContext& ctx) {
+  fetch_checkpoint(scene_, ctx.st, &failures_seen_, scene_.model().trained);
   edit_.sync(scene_);
+}
+
+// Random (seeded) or the build's trained model; the label says which, with what the model was measured on.
+void BahdanauView::weights_controls(ViewContext& ctx) {
+  bool trained = false;
+  if (weights_radios(tr("trained (toy translation)"), scene_.trained_pending() || scene_.params().trained, false, &trained)) {
+    BahdanauParams p = scene_.params();
+    p.trained = trained;
+    if (p.trained) {  // the model's own words: the notes' sentences, lowercased (the grammar's)
+      p.source = "le chat noir est assis sur le tapis rouge dans le salon";
+      p.target = "the black cat is sitting on the red carpet in the living room";
+    }
+    (void)report_result(ctx.st, "weights", scene_.apply(p));
+    edit_.forget();
+  }
+  weights_label_line(scene_.trained_pending(), scene_.weights_label());
+}
+
+void BahdanauView::controls(ViewContext& ctx) {
+  sync(ctx);
+  const bool trained = scene_.model().trained;
   // Each control changes one field of the scene's parameters; a refused value stays in its field with a message.
   const auto apply = [&](const char* key, auto set) {
     BahdanauParams p = scene_.params();
@@ -116,6 +150,7 @@ void BahdanauView::controls(ViewContext& ctx) {
     apply("source", [&](BahdanauParams& p) { p.source = edit_.p.source; });
   if (sentence_field(ctx, N_("target sentence (the reference the decoder reads)"), "##target", &edit_.p.target))
     apply("target", [&](BahdanauParams& p) { p.target = edit_.p.target; });
+  weights_controls(ctx);
   const float field = ImGui::GetFontSize() * 7.f;
   const auto int_field = [&](const char* name, int* v, int BahdanauParams::*member, const char* tip) {
     ImGui::SetNextItemWidth(field);
@@ -123,6 +158,13 @@ void BahdanauView::controls(ViewContext& ctx) {
       apply(name, [&](BahdanauParams& p) { p.*member = *v; });
     if (ImGui::IsItemHovered()) tooltip("%s", tr(tip));
   };
+  if (trained) {  // the sizes and the seed are the seeded model's: the trained one has its own
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    text_wrapped("%s", tr("The trained model reads the toy grammar's words (a few dozen a side): another word is refused by name. Its sizes are its own: d_emb 16, two GRUs of 16, d_s 32, d_a 16."));
+    text_wrapped("%s", tr("Teacher forcing: at step t the decoder reads the reference word y_t-1, not its own guess."));
+    ImGui::PopStyleColor();
+    return;
+  }
   int_field("d_emb", &edit_.p.d_emb, &BahdanauParams::d_emb, N_("Width of the word embeddings (source and target), 1 to 64"));
   int_field("d_h", &edit_.p.d_h, &BahdanauParams::d_h, N_("Width of each encoder direction; h_j has 2·d_h numbers"));
   int_field("d_s", &edit_.p.d_s, &BahdanauParams::d_s, N_("Width of the decoder state s_t"));
@@ -152,7 +194,7 @@ std::string BahdanauView::step_text(const ViewContext&) const {
       long long total = 0;
       for (const BahdanauParamRow& p : m.params) total += static_cast<long long>(p.shape.rows) * p.shape.cols;
       std::snprintf(buf, sizeof buf, "n = %d, T = %d, d_enc = 2·d_h = %d   ·   %lld %s", n, T, 2 * d_h, total,
-                    tr("numbers in the parameters, all seeded, none trained"));
+                    tr(m.trained ? "numbers in the parameters, all learned" : "numbers in the parameters, all seeded, none trained"));
       return buf;
     }
     case BahdanauStage::Step: {
@@ -167,8 +209,21 @@ std::string BahdanauView::step_text(const ViewContext&) const {
     }
     default:
       std::snprintf(buf, sizeof buf, "α: T × n = %d × %d   ·   %s   ·   %s", T, n, tr("each row sums to 1"),
-                    tr("untrained: not a translation alignment"));
+                    m.trained ? scene_.weights_label().c_str() : tr("untrained: not a translation alignment"));
       return buf;
+  }
+}
+
+// The trained view's texts: its encoder and decoder are GRUs, and its alignment is learned.
+std::pair<const char*, const char*> BahdanauView::caption(const ViewContext& ctx) const {
+  const auto base = SceneView::caption(ctx);
+  if (!scene_.model().trained) return base;
+  switch (static_cast<BahdanauStage>(scene_.timeline.stage())) {
+    case BahdanauStage::Encoder:
+      return {base.first, tr("Two GRUs read the source, one left to right (→h_j), one right to left (←h_j); joined, h_j = [→h_j; ←h_j]. Trained: each state keeps what the decoder will need of word j.")};
+    case BahdanauStage::Alignment:
+      return {base.first, tr("Row t is α_t: where step t looked to write its word. Trained on the toy translation: the rows cross where French puts the adjective after the noun (\"chat noir\" → \"black cat\"). The notes' sentence was never trained on.")};
+    default: return base;
   }
 }
 
@@ -432,7 +487,7 @@ void BahdanauView::alignment_stage(ViewContext& ctx) {
   hover_to(ctx, matrix_view(a, ImVec2(avail.x, avail.y - fs * 3.f)), BahdanauItem::Alignment);
   ImGui::Spacing();
   color_legend(ColorScale::Sequential, 0.f, a.hi, std::min(avail.x * 0.4f, fs * 20.f), weights_caption(ctx.st, "α").c_str());
-  const char* note = tr("untrained: not a translation alignment");
+  const char* note = tr(scene_.model().trained ? "trained: the alignment the model learned" : "untrained: not a translation alignment");
   (void)same_line_if_fits(ImGui::CalcTextSize(note).x, fs * 2.f);
   ImGui::PushTextWrapPos(0.f);  // below the legend where the line is too short (a phone)
   ImGui::TextDisabled("%s", note);

@@ -17,8 +17,11 @@ class BahdanauView final : public SceneView {
   void controls(ViewContext& ctx) override;
   void stage(ViewContext& ctx) override;
   std::string step_text(const ViewContext& ctx) const override;
+  std::pair<const char*, const char*> caption(const ViewContext& ctx) const override;
 
  private:
+  void sync(ViewContext& ctx);  // the trained view's checkpoint (views/checkpoint_fetch.h), the fields
+  void weights_controls(ViewContext& ctx);
   bool sentence_field(ViewContext& ctx, const char* label, const char* id, std::string* text);
   void encoder_stage(ViewContext& ctx);
   void params_stage();
@@ -32,6 +35,7 @@ class BahdanauView final : public SceneView {
   BahdanauScene& scene_;
   EditBuffer<BahdanauParams> edit_;  // what the fields show (may hold a value the scene refused)
   Mat s_prev_, context_;  // 1 × d_s and 1 × d_enc: the current step's rows, as matrices to draw
+  int failures_seen_ = 0;  // the checkpoint's failures already reported
 };
 
 }  // namespace ap

@@ -27,7 +27,7 @@ void fetch_checkpoint(S& scene, PlaygroundState& st, int* failures_seen, bool sh
       scene.receive_checkpoint(bytes);
     } else if (a == AssetState::Failed) {
       std::vector<uint8_t> trained;
-      if (const CheckpointTrainer train_here = checkpoint_trainer(); train_here && train_here(slot.recipe(), &trained)) {
+      if (const CheckpointTrainer train_here = checkpoint_trainer(); train_here && train_here(slot.which(), &trained)) {
         scene.receive_checkpoint(std::vector<unsigned char>(trained.begin(), trained.end()));
         return;
       }

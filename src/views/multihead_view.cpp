@@ -20,6 +20,7 @@
 #include "views/checkpoint_fetch.h"
 #include "views/head_patterns_list.h"
 #include "views/train_panel.h"
+#include "views/weights_choice.h"
 #include "widgets/colormap.h"
 #include "widgets/math_text.h"
 #include "widgets/matrix_view.h"
@@ -89,22 +90,16 @@ void MultiheadView::apply(ViewContext& ctx, const char* key) { (void)edit_.submi
 // Which weights: seeded ("random, seed s") or the layer of the build's heads experiment (the checkpoint is
 // fetched the first time); the label says which, measured, never typed.
 void MultiheadView::weights_controls(ViewContext& ctx) {
-  int which = scene_.trained_pending() || scene_.params().trained ? 1 : 0;
-  section_heading(tr("weights"));
-  bool changed = ImGui::RadioButton((std::string(tr("random (seeded)")) + "###w_random").c_str(), &which, 0);
+  bool trained = false;
   // One per line: the trained one's name is long for the controls' width.
-  changed |= ImGui::RadioButton((std::string(tr("trained (naming the referent)")) + "###w_trained").c_str(), &which, 1);
-  if (changed) {
+  if (weights_radios(tr("trained (naming the referent)"), scene_.trained_pending() || scene_.params().trained, false, &trained)) {
     MultiheadParams p = scene_.params();
-    p.trained = which == 1;
+    p.trained = trained;
     if (p.trained) p.text = kTrainedSentence;  // the task's words (the scene fixes the shapes)
     (void)report_result(ctx.st, "weights", scene_.apply(p));
     edit_.forget();
   }
-  ImGui::PushTextWrapPos(0.f);
-  if (scene_.trained_pending()) ImGui::TextDisabled("%s", tr("loading the trained model…"));
-  else ImGui::TextDisabled("%s", scene_.weights_label().c_str());
-  ImGui::PopTextWrapPos();
+  weights_label_line(scene_.trained_pending(), scene_.weights_label());
   if (scene_.model().trained) training_panel(ctx, scene_.training(), scene_.training_error(), &train_edit_, "multihead");
 }
 

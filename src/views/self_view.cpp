@@ -25,6 +25,7 @@
 #include "widgets/section.h"
 #include "views/checkpoint_fetch.h"
 #include "views/train_panel.h"
+#include "views/weights_choice.h"
 #include "widgets/seed_input.h"
 #include "widgets/text_fit.h"
 
@@ -117,14 +118,10 @@ bool SelfView::sentence_field(ViewContext& ctx, const char* id, std::string* tex
 // the first time); the label says which, measured, never typed.
 void SelfView::weights_controls(ViewContext& ctx) {
   const SelfAttnModel& m = scene_.model();
-  int which = scene_.trained_pending() || scene_.params().trained ? 1 : 0;
-  section_heading(tr("weights"));
-  bool changed = ImGui::RadioButton((std::string(tr("random (seeded)")) + "###w_random").c_str(), &which, 0);
-  ImGui::SameLine();
-  changed |= ImGui::RadioButton((std::string(tr("trained (coreference)")) + "###w_trained").c_str(), &which, 1);
-  if (changed) {
+  bool trained = false;
+  if (weights_radios(tr("trained (coreference)"), scene_.trained_pending() || scene_.params().trained, true, &trained)) {
     SelfSceneParams p = scene_.params();
-    p.trained = which == 1;
+    p.trained = trained;
     if (p.trained) {  // the trained layer's sentence, shapes and last layer (the scene checks them)
       p.text = kTrainedSentence;
       p.layer = scene_.trained_layers();
@@ -142,10 +139,7 @@ void SelfView::weights_controls(ViewContext& ctx) {
       (void)report_result(ctx.st, "layer", scene_.apply(p));
     }
   }
-  ImGui::PushTextWrapPos(0.f);
-  if (scene_.trained_pending()) ImGui::TextDisabled("%s", tr("loading the trained model…"));
-  else ImGui::TextDisabled("%s", scene_.weights_label().c_str());
-  ImGui::PopTextWrapPos();
+  weights_label_line(scene_.trained_pending(), scene_.weights_label());
   if (m.trained) training_panel(ctx, scene_.training(), scene_.training_error(), &train_edit_, "self");
 }
 

@@ -65,6 +65,16 @@ TEST_F(AppI18n, EnglishIsTheDefaultAndReturnsTheKeyItself) {
   for (int i = 0; i < translation_count(); ++i) EXPECT_EQ(tr(translation_key(i)), translation_key(i));
 }
 
+// A value with a NUL inside (a page sent "\u0000" as a scene's name) is shown whole, escaped, in both languages:
+// the word lookup took it as a C string and cut it at the NUL, so the screen said "unknown scene ''".
+TEST_F(AppI18n, AValueWithANulInsideIsShownWholeAndEscaped) {
+  const Status s = Status::Error("unknown scene '{0}' (known: {1})", {std::string("x\0y", 3), "sdpa"});
+  EXPECT_EQ(localize(s), "unknown scene 'x\\x00y' (known: sdpa)");
+  EXPECT_EQ(localize(local_text(s)), localize(s));
+  set_lang(Lang::Zh);
+  EXPECT_NE(localize(s).find("x\\x00y"), std::string::npos) << localize(s);
+}
+
 TEST_F(AppI18n, ChineseTranslatesAKnownString) {
   set_lang(Lang::Zh);
   EXPECT_EQ(lang(), Lang::Zh);

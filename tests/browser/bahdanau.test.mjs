@@ -4,7 +4,7 @@
 // input refused with a message while the last good state stays; no console errors.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launch, openPage, screenshot, frames } from './helpers.mjs';
+import { serveDist, launch, openPage, screenshot, frames, waitForState } from './helpers.mjs';
 
 let server, url, browser;
 before(async () => { ({ server, url } = await serveDist()); browser = await launch(); });
@@ -116,4 +116,50 @@ test('bahdanau scene: presets, typed sentences, bad input refused with a message
   await screenshot(page, 'bahdanau-typed.png');
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+// The trained view (#18): the build's GRU encoder–decoder (checkpoints/bahdanau.apsq, fetched when asked for,
+// never on a first visit) on the notes' sentences: every α_t sums to 1, "black" reads "noir" and "cat" reads
+// "chat" (the order crosses), the label names the model and its held-out figures; a word outside the model's
+// vocabulary is refused by name and the view stays; every stage photographed in English and Chinese.
+test('bahdanau scene: the trained view aligns the notes\' sentence across the crossed order', async () => {
+  const { page, errors } = await openPage(browser.context, url + '?scene=bahdanau');
+  const requested = [];
+  page.on('request', (r) => { if (r.url().includes('checkpoints/')) requested.push(r.url()); });
+  assert.deepEqual(requested, [], 'nothing fetched before the trained view is asked for');
+  const set = (doc) => page.evaluate((d) => window.playground.setState(d), doc);
+  const state = () => page.evaluate(() => window.playground.getState());
+  assert.deepEqual(await set({ weights: 'trained', source: 'le chat noir est assis sur le tapis rouge dans le salon',
+    target: 'the black cat is sitting on the red carpet in the living room' }), { ok: true });
+  const s = await waitForState(page, (x) => x.results && x.results.trained === true && x.results.checkpoint === 'loaded');
+  assert.ok(requested.some((u) => /checkpoints\/bahdanau\.apsq/.test(u)), requested.join(', '));
+  const r = s.results;
+  assert.equal(s.weights, 'trained');
+  assert.deepEqual([r.n, r.T], [12, 14]);
+  assert.equal(r.target_tokens[13], '</s>');
+  for (const row of r.alignment) assert.ok(Math.abs(row.reduce((a, b) => a + b, 0) - 1) < 1e-5);
+  const reads = (t) => r.source_tokens[r.alignment[t].indexOf(Math.max(...r.alignment[t]))];
+  assert.equal(reads(1), 'noir');   // black
+  assert.equal(reads(2), 'chat');   // cat
+  assert.equal(reads(7), 'rouge');  // red
+  assert.equal(reads(8), 'tapis');  // carpet
+  assert.match(r.label, /^trained on the toy translation \(French → English\), 600 steps: held-out \d+\.\d % of words right, \d+\.\d % of content words aligned to their source word$/);
+  assert.deepEqual(r.translation, r.target_tokens.slice(0, 13));
+  for (const lang of ['en', 'zh']) {
+    for (let k = 0; k < stages.length; k++) {
+      assert.deepEqual(await set({ lang, step: k }), { ok: true });
+      await frames(page, 3);
+      await screenshot(page, `bahdanau-trained-${k}-${stages[k]}-${lang}.png`);
+    }
+  }
+  assert.deepEqual(await set({ lang: 'en' }), { ok: true });
+  // A word the model never saw: refused by name, the view as it was.
+  const bad = await set({ source: 'le chat violet dort' });
+  assert.equal(bad.ok, false);
+  assert.match(bad.error, /'violet'/);
+  assert.deepEqual((await state()).results.alignment, r.alignment);
+  // The document comes back as it is.
+  const doc = await state();
+  assert.deepEqual(await set(doc), { ok: true });
+  assert.deepEqual(errors, []);
 });

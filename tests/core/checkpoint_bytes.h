@@ -4,6 +4,7 @@
 //   default_checkpoint_bytes(): the coreference model (coref.aptc, Recipe{})
 //   heads_checkpoint_bytes():   the heads experiment's two heads (heads.aptc, heads_recipe(2))
 //   example_checkpoint_bytes(): the import scene's example, 2 layers of 2 heads (example.aptc)
+//   bahdanau_checkpoint_bytes(): the Bahdanau scene's encoder–decoder (bahdanau.apsq)
 #pragma once
 #include <cstdio>
 #include <string>
@@ -11,6 +12,7 @@
 
 #include "core/train/checkpoint.h"
 #include "core/train/heads.h"
+#include "core/train/seq2seq_checkpoint.h"
 
 namespace ap {
 
@@ -42,6 +44,16 @@ inline const std::vector<uint8_t>& default_checkpoint_bytes() {
 
 inline const std::vector<uint8_t>& heads_checkpoint_bytes() {
   static const std::vector<uint8_t> bytes = build_checkpoint_bytes("heads.aptc", train::heads_recipe(2));
+  return bytes;
+}
+
+// The Bahdanau scene's encoder–decoder (bahdanau.apsq, Seq2SeqRecipe{}).
+inline const std::vector<uint8_t>& bahdanau_checkpoint_bytes() {
+  static const std::vector<uint8_t> bytes = [] {
+    std::vector<uint8_t> b = build_file_bytes("bahdanau.apsq");
+    if (b.empty()) (void)train::train_seq2seq_checkpoint(train::Seq2SeqRecipe{}, &b);
+    return b;
+  }();
   return bytes;
 }
 

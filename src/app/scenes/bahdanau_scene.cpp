@@ -8,6 +8,7 @@
 #include "app/json_fields.h"
 #include "app/param_fields.h"
 #include "app/scene_presets.h"
+#include "app/weights_label.h"
 #include "core/embedding.h"
 #include "core/number_text.h"
 #include "core/tokenizer.h"
@@ -21,6 +22,29 @@ const char* const kBahdanauStartToken = "<s>";
 namespace {
 
 const TrPair kStrings[] = {
+    // the trained model's parameters and label
+    {"attention, decoder side: s_t-1 W_a, once per step", "注意力，解码器一侧：s_t-1 W_a，每步一次"},
+    {"attention, encoder side: h_j U_a, once per sentence", "注意力，编码器一侧：h_j U_a，每句一次"},
+    {"backward GRU: biases", "反向 GRU：偏置"},
+    {"backward GRU: reads the word x_j (update, reset, candidate)", "反向 GRU：读入词 x_j（更新门、重置门、候选）"},
+    {"backward GRU: the next state into the update and reset gates", "反向 GRU：把后一个状态送入更新门和重置门"},
+    {"backward GRU: the reset next state into the candidate", "反向 GRU：把重置后的后一个状态送入候选"},
+    {"decoder GRU: biases", "解码器 GRU：偏置"},
+    {"decoder GRU: reads [y_t-1; c_t]", "解码器 GRU：读入 [y_t-1; c_t]"},
+    {"decoder GRU: s_t-1 into the update and reset gates", "解码器 GRU：把 s_t-1 送入更新门和重置门"},
+    {"decoder GRU: the reset s_t-1 into the candidate", "解码器 GRU：把重置后的 s_t-1 送入候选"},
+    {"decoder: s_0 = tanh([→h_n; ←h_1] W + b)", "解码器：s_0 = tanh([→h_n; ←h_1] W + b)"},
+    {"decoder: s_0's bias", "解码器：s_0 的偏置"},
+    {"forward GRU: biases", "正向 GRU：偏置"},
+    {"forward GRU: reads the word x_j (update, reset, candidate)", "正向 GRU：读入词 x_j（更新门、重置门、候选）"},
+    {"forward GRU: the previous state into the update and reset gates", "正向 GRU：把前一个状态送入更新门和重置门"},
+    {"forward GRU: the reset previous state into the candidate", "正向 GRU：把重置后的前一个状态送入候选"},
+    {"output: [s_t; c_t] W + b scores every target word", "输出：[s_t; c_t] W + b 给每个目标词打分"},
+    {"output: bias", "输出：偏置"},
+    {"source word embeddings, learned", "源语言词嵌入，学习得到"},
+    {"target word embeddings, learned", "目标语言词嵌入，学习得到"},
+    {"trained on the toy translation (French → English), {0} steps: held-out {1} of words right, {2} of content words aligned to their source word",
+     "在玩具翻译（法语 → 英语）上训练了 {0} 步：留出数据上 {1} 的词正确，{2} 的实词对齐到它的源词"},
     {"Bahdanau (additive) attention", "Bahdanau 注意力（加性注意力）"},
     {"Step through the decoder steps t and watch α_t move over the source words; then change the seed: an untrained alignment changes with it.",
      "逐个走过解码步 t，看 α_t 在源句的词上移动；再换一个随机种子：未经训练的对齐会随之改变。"},
@@ -124,6 +148,7 @@ const FieldTable<BahdanauParams>& bahdanau_fields() {
       {"d_s", at<&P::d_s>, 1, bahdanau_limits::kMaxWidth},
       {"d_a", at<&P::d_a>, 1, bahdanau_limits::kMaxWidth},
       {"seed", at<&P::seed>},
+      weights_field<P>(),
   };
   return kFields;
 }
@@ -190,7 +215,7 @@ json results_json(const BahdanauModel& m, bool with_matrices) {
   }
   r["params"] = params;
   r["param_count"] = total;
-  r["trained"] = false;
+  r["trained"] = m.trained;
   if (with_matrices) {
     r["alignment"] = matrix_json(m.run.alignment);
     r["scores"] = matrix_json(m.run.scores);
@@ -232,12 +257,142 @@ Status compute_bahdanau(const BahdanauParams& p, BahdanauModel* out) {
   return Status::Ok();
 }
 
-BahdanauScene::BahdanauScene(bool defer) { start(defer); }
+// The trained view: the sentences through the build's model (core/train/seq2seq_trainer.h: Seq2SeqTrainer::align,
+// teacher forcing on the target given), every quantity of the seeded view filled from that run. The model's
+// words are the toy grammar's, lowercased; a word outside them is refused by name. Its last step is EOS.
+Status compute_bahdanau_trained(const BahdanauParams& p, const train::Seq2SeqTrainer& t, BahdanauModel* out) {
+  BahdanauModel m;
+  std::vector<std::string> source, target;
+  AP_TRY(sentence_tokens(p.source, "source", &source));
+  AP_TRY(sentence_tokens(p.target, "target", &target));
+  train::Seq2SeqAlignment& a = m.trained_run;
+  AP_TRY(t.align(source, target, &a));
+  m.trained = true;
+  m.source_tokens = a.source;
+  m.target_tokens = a.target;
+  m.target_tokens.push_back("</s>");  // the step that ends the sentence attends too
+  m.decoder_reads = a.reads;
+  m.X = a.X;
+  m.Y_prev = a.Y_prev;
+  const int n = static_cast<int>(a.source.size()), T = static_cast<int>(a.alpha.rows());
+  const int d_h = static_cast<int>(a.H_fwd.cols());
+  m.encoder.fwd.d_h = m.encoder.bwd.d_h = d_h;
+  m.encoder.fwd.d_in = m.encoder.bwd.d_in = static_cast<int>(a.X.cols());
+  m.encoded.fwd.H = a.H_fwd;
+  m.encoded.bwd.H = a.H_bwd;
+  m.encoded.H = a.H;
+  m.weights.d_enc = static_cast<int>(a.H.cols());
+  m.weights.va = a.v_a.col(0);
+  BahdanauRun& r = m.run;
+  r.n = n;
+  r.T = T;
+  r.s0 = a.s0.row(0).transpose();
+  r.queries = a.queries;
+  r.states = a.states;
+  r.scores = a.scores;
+  r.alignment = a.alpha;
+  r.contexts = a.contexts;
+  r.score_max.resize(T);
+  r.exp_sum.resize(T);
+  for (int k = 0; k < T; ++k) {
+    r.score_max(k) = a.score_max[static_cast<size_t>(k)];
+    r.exp_sum(k) = a.exp_sum[static_cast<size_t>(k)];
+    BahdanauAttend at;
+    at.query = a.query_part.row(k).transpose();
+    at.keys = a.key_part;
+    at.hidden = a.hidden[static_cast<size_t>(k)];
+    at.e = a.scores.row(k).transpose();
+    at.alpha = a.alpha.row(k).transpose();
+    at.e_max = r.score_max(k);
+    at.exp_sum = r.exp_sum(k);
+    at.c = a.contexts.row(k).transpose();
+    m.steps.push_back(std::move(at));
+  }
+  // The trained model's parameters as its store names them (row vectors: x·W), with their roles.
+  struct Known { const char* name; const char* dims; const char* role; };
+  static const Known kKnown[] = {
+      {"src.emb", "V × d_emb", N_("source word embeddings, learned")},
+      {"tgt.emb", "V × d_emb", N_("target word embeddings, learned")},
+      {"enc.f.Wx", "d_emb × 3·d_h", N_("forward GRU: reads the word x_j (update, reset, candidate)")},
+      {"enc.f.Wh_zr", "d_h × 2·d_h", N_("forward GRU: the previous state into the update and reset gates")},
+      {"enc.f.Wh_n", "d_h × d_h", N_("forward GRU: the reset previous state into the candidate")},
+      {"enc.f.b", "1 × 3·d_h", N_("forward GRU: biases")},
+      {"enc.b.Wx", "d_emb × 3·d_h", N_("backward GRU: reads the word x_j (update, reset, candidate)")},
+      {"enc.b.Wh_zr", "d_h × 2·d_h", N_("backward GRU: the next state into the update and reset gates")},
+      {"enc.b.Wh_n", "d_h × d_h", N_("backward GRU: the reset next state into the candidate")},
+      {"enc.b.b", "1 × 3·d_h", N_("backward GRU: biases")},
+      {"init.W", "d_enc × d_s", N_("decoder: s_0 = tanh([→h_n; ←h_1] W + b)")},
+      {"init.b", "1 × d_s", N_("decoder: s_0's bias")},
+      {"dec.Wx", "(d_emb + d_enc) × 3·d_s", N_("decoder GRU: reads [y_t-1; c_t]")},
+      {"dec.Wh_zr", "d_s × 2·d_s", N_("decoder GRU: s_t-1 into the update and reset gates")},
+      {"dec.Wh_n", "d_s × d_s", N_("decoder GRU: the reset s_t-1 into the candidate")},
+      {"dec.b", "1 × 3·d_s", N_("decoder GRU: biases")},
+      {"att.W_a", "d_s × d_a", N_("attention, decoder side: s_t-1 W_a, once per step")},
+      {"att.U_a", "d_enc × d_a", N_("attention, encoder side: h_j U_a, once per sentence")},
+      {"att.v_a", "d_a × 1", N_("attention: turns tanh(…) into one score e_tj")},
+      {"out.W", "(d_s + d_enc) × V", N_("output: [s_t; c_t] W + b scores every target word")},
+      {"out.b", "1 × V", N_("output: bias")},
+  };
+  const train::ParamStore& ps = t.model().params();
+  for (size_t k = 0; k < ps.size(); ++k) {
+    BahdanauParamRow row{ParamShape{ps[k].name, static_cast<int>(ps[k].value.rows()), static_cast<int>(ps[k].value.cols())}, "", ""};
+    for (const Known& kn : kKnown)
+      if (ps[k].name == kn.name) {
+        row.dims = kn.dims;
+        row.role = kn.role;
+      }
+    m.params.push_back(row);
+  }
+  *out = std::move(m);
+  return Status::Ok();
+}
+
+BahdanauScene::BahdanauScene(bool defer) : TrainedView<BahdanauParams>(BuildCheckpoint::Bahdanau) { start(defer); }
+
+void BahdanauScene::receive_checkpoint(const std::vector<unsigned char>& bytes) {
+  take_checkpoint(bytes, [this](const BahdanauParams& p) { return apply(p); });
+}
+
+void BahdanauScene::write_params(json& doc) const {
+  // Waiting for the checkpoint: the document already names the trained view (a link asks for the same).
+  write_fields(fields(), shown(params_), doc);
+}
+
+std::string BahdanauScene::weights_label(bool localized) const {
+  return model_.trained ? trained_label(localized) : random_weights_label(params_.seed, localized);
+}
+
+std::string BahdanauScene::trained_label(bool localized) const {
+  const train::Seq2SeqTrainer* t = checkpoint_slot().seq2seq();
+  if (!t) return {};
+  const train::Seq2SeqCurvePoint& c = t->curve().back();
+  const auto pct = [](double v) { return fmt(100.0 * v, 1) + " %"; };
+  const std::string en = "trained on the toy translation (French → English), " + std::to_string(c.step) +
+                         " steps: held-out " + pct(c.accuracy) + " of words right, " + pct(c.alignment) +
+                         " of content words aligned to their source word";
+  if (!localized) return en;
+  return tr_format(N_("trained on the toy translation (French → English), {0} steps: held-out {1} of words right, {2} of content words aligned to their source word"),
+                   {std::to_string(c.step), pct(c.accuracy), pct(c.alignment)});
+}
 
 const FieldTable<BahdanauParams>& BahdanauScene::fields() const { return bahdanau_fields(); }
 const std::vector<ScenePreset<BahdanauParams>>& BahdanauScene::preset_table() const { return bahdanau_presets(); }
-Status BahdanauScene::compute(const BahdanauParams& p, BahdanauModel* out) const { return compute_bahdanau(p, out); }
-json BahdanauScene::results(const BahdanauParams& p, const BahdanauModel& m, bool with_matrices) const { return results_json(m, with_matrices); }
+Status BahdanauScene::compute(const BahdanauParams& p, BahdanauModel* out) const {
+  if (!p.trained) return compute_bahdanau(p, out);
+  train::Seq2SeqTrainer* t = nullptr;
+  AP_TRY(trained_seq2seq(&t));
+  return compute_bahdanau_trained(p, *t, out);
+}
+json BahdanauScene::results(const BahdanauParams& p, const BahdanauModel& m, bool with_matrices) const {
+  (void)p;
+  json r = results_json(m, with_matrices);
+  if (m.trained) {
+    r["label"] = trained_label(false);
+    r["translation"] = m.trained_run.translation;
+  }
+  write_checkpoint_state(r);
+  return r;
+}
 
 const char* BahdanauScene::title() const { return N_("Bahdanau (additive) attention"); }
 
@@ -325,6 +480,20 @@ std::string BahdanauScene::explain(int what, int i, int j) const {
       }
       const RnnTrace& tr_ = fwd ? m.encoded.fwd : m.encoded.bwd;
       const std::string read = fwd ? words_read(src, 0, i) : words_read(src, i, n - 1);
+      if (m.trained) {  // a GRU: the new state mixes the old one and the candidate by the update gate
+        const train::Seq2SeqAlignment& a = m.trained_run;
+        const Mat& z = fwd ? a.z_fwd : a.z_bwd;
+        const Mat& cand = fwd ? a.n_fwd : a.n_bwd;
+        if (i >= z.rows() || unit >= z.cols()) return {};
+        const std::string half = static_cast<BahdanauItem>(what) == BahdanauItem::Joined
+                                     ? std::string("h_") + std::to_string(i + 1) + "[" + std::to_string(j + 1) + "] = " +
+                                           tr(fwd ? "forward half" : "backward half") + ", "
+                                     : std::string();
+        std::snprintf(buf, sizeof buf, "%s%sh_%d[%d] = (1 − z)·h_prev + z·n = %s   (GRU: z = %s, n = %s)\n%s %s", half.c_str(),
+                      fwd ? "→" : "←", i + 1, unit + 1, fmt(tr_.H(i, unit), 3).c_str(), fmt(z(i, unit), 3).c_str(),
+                      fmt(cand(i, unit), 3).c_str(), tr(fwd ? "forward RNN has read" : "backward RNN has read"), read.c_str());
+        return buf;
+      }
       const std::string half = static_cast<BahdanauItem>(what) == BahdanauItem::Joined
                                    ? std::string("h_") + std::to_string(i + 1) + "[" + std::to_string(j + 1) + "] = " +
                                          tr(fwd ? "forward half" : "backward half") + ", "

@@ -16,7 +16,9 @@
 #include <vector>
 
 #include "app/param_scene.h"
+#include "app/trained_checkpoint.h"
 #include "core/seq2seq.h"
+#include "core/train/seq2seq_trainer.h"
 
 namespace ap {
 
@@ -35,9 +37,12 @@ struct BahdanauParams {
   int d_s = 10;    // decoder state
   int d_a = 6;     // the attention's hidden layer
   uint64_t seed = 42;
+  // weights "trained": the build's model (checkpoints/bahdanau.apsq: a GRU encoder–decoder trained on the toy
+  // translation, core/train/seq2seq_trainer.h); its sizes are its own (d_emb … seed apply to the seeded model)
+  bool trained = false;
   bool operator==(const BahdanauParams& o) const {
     return source == o.source && target == o.target && d_emb == o.d_emb && d_h == o.d_h && d_s == o.d_s && d_a == o.d_a &&
-           seed == o.seed;
+           seed == o.seed && trained == o.trained;
   }
 };
 
@@ -68,15 +73,27 @@ struct BahdanauModel {
   BahdanauRun run;                     // T × n scores and alignment, T × d_enc contexts, states …
   std::vector<BahdanauAttend> steps;   // per step: bahdanau_attend(s_{t-1} = run.queries.row(k), H): its terms
   std::vector<BahdanauParamRow> params;  // encoder, attention and decoder parameters
+  // The trained view: the run of the build's model over these sentences (every quantity above is filled from it;
+  // the encoder's and decoder's are GRUs, so their gates are here), and what the model is.
+  bool trained = false;
+  train::Seq2SeqAlignment trained_run;
 };
 
 // Tokenises both sentences, embeds them (seeded), encodes, decodes. Refuses bad parameters with a message.
 Status compute_bahdanau(const BahdanauParams& p, BahdanauModel* out);
 
-class BahdanauScene final : public ParamScene<BahdanauParams, BahdanauModel> {
+class BahdanauScene final : public ParamScene<BahdanauParams, BahdanauModel>, public TrainedView<BahdanauParams> {
  public:
   // defer: build the first model when first used (make_scenes), not now (Scene::ensure_built).
   explicit BahdanauScene(bool defer = false);
+
+  // ---- the trained view ----
+  // The view hands over the fetched bytes (or checkpoint_failed); a waiting trained view is then applied.
+  void receive_checkpoint(const std::vector<unsigned char>& bytes);
+  // "trained on the toy translation, 600 steps: held-out 99.3 % of words, alignment 93.2 %" or "random, seed 42".
+  std::string weights_label(bool localized = true) const;
+  std::string trained_label(bool localized = true) const;  // the build's model, measured ("" before it arrives)
+  void write_params(nlohmann::json& doc) const override;
 
   const char* id() const override { return "bahdanau"; }
   const char* title() const override;
@@ -97,6 +114,10 @@ class BahdanauScene final : public ParamScene<BahdanauParams, BahdanauModel> {
   Status compute(const BahdanauParams& p, BahdanauModel* out) const override;
   nlohmann::json results(const BahdanauParams& p, const BahdanauModel& m, bool with_matrices) const override;
   const char* matrices_key() const override { return "alignment"; }
+  bool must_wait(const BahdanauParams& p) const override { return wants_checkpoint(p.trained); }
+  void wait_for(const BahdanauParams& p) override { hold_for_checkpoint(p); }
+  void installed() override { release_hold(); }
+  std::vector<const char*> unchecked_results() const override { return {"checkpoint", "checkpoint_error"}; }
 };
 
 }  // namespace ap

@@ -195,7 +195,8 @@ void Seq2SeqModel::decode_step(int t, int in, const Mat& s_prev, Seq2SeqTrace* t
       case Seq2SeqAttention::General: score = (q * W_a_->value) * H.transpose(); break;
       default: {  // additive / concat: u_j = tanh(q·W_a + h_j·U_a), score_j = u_j·v_a
         Mat& u = tr->u[k];
-        const Mat qW = q * W_a_->value;  // [1, A], added to every row of H·U_a
+        Mat& qW = tr->query[k];
+        qW.noalias() = q * W_a_->value;  // [1, A], added to every row of H·U_a
         u = (tr->HU.rowwise() + qW.row(0)).array().tanh().matrix();
         score = (u * v_a_->value).transpose();
       }
@@ -233,6 +234,7 @@ void size_steps(Seq2SeqTrace* tr, int T) {
   tr->score.resize(n);
   tr->alpha.resize(n);
   tr->context.resize(n);
+  tr->query.resize(n);
   tr->u.resize(n);
   tr->htilde.resize(n);
   tr->probs.resize(n);

@@ -82,6 +82,7 @@ struct Seq2SeqTrace {
   std::vector<Mat> score;             // T × [1, n] the scores before the softmax (empty for None)
   std::vector<Mat> alpha;             // T × [1, n] attention weights (empty rows for None)
   std::vector<Mat> context;           // T × [1, d_enc]
+  std::vector<Mat> query;             // T × [1, d_a] the query's half of additive / concat: q·W_a
   std::vector<Mat> u;                 // T × [n, d_a] tanh(…) of additive / concat
   std::vector<Mat> htilde;            // T × [1, d_s] Luong's attentional state
   std::vector<Mat> probs;             // T × [1, V] softmax(logits)

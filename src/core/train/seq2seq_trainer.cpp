@@ -145,12 +145,55 @@ Status Seq2SeqTrainer::align(const std::vector<std::string>& source, const std::
     p.tgt.push_back(kEos);
     AP_TRY(model_.forward(p, &tr));
   }
-  const int T = static_cast<int>(tr.alpha.size()), n = static_cast<int>(src.size());
+  const int T = static_cast<int>(tr.alpha.size()), n = static_cast<int>(src.size()), Hd = recipe_.d_h;
+  const int D = static_cast<int>(tr.H.cols()), S = static_cast<int>(tr.s0.cols());
+  const bool scored = recipe_.attention == Seq2SeqAttention::Additive || recipe_.attention == Seq2SeqAttention::Concat;
+  const ParamStore& ps = model_.params();
   a.scores.resize(T, n);
   a.alpha.resize(T, n);
+  a.Y_prev.resize(T, recipe_.d_emb);
+  a.queries.resize(T, S);
+  a.states.resize(T, S);
+  a.contexts.resize(T, D);
+  if (scored) a.query_part.resize(T, recipe_.d_h);
+  a.hidden.clear();
   for (int t = 0; t < T; ++t) {
-    a.scores.row(t) = tr.score[static_cast<size_t>(t)];
-    a.alpha.row(t) = tr.alpha[static_cast<size_t>(t)];
+    const size_t k = static_cast<size_t>(t);
+    a.scores.row(t) = tr.score[k];
+    a.alpha.row(t) = tr.alpha[k];
+    a.Y_prev.row(t) = ps.find("tgt.emb")->value.row(tr.input[k]);
+    a.queries.row(t) = t == 0 ? tr.s0 : tr.dec[k - 1].h;
+    a.states.row(t) = tr.dec[k].h;
+    a.contexts.row(t) = tr.context[k];
+    if (scored) {
+      a.query_part.row(t) = tr.query[k];
+      a.hidden.push_back(tr.u[k]);
+    }
+    a.score_max.push_back(tr.score[k].maxCoeff());
+    double sum = 0;  // Σ_j exp(e_tj − max), as the softmax summed it
+    for (int j = 0; j < n; ++j) sum += std::exp(tr.score[k](0, j) - a.score_max.back());
+    a.exp_sum.push_back(static_cast<float>(sum));
+    a.reads.push_back(tr.input[k] == kBos ? "<s>" : vocab[static_cast<size_t>(tr.input[k])]);
+  }
+  a.X.resize(n, recipe_.d_emb);
+  for (int j = 0; j < n; ++j) a.X.row(j) = ps.find("src.emb")->value.row(src[static_cast<size_t>(j)]);
+  a.H = tr.H;
+  a.H_fwd = tr.H.leftCols(Hd);
+  a.H_bwd = recipe_.bidirectional ? Mat(tr.H.rightCols(Hd)) : Mat();
+  const auto gates = [&](const std::vector<GruStep>& steps, Mat* z, Mat* cand) {
+    z->resize(n, Hd);
+    cand->resize(n, Hd);
+    for (int j = 0; j < n && static_cast<size_t>(j) < steps.size(); ++j) {
+      z->row(j) = steps[static_cast<size_t>(j)].z;
+      cand->row(j) = steps[static_cast<size_t>(j)].n;
+    }
+  };
+  gates(tr.enc_f, &a.z_fwd, &a.n_fwd);
+  if (recipe_.bidirectional) gates(tr.enc_b, &a.z_bwd, &a.n_bwd);
+  a.s0 = tr.s0;
+  if (scored) {
+    a.key_part = tr.HU;
+    a.v_a = ps.find("att.v_a")->value;
   }
   *out = std::move(a);
   return Status::Ok();

@@ -93,6 +93,17 @@ struct Seq2SeqAlignment {
   bool greedy = false;                      // no target given: target is the model's own translation
   std::vector<std::string> translation;     // the greedy translation (always computed)
   Mat scores, alpha;                        // (target words + 1) × source words: the scores and their softmax
+  // Everything else a scene draws of the same run (T = target words + 1, n = source words; rows are vectors):
+  Mat X, Y_prev;                   // n × d_emb source embeddings; T × d_emb the words the decoder read
+  Mat H_fwd, H_bwd, H;             // n × d_h each; n × d_enc = [→h; ←h] (H_bwd empty for one direction)
+  Mat z_fwd, n_fwd, z_bwd, n_bwd;  // n × d_h: the encoder GRUs' update gates and candidates
+  Mat s0, queries, states;         // 1 × d_s; T × d_s: s_{t−1} each step attends with (Bahdanau), s_t
+  Mat contexts;                    // T × d_enc c_t
+  Mat query_part, key_part;        // additive / concat: T × d_a (s·W_a), n × d_a (H·U_a)
+  std::vector<Mat> hidden;         // T × [n × d_a]: tanh(query_part_t + key_part)
+  Mat v_a;                         // d_a × 1
+  std::vector<float> score_max, exp_sum;  // per step: max_j e_tj and Σ_j exp(e_tj − max)
+  std::vector<std::string> reads;  // T: "<s>", then the words read
 };
 
 class Seq2SeqTrainer {

@@ -1,0 +1,127 @@
+// The Bahdanau scene's trained view (app/scenes/bahdanau_scene.h, weights "trained"): the view waits for the
+// build's checkpoint (bahdanau.apsq), then shows the notes' sentence through the trained GRU encoder–decoder —
+// every quantity equal to the core's own run (Seq2SeqTrainer::align), the alignment crossing where the word orders
+// differ ("black" → "noir", "cat" → "chat"), labelled with the model's measured held-out figures; the document
+// round-trips; a word outside the model's vocabulary is refused by name and the last good view stays; a damaged
+// checkpoint leaves a message and the seeded view.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "app/scenes/bahdanau_scene.h"
+#include "core/train/seq2seq_checkpoint.h"
+#include "helpers.h"
+
+namespace ap {
+namespace {
+
+using namespace ::ap::test;
+using nlohmann::json;
+
+const char* kSource = "le chat noir est assis sur le tapis rouge dans le salon";
+const char* kTarget = "the black cat is sitting on the red carpet in the living room";
+
+json trained_doc() { return json{{"weights", "trained"}, {"source", kSource}, {"target", kTarget}}; }
+
+std::vector<unsigned char> bytes_of(const std::vector<uint8_t>& b) { return std::vector<unsigned char>(b.begin(), b.end()); }
+
+// The source word with the largest weight in row t of the alignment.
+std::string read_at(const BahdanauModel& m, int t) {
+  Eigen::Index best;
+  m.run.alignment.row(t).maxCoeff(&best);
+  return m.source_tokens[static_cast<size_t>(best)];
+}
+
+TEST(AppBahdanauTrained, TheTrainedViewShowsTheBuildsModelOnTheNotesSentence) {
+  BahdanauScene s;
+  const int gen = s.generation();
+  ASSERT_TRUE(prepare_commit(s, trained_doc()).ok);
+  EXPECT_TRUE(s.trained_pending());
+  EXPECT_EQ(s.checkpoint(), BahdanauScene::Checkpoint::Wanted);
+  EXPECT_EQ(s.generation(), gen);                  // the seeded view stays until the model is here
+  EXPECT_EQ(scene_doc(s)["weights"], "trained");   // the document already names what it waits for
+  s.receive_checkpoint(bytes_of(bahdanau_checkpoint_bytes()));
+  ASSERT_FALSE(s.trained_pending());
+  const BahdanauModel& m = s.model();
+  ASSERT_TRUE(m.trained) << s.checkpoint_error().message;
+  EXPECT_EQ(m.run.n, 12);
+  EXPECT_EQ(m.run.T, 14);  // 13 words and the step that ends the sentence
+  EXPECT_EQ(m.target_tokens.back(), "</s>");
+  // The view's numbers are the core's own run, bit for bit.
+  train::Seq2SeqTrainer t;
+  const auto& b = bahdanau_checkpoint_bytes();
+  ASSERT_TRUE(train::read_seq2seq_checkpoint(b.data(), b.size(), &t).ok);
+  train::Seq2SeqAlignment a;
+  ASSERT_TRUE(t.align(m.source_tokens, std::vector<std::string>(m.target_tokens.begin(), m.target_tokens.end() - 1), &a).ok);
+  EXPECT_EQ((m.run.alignment - a.alpha).cwiseAbs().maxCoeff(), 0.f);
+  EXPECT_EQ((m.run.contexts - a.contexts).cwiseAbs().maxCoeff(), 0.f);
+  EXPECT_EQ((m.encoded.H - a.H).cwiseAbs().maxCoeff(), 0.f);
+  for (int k = 0; k < m.run.T; ++k) EXPECT_NEAR(m.run.alignment.row(k).sum(), 1.f, 1e-5f);
+  // The alignment crosses where the orders differ.
+  EXPECT_EQ(read_at(m, 1), "noir");   // black
+  EXPECT_EQ(read_at(m, 2), "chat");   // cat
+  EXPECT_EQ(read_at(m, 7), "rouge");  // red
+  EXPECT_EQ(read_at(m, 8), "tapis");  // carpet
+  // Labelled with what it is, measured on held-out sentences.
+  const std::string label = s.weights_label(false);
+  std::printf("label: %s\n", label.c_str());
+  EXPECT_NE(label.find("trained on the toy translation (French → English), 600 steps: held-out"), std::string::npos) << label;
+  json doc = scene_doc(s, true);
+  EXPECT_EQ(doc["results"]["trained"], true);
+  EXPECT_EQ(doc["results"]["label"], label);
+  EXPECT_EQ(doc["results"]["checkpoint"], "loaded");
+  EXPECT_EQ(doc["results"]["translation"], json(std::vector<std::string>(m.target_tokens.begin(), m.target_tokens.end() - 1)));
+  // Every parameter of the trained model is listed with its shape and role.
+  EXPECT_EQ(m.params.size(), t.model().params().size());
+  for (const BahdanauParamRow& r : m.params) EXPECT_STRNE(r.role, "") << r.shape.name;
+  // setState(getState()) keeps it, and another scene restores it from the document.
+  ASSERT_TRUE(prepare_commit(s, doc).ok);
+  EXPECT_EQ(scene_doc(s, true), doc);
+  BahdanauScene other;
+  other.receive_checkpoint(bytes_of(b));  // the platform keeps the fetched bytes: the second scene reads at once
+  ASSERT_TRUE(prepare_commit(other, doc).ok);
+  if (other.trained_pending()) other.receive_checkpoint(bytes_of(b));
+  EXPECT_EQ(scene_doc(other, true), doc);
+  // Hovering explains the trained numbers: a GRU state with its gates, a score with its terms, a context.
+  EXPECT_NE(s.explain(static_cast<int>(BahdanauItem::Forward), 2, 3).find("GRU: z = "), std::string::npos);
+  EXPECT_NE(s.explain(static_cast<int>(BahdanauItem::Joined), 11, 20).find("←h_12"), std::string::npos);
+  EXPECT_NE(s.explain(static_cast<int>(BahdanauItem::Alignment), 1, 2).find("“noir”"), std::string::npos);
+  EXPECT_NE(s.explain(static_cast<int>(BahdanauItem::Context), 1, 5).find("c_2[6]"), std::string::npos);
+  EXPECT_EQ(s.explain(static_cast<int>(BahdanauItem::Forward), 12, 0), "");  // past the sentence
+  // Back to the seeded weights: the Elman model of the seed, labelled random.
+  ASSERT_TRUE(prepare_commit(s, json{{"weights", "random"}}).ok);
+  EXPECT_FALSE(s.model().trained);
+  EXPECT_EQ(s.weights_label(false), "random, seed 42");
+}
+
+TEST(AppBahdanauTrained, WordsOutsideTheModelsVocabularyAreRefusedByName) {
+  BahdanauScene s;
+  s.receive_checkpoint(bytes_of(bahdanau_checkpoint_bytes()));
+  ASSERT_TRUE(prepare_commit(s, trained_doc()).ok);
+  if (s.trained_pending()) s.receive_checkpoint(bytes_of(bahdanau_checkpoint_bytes()));
+  ASSERT_TRUE(s.model().trained);
+  const json before = scene_doc(s, true);
+  const Status r = prepare_commit(s, json{{"source", "le chat violet dort sur la lune"}});
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.message.find("'violet', 'lune'"), std::string::npos) << r.message;
+  EXPECT_EQ(scene_doc(s, true), before);
+}
+
+TEST(AppBahdanauTrained, ADamagedCheckpointLeavesAMessageAndTheSeededView) {
+  BahdanauScene s;
+  const BahdanauModel seeded = s.model();
+  ASSERT_TRUE(prepare_commit(s, trained_doc()).ok);
+  std::vector<uint8_t> bad = bahdanau_checkpoint_bytes();
+  bad[bad.size() / 2] ^= 0x21;
+  s.receive_checkpoint(bytes_of(bad));
+  EXPECT_EQ(s.checkpoint(), BahdanauScene::Checkpoint::Failed);
+  EXPECT_NE(s.checkpoint_error().message.find("checksum"), std::string::npos) << s.checkpoint_error().message;
+  EXPECT_FALSE(s.model().trained);
+  EXPECT_EQ((s.model().run.alignment - seeded.run.alignment).cwiseAbs().maxCoeff(), 0.f);
+  EXPECT_FALSE(prepare_commit(s, trained_doc()).ok);  // what it said stays true
+}
+
+}  // namespace
+}  // namespace ap
