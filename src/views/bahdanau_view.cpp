@@ -307,8 +307,11 @@ void BahdanauView::params_stage() {
       const BahdanauParamRow& p = m.params[r];
       const long long count = static_cast<long long>(p.shape.rows) * p.shape.cols;
       total += count;
-      const bool attention = p.shape.name == "W_a" || p.shape.name == "U_a" || p.shape.name == "v_a";
-      group[r < 6 ? 0 : attention ? 1 : 2] += count;
+      // The seeded model's names (→W_x … W_a) or the trained one's (src.emb, enc.f.Wx … att.W_a)
+      const std::string& nm = p.shape.name;
+      const bool attention = nm == "W_a" || nm == "U_a" || nm == "v_a" || nm.rfind("att.", 0) == 0;
+      const bool encoder = m.trained ? nm.rfind("enc.", 0) == 0 || nm == "src.emb" : r < 6;
+      group[encoder ? 0 : attention ? 1 : 2] += count;
       ImGui::TableNextRow();
       if (attention) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg0, chosen_fill());
       ImGui::TableNextColumn();
@@ -322,8 +325,7 @@ void BahdanauView::params_stage() {
       ImGui::TableNextColumn();
       ImGui::Text("%lld", count);
       ImGui::TableNextColumn();
-      if (narrow) text_wrapped("%s", tr(p.role));
-      else ImGui::TextUnformatted(tr(p.role));
+      text_wrapped("%s", tr(p.role));  // within its column (an 800×480 embed cut "once per ste")
     }
     ImGui::EndTable();
   }

@@ -538,8 +538,11 @@ void CostView::parallel_stage(ViewContext& ctx) {
   const CostParallel& par = scene_.parallel();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float fs = ImGui::GetFontSize();
-  const float side = std::min(fs * 19.f, avail.x * 0.42f);
-  const float w = avail.x - side - fs, h = avail.y - fs * 0.5f;
+  // The model and the measurement left, the numbers at P right; on a phone held upright (compact) one above the
+  // other, each the screen's width (side by side, the numbers were pushed off the screen).
+  const bool stacked = ctx.compact;
+  const float side = stacked ? avail.x : std::min(fs * 19.f, avail.x * 0.42f);
+  const float w = stacked ? avail.x : avail.x - side - fs, h = avail.y - fs * 0.5f;
   // Left: the model over P (top) and the speed-up measured with parallel workers (bottom), each at least about
   // ten text lines tall (a projector at 2× text left the speed-up plot 58 px): a short stage scrolls.
   const float model_h = std::max(fs * 10.f, h * 0.55f);
@@ -570,8 +573,13 @@ void CostView::parallel_stage(ViewContext& ctx) {
   }
   workers_panel(ctx, ImVec2(w, workers_h));
   ImGui::EndGroup();
-  ImGui::SameLine(0, fs);
-  ImGui::BeginChild("parallel_side", ImVec2(side, h), false);
+  if (stacked) {
+    ImGui::Spacing();
+    ImGui::BeginGroup();
+  } else {
+    ImGui::SameLine(0, fs);
+    ImGui::BeginChild("parallel_side", ImVec2(side, h), false);
+  }
   ImGui::SetNextItemWidth(side - fs);
   if (ImGui::SliderInt("##P_stage", &edit_.p.lanes, 1, static_cast<int>(cost::kMaxLanes), "P = %d", ImGuiSliderFlags_Logarithmic))
     (void)report_result(ctx.st, "P", scene_.apply(edit_.p));
@@ -600,7 +608,8 @@ void CostView::parallel_stage(ViewContext& ctx) {
   if (wm.state == WorkerMeasure::State::Finished && wm.gru.size() > 1)
     ImGui::TextDisabled("%s %s: %s µs", tr("measured hand-off between"), wm.pool.c_str(), fmt(wm.handoff_us, 3).c_str());
   ImGui::PopTextWrapPos();
-  ImGui::EndChild();
+  if (stacked) ImGui::EndGroup();
+  else ImGui::EndChild();
 }
 
 // The speed-up measured with parallel workers (Web Workers in the browser, threads on the desktop):
@@ -610,15 +619,18 @@ void CostView::workers_panel(ViewContext& ctx, ImVec2 size) {
   const WorkerMeasure& m = scene_.workers();
   const bool running = scene_.workers_running();
   const float top_y = ImGui::GetCursorPosY();
+  const float right = ImGui::GetCursorPosX() + size.x;  // the panel's right edge, in window coordinates (wrap position)
   if (running) {
     if (ImGui::Button((std::string(tr("Cancel")) + "###cancel_w").c_str())) scene_.cancel_workers();
   } else if (ImGui::Button((std::string(tr("Measure with parallel workers")) + "###measure_w").c_str())) {
     (void)report_result(ctx.st, "workers", scene_.start_workers());
   }
   ImGui::SameLine();
-  if (m.state == WorkerMeasure::State::Idle) {  // wrapped beside the button (a phone cut it at "the GR")
+  if (m.state == WorkerMeasure::State::Idle) {  // wrapped beside the button, within the panel (a phone cut it at "the GR")
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::PushTextWrapPos(right);
     text_wrapped("%s", tr("split attention's rows and the GRU's units over 1, 2, 4 … workers"));
+    ImGui::PopTextWrapPos();
     ImGui::PopStyleColor();
   } else {
     const float frac = m.jobs_total > 0 ? static_cast<float>(m.jobs_done) / static_cast<float>(m.jobs_total) : 0.f;

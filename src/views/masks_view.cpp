@@ -164,7 +164,7 @@ std::string MasksView::step_text(const ViewContext&) const {
 void MasksView::stage(ViewContext& ctx) {
   sync();
   switch (static_cast<MasksStage>(scene_.timeline.stage())) {
-    case MasksStage::Batch: batch_stage(); break;
+    case MasksStage::Batch: batch_stage(ctx); break;
     case MasksStage::Masks: matrices(ctx, false); break;
     case MasksStage::Weights: matrices(ctx, true); break;
     case MasksStage::Damage:
@@ -173,9 +173,19 @@ void MasksView::stage(ViewContext& ctx) {
 }
 
 // The B × L token grid: real tokens blue, [PAD] grey; the shown sentence outlined.
-void MasksView::batch_stage() {
+void MasksView::batch_stage(ViewContext& ctx) {
   const PaddedBatch& b = scene_.model().batch;
   const ImVec2 avail = ImGui::GetContentRegionAvail();
+  // Room to spare (a laptop: the 4 × 6 grid used a third of the stage): the grid in the formula's larger font.
+  ImFont* big = ctx.fonts.formula;
+  const float big_px = big ? big->FontSize * big->Scale * ImGui::GetIO().FontGlobalScale : 0.f;
+  float widest = 0;
+  for (const auto& row : b.tokens)
+    for (const auto& t : row) widest = std::max(widest, ImGui::CalcTextSize(t.c_str()).x);
+  const float scale = big_px / std::max(1.f, ImGui::GetFontSize());
+  const bool grow = big && scale > 1.1f && (widest * scale + big_px) * b.L + big_px * 8.f < avail.x &&
+                    big_px * 2.2f * static_cast<float>(b.tokens.size()) + big_px * 3.f < avail.y;
+  if (grow) ImGui::PushFont(big);
   const float fs = ImGui::GetFontSize();
   const int B = static_cast<int>(b.tokens.size()), L = b.L;
   float cell_w = fs * 3.f;
@@ -221,6 +231,7 @@ void MasksView::batch_stage() {
       dl->AddRect(ImVec2(o.x + label_w - 2, y), ImVec2(o.x + label_w + L * cell_w + 2, y + cell_h), chosen_color(), 4.f, 0, 2.f);
   }
   ImGui::Dummy(ImVec2(label_w + L * cell_w + len_w, fs * 1.4f + B * cell_h + fs * 0.5f));
+  if (grow) ImGui::PopFont();
 }
 
 // Stage 2: the mask of the shown sentence. Stage 3: its weights, correct and with the bug, with row sums.

@@ -19,7 +19,7 @@ class MasksView final : public SceneView {
 
  private:
   void sync();
-  void batch_stage();
+  void batch_stage(ViewContext& ctx);
   void matrices(ViewContext& ctx, bool weights);
   void damage_stage(ViewContext& ctx);
   MasksScene& scene_;

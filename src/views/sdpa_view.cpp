@@ -424,8 +424,12 @@ void SdpaView::flow(ViewContext& ctx, float height) {
     const bool now = k == current, past = k < current;
     dl->AddRectFilled(a, b, now ? IM_COL32(255, 244, 225, 255) : IM_COL32(255, 255, 255, 255), 6.f);
     dl->AddRect(a, b, now ? highlight_color() : IM_COL32(200, 200, 210, 255), 6.f, 0, now ? 2.5f : 1.f);
-    const float lw = math_text_width(nd.label, fs);
-    draw_math_text(dl, ImVec2(a.x + (box_w - lw) * 0.5f, a.y + 3), ImGui::GetColorU32(past || now ? ImGuiCol_Text : ImGuiCol_TextDisabled), nd.label, fs);
+    // A label wider than its card (a phone: "softmax" in a 45-px card) is drawn smaller to fit, down to 60 %.
+    const float room = box_w - 4.f, natural = math_text_width(nd.label, fs);
+    const float size = natural > room ? std::max(fs * 0.6f, fs * room / natural) : fs;
+    const float lw = math_text_width(nd.label, size);
+    draw_math_text(dl, ImVec2(a.x + (box_w - lw) * 0.5f, a.y + 3 + (fs - size) * 0.5f),
+                   ImGui::GetColorU32(past || now ? ImGuiCol_Text : ImGuiCol_TextDisabled), nd.label, size);
     // Thumbnail: the stage's result as a heatmap (only once it has been computed).
     const float th = height - fs - 10.f;
     if (th > 8.f && (past || now) && nd.mat->size() > 0) {

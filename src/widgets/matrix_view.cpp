@@ -66,8 +66,11 @@ Layout compute(const MatrixView& v, ImVec2 avail) {
   const float lfs = font_px(v.font);
   const float lw = std::min(longest(v.row_labels, rows, v.font) + 8.f, lfs * 6.f);  // 96 px at 16 px text
   const float max_w = v.max_cell_w > 0.f ? v.max_cell_w : fs * 3.625f, max_h = v.max_cell_h > 0.f ? v.max_cell_h : fs * 1.625f;
-  // Numbered cells if each can hold "−0.00" legibly.
-  const float min_w = fs * 2.4f, min_h = fs + 2.f;
+  // Numbered cells if each can hold "−0.00" legibly; "0.00" where the scale has no negative values (weights:
+  // an 800×480 embed drew 36-px cells of A as a heatmap).
+  const std::string unsigned_widest = "0." + std::string(static_cast<size_t>(std::max(0, v.decimals)), '0');
+  const float min_w = v.lo >= 0.f ? std::min(fs * 2.4f, text_w(unsigned_widest) + std::max(4.f, fs * 0.35f)) : fs * 2.4f;
+  const float min_h = fs + 2.f;
   const float cw = std::min(max_w, (avail.x - lw) / cols);
   const float ch = std::min(max_h, (avail.y - L.title_h - (v.col_labels ? min_h : 0.f)) / rows);
   L.numbered = !v.force_heatmap && cw >= min_w && ch >= min_h;
