@@ -50,9 +50,10 @@ web_build() {
   # Chinese beyond the interface's own.
   cp build/wasm/gen/cjk_ui.otf build/wasm/gen/cjk_ui.otf.gz build/wasm/gen/cjk_common.otf build/wasm/gen/cjk_common.otf.gz dist/
   mkdir -p dist/checkpoints && cp build/tools/gen/checkpoints/coref.aptc build/tools/gen/checkpoints/heads.aptc \
-    build/tools/gen/checkpoints/example.aptc build/tools/gen/checkpoints/bahdanau.apsq dist/checkpoints/
+    build/tools/gen/checkpoints/example.aptc build/tools/gen/checkpoints/bahdanau.apsq build/tools/gen/checkpoints/luong.apsq \
+    dist/checkpoints/
   gzip -9 -n -k -f dist/checkpoints/coref.aptc dist/checkpoints/heads.aptc dist/checkpoints/example.aptc \
-    dist/checkpoints/bahdanau.apsq  # fetched as .gz and unpacked by the browser, as the fonts
+    dist/checkpoints/bahdanau.apsq dist/checkpoints/luong.apsq  # fetched as .gz and unpacked by the browser, as the fonts
   mkdir -p dist/examples && cp web/examples/*.html web/examples/*.css web/examples/*.js dist/examples/  # host pages for instructors (README "Embedding")
   python3 tools/make_single_file.py dist  # dist/attention-playground.html: one file that runs from disk
   printf 'dist/: %s\n' "$(du -sh dist | cut -f1)"

@@ -6,7 +6,7 @@
 //   DIR/heads.aptc: heads_recipe(2) (heads that specialise: 1 layer of 2 heads, d_model 16, seed 1, 1500 steps)
 //   DIR/example.aptc: attention_example_recipe() (coreference with 2 layers of 2 heads: the import scene's example)
 //   DIR/bahdanau.apsq: Seq2SeqRecipe{} (toy translation, bidirectional GRU encoder, additive attention, 600 steps)
-//   DIR/luong-dot.apsq, luong-general.apsq, luong-concat.apsq: luong_recipe(score) (unidirectional encoder)
+//   DIR/luong.apsq: luong_recipe(dot), (general), (concat) (unidirectional encoder), three checkpoints in one file
 // Each is read back to check it. Prints the recipe, the step, the held-out accuracy (measured on all held-out
 // sentences), the size and the seconds it took. Written to NAME.tmp first and renamed: an interrupted run
 // leaves no half file.
@@ -58,7 +58,8 @@ int make(const ap::train::Recipe& r, const std::string& path) {
   return 0;
 }
 
-int make(const ap::train::Seq2SeqRecipe& r, const std::string& path) {
+// `path` empty: not written; `all` (may be null) gets the bytes appended (the Luong file of three).
+int make(const ap::train::Seq2SeqRecipe& r, const std::string& path, std::vector<uint8_t>* all = nullptr) {
   using namespace ap::train;
   const auto t0 = std::chrono::steady_clock::now();
   std::vector<uint8_t> bytes;
@@ -71,11 +72,12 @@ int make(const ap::train::Seq2SeqRecipe& r, const std::string& path) {
     return 1;
   }
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (!write_file(bytes, path)) return 1;
+  if (!path.empty() && !write_file(bytes, path)) return 1;
+  if (all) all->insert(all->end(), bytes.begin(), bytes.end());
   const Seq2SeqCurvePoint& p = t.curve().back();
   std::printf("%s: task %s, attention %s, %s, d_emb %d, d_h %d, lengths %d…%d, seed %llu, %d steps, lr %g, batch %d; step %d, "
               "held-out tokens %.1f %%, sentences %.1f %%, content-word alignment %.1f %% (%zu held-out pairs), %zu bytes, %.2f s\n",
-              path.c_str(), r.task.c_str(), seq2seq_attention_name(r.attention), r.bidirectional ? "bidirectional" : "unidirectional",
+              path.empty() ? seq2seq_attention_name(r.attention) : path.c_str(), r.task.c_str(), seq2seq_attention_name(r.attention), r.bidirectional ? "bidirectional" : "unidirectional",
               r.d_emb, r.d_h, r.min_len, r.max_len, static_cast<unsigned long long>(r.seed), r.steps, r.learning_rate, r.batch,
               p.step, 100.0 * p.accuracy, 100.0 * p.sentences, 100.0 * p.alignment, t.heldout().size(), bytes.size(), secs);
   return 0;
@@ -94,7 +96,11 @@ int main(int argc, char** argv) {
   if (int rc = make(ap::train::attention_example_recipe(), dir + "/example.aptc")) return rc;
   using ap::train::Seq2SeqAttention;
   if (int rc = make(ap::train::Seq2SeqRecipe{}, dir + "/bahdanau.apsq")) return rc;
+  // The Luong scene's three models in one file (read_seq2seq_checkpoints): one fetch for the scene.
+  std::vector<uint8_t> luong;
   for (Seq2SeqAttention a : {Seq2SeqAttention::Dot, Seq2SeqAttention::General, Seq2SeqAttention::Concat})
-    if (int rc = make(ap::train::luong_recipe(a), dir + "/luong-" + seq2seq_attention_name(a) + ".apsq")) return rc;
+    if (int rc = make(ap::train::luong_recipe(a), "", &luong)) return rc;
+  if (!write_file(luong, dir + "/luong.apsq")) return 1;
+  std::printf("%s/luong.apsq: the three, %zu bytes\n", dir.c_str(), luong.size());
   return 0;
 }

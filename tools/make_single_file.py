@@ -6,7 +6,7 @@ usage: make_single_file.py DIST_DIR
 
 Inside the file: the CSS and both scripts inline; the wasm and the on-demand fonts (the interface's Chinese,
 cjk_ui.otf, the larger Chinese font, cjk_common.otf, and the trained checkpoints checkpoints/coref.aptc,
-heads.aptc, example.aptc and bahdanau.apsq, all gzip-compressed as the site serves them) as
+heads.aptc, example.aptc, bahdanau.apsq and luong.apsq, all gzip-compressed as the site serves them) as
 base64 in window.AP_EMBEDDED, which web/playground.js hands to Emscripten (Module.wasmBinary) and to the
 on-demand loader instead of fetching. The cost lab's parallel workers need files of their own, so the single
 file runs without them (the scene says so); everything else is the same page.
@@ -52,7 +52,8 @@ def main():
     # needed. Unpacking them takes the browser's DecompressionStream, as on the site.
     assets = ", ".join('"%s": "%s"' % (name, base64.b64encode(read(name, "rb")).decode("ascii"))
                        for name in ("cjk_ui.otf.gz", "cjk_common.otf.gz", "checkpoints/coref.aptc.gz", "checkpoints/heads.aptc.gz",
-                                    "checkpoints/example.aptc.gz", "checkpoints/bahdanau.apsq.gz"))
+                                    "checkpoints/example.aptc.gz", "checkpoints/bahdanau.apsq.gz",
+                                    "checkpoints/luong.apsq.gz"))
     embedded = 'window.AP_EMBEDDED = {wasm: "%s", assets: {%s}};' % (wasm, assets)
     # No preloading of files that are inside this one.
     out, n = re.subn(r'<script id="ap-preload" src="preload.js"></script>\n', "", html)

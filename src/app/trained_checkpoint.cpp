@@ -16,21 +16,29 @@ const char* checkpoint_asset(BuildCheckpoint which) {
     case BuildCheckpoint::Heads: return "checkpoints/heads.aptc";
     case BuildCheckpoint::Example: return "checkpoints/example.aptc";
     case BuildCheckpoint::Bahdanau: return "checkpoints/bahdanau.apsq";
+    case BuildCheckpoint::Luong: return "checkpoints/luong.apsq";
     case BuildCheckpoint::Coref: break;
   }
   return "checkpoints/coref.aptc";
 }
 
-bool is_seq2seq(BuildCheckpoint which) { return which == BuildCheckpoint::Bahdanau; }
+bool is_seq2seq(BuildCheckpoint which) { return which == BuildCheckpoint::Bahdanau || which == BuildCheckpoint::Luong; }
 
-train::Seq2SeqRecipe seq2seq_checkpoint_recipe(BuildCheckpoint) { return train::Seq2SeqRecipe{}; }
+std::vector<train::Seq2SeqRecipe> seq2seq_checkpoint_recipes(BuildCheckpoint which) {
+  using train::Seq2SeqAttention;
+  if (which == BuildCheckpoint::Luong)
+    return {train::luong_recipe(Seq2SeqAttention::Dot), train::luong_recipe(Seq2SeqAttention::General), train::luong_recipe(Seq2SeqAttention::Concat)};
+  if (which == BuildCheckpoint::Bahdanau) return {train::Seq2SeqRecipe{}};
+  return {};
+}
 
 train::Recipe checkpoint_recipe(BuildCheckpoint which) {
   switch (which) {
     case BuildCheckpoint::Heads: return train::heads_recipe(2);
     case BuildCheckpoint::Example: return train::attention_example_recipe();
     case BuildCheckpoint::Coref:
-    case BuildCheckpoint::Bahdanau: break;
+    case BuildCheckpoint::Bahdanau:
+    case BuildCheckpoint::Luong: break;
   }
   return train::Recipe{};
 }
@@ -51,12 +59,16 @@ Status CheckpointSlot::receive(const std::vector<unsigned char>& bytes) {
     state_ = State::Ready;
     return Status::Ok();
   }
-  if (is_seq2seq(which_)) {  // an encoder–decoder: the build's recipe, nothing else
-    auto q = std::make_unique<train::Seq2SeqTrainer>();
-    Status s = train::read_seq2seq_checkpoint(bytes.data(), bytes.size(), q.get());
-    if (s.ok && !(q->recipe() == seq2seq_checkpoint_recipe(which_)))
-      s = Status::Error("the checkpoint holds another model than this view shows ({0}, {1} attention)",
-                        {q->recipe().task, train::seq2seq_attention_name(q->recipe().attention)});
+  if (is_seq2seq(which_)) {  // encoder–decoders: the build's recipes, nothing else
+    std::vector<std::unique_ptr<train::Seq2SeqTrainer>> q;
+    Status s = train::read_seq2seq_checkpoints(bytes.data(), bytes.size(), &q);
+    const std::vector<train::Seq2SeqRecipe> want = seq2seq_checkpoint_recipes(which_);
+    if (s.ok && q.size() != want.size())
+      s = Status::Error("the checkpoint holds {0} models; this view shows {1}", {arg(static_cast<long long>(q.size())), arg(static_cast<long long>(want.size()))});
+    for (size_t k = 0; s.ok && k < q.size(); ++k)
+      if (!(q[k]->recipe() == want[k]))
+        s = Status::Error("the checkpoint holds another model than this view shows ({0}, {1} attention)",
+                          {q[k]->recipe().task, train::seq2seq_attention_name(q[k]->recipe().attention)});
     if (!s.ok) {
       fail(s);
       return s;
@@ -94,7 +106,7 @@ Status CheckpointSlot::check_model(const train::Recipe& got) const {
 
 void CheckpointSlot::restore_build() {
   trainer_.reset();
-  seq2seq_.reset();
+  seq2seq_.clear();
   from_run_ = false;
   state_ = State::None;
   error_ = Status::Ok();

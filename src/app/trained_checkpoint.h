@@ -23,14 +23,17 @@ constexpr const char* kTrainedSentence = "the animal didn't cross the street bec
 
 // The build's checkpoints: the asset's name and the recipe it holds (what the desktop trains when the file is
 // missing, and the task a checkpoint read into the slot must have).
-// Bahdanau: the Bahdanau scene's encoder–decoder (core/train/seq2seq_trainer.h), the others attention models.
-enum class BuildCheckpoint { Coref, Heads, Example, Bahdanau };
+// Bahdanau: the Bahdanau scene's encoder–decoder (core/train/seq2seq_trainer.h); Luong: the Luong scene's three
+// (one per score, in one file); the others attention models.
+enum class BuildCheckpoint { Coref, Heads, Example, Bahdanau, Luong };
 // "checkpoints/coref.aptc", "checkpoints/heads.aptc", "checkpoints/example.aptc" (the import scene's),
-// "checkpoints/bahdanau.apsq"
+// "checkpoints/bahdanau.apsq", "checkpoints/luong.apsq"
 const char* checkpoint_asset(BuildCheckpoint which);
 train::Recipe checkpoint_recipe(BuildCheckpoint which);  // Recipe{}, heads_recipe(2), attention_example_recipe()
-bool is_seq2seq(BuildCheckpoint which);                  // an encoder–decoder's checkpoint (.apsq)
-train::Seq2SeqRecipe seq2seq_checkpoint_recipe(BuildCheckpoint which);  // Seq2SeqRecipe{} for Bahdanau
+bool is_seq2seq(BuildCheckpoint which);                  // encoder–decoders' checkpoints (.apsq)
+// The encoder–decoders a .apsq holds, in order: {Seq2SeqRecipe{}} for Bahdanau; luong_recipe(dot, general,
+// concat) for Luong.
+std::vector<train::Seq2SeqRecipe> seq2seq_checkpoint_recipes(BuildCheckpoint which);
 
 // Where a build's checkpoint cannot be read (the desktop has no dist/ beside it): the program may train the
 // recipe here instead (deterministic: the same weights, in seconds). The desktop's main() installs one; the
@@ -67,8 +70,10 @@ class CheckpointSlot {
   // The checkpoint's model once Ready, else null. A forward pass is not const: the scenes' const prepare()
   // runs sentences through it.
   train::Trainer* trainer() const { return trainer_.get(); }
-  // The encoder–decoder's, for a Bahdanau slot, once Ready; else null.
-  train::Seq2SeqTrainer* seq2seq() const { return seq2seq_.get(); }
+  // The encoder–decoders of a .apsq slot, once Ready (seq2seq_count() of them, in seq2seq_checkpoint_recipes'
+  // order); else null.
+  train::Seq2SeqTrainer* seq2seq(size_t k = 0) const { return k < seq2seq_.size() ? seq2seq_[k].get() : nullptr; }
+  size_t seq2seq_count() const { return seq2seq_.size(); }
 
  private:
   BuildCheckpoint which_;
@@ -78,7 +83,7 @@ class CheckpointSlot {
   Status check_model(const train::Recipe& got) const;  // this view's task and sizes
   bool from_run_ = false;
   std::unique_ptr<train::Trainer> trainer_;
-  std::unique_ptr<train::Seq2SeqTrainer> seq2seq_;
+  std::vector<std::unique_ptr<train::Seq2SeqTrainer>> seq2seq_;
 };
 
 // A ParamScene's trained view and its checkpoint (the self-attention and multi-head scenes derive from it beside

@@ -44,3 +44,7 @@ std::string fmt_sig(double v, int digits) {
 }
 
 }  // namespace ap
+
+namespace ap {
+std::string fmt_percent(double share, int decimals) { return fmt(100.0 * share, decimals) + " %"; }
+}  // namespace ap

@@ -41,7 +41,15 @@ int main(int argc, char** argv) {
   ap::set_train_host(trainer.get());
   // The trained views' checkpoints: read from build/native/gen/checkpoints/, or trained here when missing.
   ap::set_checkpoint_trainer([](ap::BuildCheckpoint which, std::vector<uint8_t>* out) {
-    if (ap::is_seq2seq(which)) return ap::train::train_seq2seq_checkpoint(ap::seq2seq_checkpoint_recipe(which), out).ok;
+    if (ap::is_seq2seq(which)) {  // one or more encoder–decoders, one file
+      out->clear();
+      for (const ap::train::Seq2SeqRecipe& r : ap::seq2seq_checkpoint_recipes(which)) {
+        std::vector<uint8_t> one;
+        if (!ap::train::train_seq2seq_checkpoint(r, &one).ok) return false;
+        out->insert(out->end(), one.begin(), one.end());
+      }
+      return true;
+    }
     return ap::train::train_checkpoint(ap::checkpoint_recipe(which), out).ok;
   });
 #endif

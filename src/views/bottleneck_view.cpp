@@ -19,6 +19,7 @@
 #include "platform/text_field.h"
 #include "widgets/colormap.h"
 #include "widgets/matrix_view.h"
+#include "views/race_panel.h"
 #include "widgets/plot.h"
 #include "widgets/section.h"
 #include "widgets/seed_input.h"
@@ -71,6 +72,20 @@ const TrPair kViewStrings[] = {
     {"t = {0} “{1}”: h_{0} = tanh(W_x x_{0} + W_h h_{2} + b) = {3}", "t = {0} “{1}”：h_{0} = tanh(W_x x_{0} + W_h h_{2} + b) = {3}"},
     {"n = {0} tokens × d_in = {1} → d_h = {2} numbers", "n = {0} 个词 × d_in = {1} → d_h = {2} 个数"},
     {"nothing read yet: h_0 = 0", "还没有读入：h_0 = 0"},
+    {"Train both models, then read their accuracy against length.", "训练两个模型，再看它们的准确率如何随长度变化。"},
+    {"{0} symbols: with attention {1} of words right, without {2}", "{0} 个符号：有注意力时 {1} 的词正确，没有时 {2}"},
+    {"with attention (c_t = Σ α h_j)", "有注意力（c_t = Σ α h_j）"},
+    {"without attention (c = h_n)", "无注意力（c = h_n）"},
+    {"held-out words right, by source length", "留出数据上词的正确率，按源序列长度"},
+    {"source length (symbols)", "源序列长度（符号数）"},
+    {"whole strings right", "整串正确"},
+    {"Both models: a GRU encoder and a GRU decoder of {0} units, {1} steps of {2} strings each, learning rate {3}, seed {4}; the task: write a string of 4 to 24 symbols backwards. One reads only the last state c, one attends over every h_j.",
+     "两个模型：{0} 维的 GRU 编码器和 GRU 解码器，各训练 {1} 步、每步 {2} 个串，学习率 {3}，种子 {4}；任务：把 4 到 24 个符号的串倒着写出来。一个只读最后的状态 c，一个对每个 h_j 做注意力。"},
+    {"Measured on {0} strings of each length that neither model saw in training.", "在每个长度 {0} 个两个模型训练中都没见过的串上测量。"},
+    {"Notice: at {0} symbols the model with attention gets {1} of the words right, the one that reads only c {2}; at {3} symbols {4} and {5}.",
+     "注意：{0} 个符号时，有注意力的模型 {1} 的词正确，只读 c 的模型 {2}；{3} 个符号时分别是 {4} 和 {5}。"},
+    {"Bahdanau et al. (2014), Figure 2: without attention the translation quality falls as sentences grow; with attention it does not. Here the same shape, measured in this page.",
+     "Bahdanau 等人（2014）图 2：没有注意力时，句子越长翻译质量越差；有注意力时不会。这里是同样的形状，在本页中实测。"},
     {"Each row of H is one state h_t: the same d_h numbers must carry every token read so far.",
      "H 的每一行是一个状态 h_t：同样的 d_h 个数要承载到目前为止读过的每一个词。"},
 };
@@ -182,6 +197,14 @@ std::string BottleneckView::step_text(const ViewContext&) const {
     }
     case BottleneckStage::Compress:
       return tr_format(N_("n = {0} tokens × d_in = {1} → d_h = {2} numbers"), {std::to_string(n), std::to_string(p.d_in), std::to_string(p.d_h)});
+    case BottleneckStage::Trained: {
+      const Seq2SeqRace& race = scene_.race();
+      if (!race.measured()) return tr("Train both models, then read their accuracy against length.");
+      const std::vector<int>& L = race.lengths();
+      const size_t last = L.size() - 1;
+      return tr_format(N_("{0} symbols: with attention {1} of words right, without {2}"),
+                       {std::to_string(L[last]), fmt_percent(race.tokens_by_length(1)[last]), fmt_percent(race.tokens_by_length(0)[last])});
+    }
     case BottleneckStage::Probe:
     case BottleneckStage::Grow:
     default: {
@@ -199,8 +222,9 @@ void BottleneckView::stage(ViewContext& ctx) {
     case BottleneckStage::Read: read_stage(ctx); break;
     case BottleneckStage::Compress: compress_stage(ctx); break;
     case BottleneckStage::Probe: probe_stage(ctx); break;
-    case BottleneckStage::Grow:
-    default: grow_stage(ctx); break;
+    case BottleneckStage::Grow: grow_stage(ctx); break;
+    case BottleneckStage::Trained:
+    default: trained_stage(ctx); break;
   }
 }
 
@@ -490,6 +514,77 @@ void BottleneckView::grow_stage(ViewContext& ctx) {
                                    fmt(ls.back().mean_r2_final, 2), fmt(reader_min, 2)}).c_str());
   }
   dim_wrapped(tr("Weights and embeddings are seeded, not trained: the encoder shows how a fixed vector limits what survives, not a translation."));
+}
+
+// Stage 5: Seq2Seq without and with attention trained here on the same data and budget (app/seq2seq_race.h),
+// then their held-out accuracy against the source length; while they train, their held-out curves.
+void BottleneckView::trained_stage(ViewContext& ctx) {
+  Seq2SeqRace& race = scene_.race();
+  const float fs = ImGui::GetFontSize();
+  const train::Seq2SeqRecipe& r = race.recipes().front();
+  ImGui::PushTextWrapPos(0.f);
+  dim_wrapped(tr_format(N_("Both models: a GRU encoder and a GRU decoder of {0} units, {1} steps of {2} strings each, learning rate {3}, seed {4}; the task: write a string of 4 to 24 symbols backwards. One reads only the last state c, one attends over every h_j."),
+                        {std::to_string(r.d_h), std::to_string(r.steps), std::to_string(r.batch), fmt_sig(r.learning_rate, 2), std::to_string(r.seed)}));
+  ImGui::PopTextWrapPos();
+  race_buttons(ctx, race, "bottleneck");
+  const std::vector<RaceSeries> names = {{tr("without attention (c = h_n)"), accent_warm()}, {tr("with attention (c_t = Σ α h_j)"), accent_cool()}};
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const bool measured = race.measured();
+  const float notes_h = measured ? fs * 5.2f : fs * 1.5f;
+  const float h = std::max(fs * 10.f, avail.y - notes_h);
+  // Side by side where there is room (the measurement gets the larger share), else one above the other.
+  const bool side = avail.x >= fs * 40.f;
+  const ImVec2 curve_size = !measured ? ImVec2(avail.x, h) : side ? ImVec2(avail.x * 0.4f - fs * 0.5f, h) : ImVec2(avail.x, h * 0.4f);
+  if (measured) {
+    PlotSpec s;
+    s.title = tr("held-out words right, by source length");
+    s.x_label = tr("source length (symbols)");
+    const std::vector<int>& L = race.lengths();
+    for (int k = 0; k < 2; ++k) {
+      PlotSeries tok, sent;
+      tok.name = names[static_cast<size_t>(k)].name;
+      tok.color = names[static_cast<size_t>(k)].color;
+      tok.points = true;
+      tok.thickness = 2.5f;
+      sent.name = std::string(tr("whole strings right")) + " (" + (k ? "attn" : "c") + ")";
+      sent.color = tok.color;
+      sent.dashed = true;
+      for (size_t i = 0; i < L.size(); ++i) {
+        tok.x.push_back(L[i]);
+        tok.y.push_back(race.tokens_by_length(k)[i]);
+        sent.x.push_back(L[i]);
+        sent.y.push_back(race.sentences_by_length(k)[i]);
+      }
+      s.series.push_back(tok);
+      s.series.push_back(sent);
+    }
+    s.x_min = L.front() - 1;
+    s.x_max = L.back() + 1;
+    s.y_min = 0;
+    s.y_max = 1.02;
+    s.legend = PlotLegend::BottomLeft;
+    const PlotResult pr = plot("bottleneck_by_length", s, side ? ImVec2(avail.x * 0.6f - fs * 0.5f, h) : ImVec2(avail.x, h * 0.6f));
+    if (pr.series >= 0 && pr.point >= 0) {
+      ctx.hover_what = static_cast<int>(BottleneckItem::TrainedLength);
+      ctx.hover_i = pr.point;
+      ctx.hover_j = pr.series / 2 == 0 ? 0 : 1;
+    }
+    if (side) ImGui::SameLine(0, fs);
+  }
+  race_curves(race, names, curve_size, "bottleneck_race");
+  if (measured) {
+    const std::vector<int>& L = race.lengths();
+    size_t mid = 0;
+    for (size_t i = 0; i < L.size(); ++i)
+      if (L[i] == 16) mid = i;
+    const size_t last = L.size() - 1;
+    text_wrapped("%s", tr_format(N_("Notice: at {0} symbols the model with attention gets {1} of the words right, the one that reads only c {2}; at {3} symbols {4} and {5}."),
+                                 {std::to_string(L[mid]), fmt_percent(race.tokens_by_length(1)[mid]), fmt_percent(race.tokens_by_length(0)[mid]),
+                                  std::to_string(L[last]), fmt_percent(race.tokens_by_length(1)[last]), fmt_percent(race.tokens_by_length(0)[last])})
+                          .c_str());
+    dim_wrapped(tr_format(N_("Measured on {0} strings of each length that neither model saw in training."), {std::to_string(race.per_length())}));
+    dim_wrapped(tr("Bahdanau et al. (2014), Figure 2: without attention the translation quality falls as sentences grow; with attention it does not. Here the same shape, measured in this page."));
+  }
 }
 
 }  // namespace ap

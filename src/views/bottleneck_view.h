@@ -24,6 +24,7 @@ class BottleneckView final : public SceneView {
   void compress_stage(ViewContext& ctx);
   void probe_stage(ViewContext& ctx);
   void grow_stage(ViewContext& ctx);
+  void trained_stage(ViewContext& ctx);
   BottleneckScene& scene_;
   EditBuffer<BottleneckParams> edit_;  // what the fields show (may hold a value the scene refused)
   std::string text_;                    // the sentence field

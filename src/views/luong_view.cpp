@@ -23,6 +23,9 @@
 #include "widgets/text_fit.h"
 #include "widgets/seed_input.h"
 #include "widgets/table_headers.h"
+#include "views/checkpoint_fetch.h"
+#include "views/race_panel.h"
+#include "views/weights_choice.h"
 
 namespace ap {
 
@@ -39,6 +42,20 @@ const TrPair kViewStrings[] = {
     {"Weights are seeded, not trained: they show how the scores compute, not a trained translation's alignment.",
      "权重由随机种子生成，没有训练：展示的是评分如何计算，而不是训练后翻译模型的对齐。"},
     {"score shown", "突出显示的评分"},
+    {"trained (toy translation, three models)", "训练过的（玩具翻译，三个模型）"},
+    {"score shown (its model's states)", "突出显示的评分（显示其模型的状态）"},
+    {"Teacher forcing: step t reads the reference word y_t-1 (<s> at t = 1); the last step emits </s>. Each score is its own trained model: its own encoder, decoder and weights.",
+     "教师强制：第 t 步读入参考译文的词 y_t-1（t = 1 时为 <s>）；最后一步输出 </s>。每种评分是一个单独训练的模型：有自己的编码器、解码器和权重。"},
+    {"Trained here: the three scores on the same data", "在这里训练：三种评分，同样的数据"},
+    {"Each: a unidirectional GRU encoder and a GRU decoder of {0} units, {1} steps of {2} sentences of the toy translation, learning rate {3}, seed {4} (the build's recipe); measured on {5} held-out sentences it never saw.",
+     "每个模型：{0} 维的单向 GRU 编码器和 GRU 解码器，在玩具翻译上训练 {1} 步、每步 {2} 个句子，学习率 {3}，种子 {4}（与构建时的配方相同）；在 {5} 个从未见过的留出句子上测量。"},
+    {"words right", "词正确率"},
+    {"sentences right", "句子正确率"},
+    {"content words aligned", "实词对齐率"},
+    {"steps to 95 %", "达到 95 % 的步数"},
+    {"not yet", "尚未达到"},
+    {"Notice: {0} reached 95 % of words right first (step {1}); the largest weight of a content word lies on its source word in {2} (dot), {3} (general), {4} (concat) of cases.",
+     "注意：{0} 最先达到 95 % 的词正确率（第 {1} 步）；实词的最大权重落在其源词上的比例：dot {2}、general {3}、concat {4}。"},
     {"all three", "全部三种"},
     {"embedding width d_emb", "嵌入宽度 d_emb"},
     {"encoder width d_h", "编码器宽度 d_h"},
@@ -229,17 +246,39 @@ void LuongView::sentence_field(ViewContext& ctx, const char* label, const char* 
   if (ap::text_field(hid.c_str(), value, o)) (void)edit_.submit(ctx.st, scene_, id);
 }
 
+// Random (seeded) or the build's three trained models; the label says which, with their held-out figures.
+void LuongView::weights_controls(ViewContext& ctx) {
+  bool trained = false;
+  if (weights_radios(tr("trained (toy translation, three models)"), scene_.trained_pending() || scene_.params().trained, false, &trained)) {
+    LuongParams p = scene_.params();
+    p.trained = trained;
+    if (p.trained) {  // the model's own words: the notes' sentences, lowercased (the grammar's)
+      p.source = "le chat noir est assis sur le tapis rouge dans le salon";
+      p.target = "the black cat is sitting on the red carpet in the living room";
+    } else {
+      p.source = LuongParams{}.source;
+      p.target = LuongParams{}.target;
+    }
+    (void)report_result(ctx.st, "weights", scene_.apply(p));
+    edit_.forget();
+  }
+  weights_label_line(scene_.trained_pending(), scene_.weights_label());
+}
+
 void LuongView::controls(ViewContext& ctx) {
+  fetch_checkpoint(scene_, ctx.st, &failures_seen_, scene_.model().trained);
   edit_.sync(scene_);
   const float fs = ImGui::GetFontSize();
   const auto apply = [&](const char* key) { (void)edit_.submit(ctx.st, scene_, key); };
+  const bool trained = scene_.model().trained;
   ImGui::Spacing();
   edit_.release_fields({"##source", "##target"});
   sentence_field(ctx, N_("source sentence (encoder input)"), "source", &edit_.p.source);
   sentence_field(ctx, N_("target sentence (teacher forcing)"), "target", &edit_.p.target);
+  weights_controls(ctx);
   const LuongModel& m = scene_.model();
   ImGui::TextDisabled("%s: n = %d   %s: T = %d", tr("source tokens"), m.run.n, tr("target steps"), m.run.T);
-  ImGui::TextUnformatted(tr("score shown"));
+  ImGui::TextUnformatted(tr(trained ? "score shown (its model's states)" : "score shown"));
   ImGui::SetNextItemWidth(-1);
   LuongScore shown_kind;
   const bool one = parse_luong_score_name(edit_.p.score, &shown_kind);
@@ -258,6 +297,12 @@ void LuongView::controls(ViewContext& ctx) {
       }
     }
     ImGui::EndCombo();
+  }
+  if (trained) {  // the sizes and seed are the seeded model's: the trained ones have their own
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    text_wrapped("%s", tr("Teacher forcing: step t reads the reference word y_t-1 (<s> at t = 1); the last step emits </s>. Each score is its own trained model: its own encoder, decoder and weights."));
+    ImGui::PopStyleColor();
+    return;
   }
   const float field = fs * 7.f;
   const auto int_field = [&](const char* label, const char* id, int* v, int step) {
@@ -324,7 +369,7 @@ void LuongView::stage(ViewContext& ctx) {
     case LuongStage::Step: step_stage(ctx); break;
     case LuongStage::Alignments: alignments_stage(ctx); break;
     case LuongStage::Compare:
-    default: compare_stage(); break;
+    default: compare_stage(ctx); break;
   }
 }
 
@@ -497,7 +542,58 @@ void LuongView::alignments_stage(ViewContext& ctx) {
 }
 
 // Stage 4: the notes' three differences as a table, and the parameters each score function needs here.
-void LuongView::compare_stage() {
+// The three trained here, side by side (app/seq2seq_race.h): the commands, the measured table, the curves.
+void LuongView::race_section(ViewContext& ctx) {
+  Seq2SeqRace& race = scene_.race();
+  const float fs = ImGui::GetFontSize();
+  section_heading(tr("Trained here: the three scores on the same data"));
+  const train::Seq2SeqRecipe& r = race.recipes().front();
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  text_wrapped("%s", tr_format(N_("Each: a unidirectional GRU encoder and a GRU decoder of {0} units, {1} steps of {2} sentences of the toy translation, learning rate {3}, seed {4} (the build's recipe); measured on {5} held-out sentences it never saw."),
+                               {std::to_string(r.d_h), std::to_string(r.steps), std::to_string(r.batch), fmt_sig(r.learning_rate, 2),
+                                std::to_string(r.seed), std::to_string(train::kSeq2SeqHeldout)}).c_str());
+  ImGui::PopStyleColor();
+  race_buttons(ctx, race, "luong");
+  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
+  const float table_w = ImGui::GetContentRegionAvail().x;
+  if (ImGui::BeginTable("race", 5, flags)) {
+    table_setup_columns({{tr("score"), 1.f}, {tr("words right"), 1.f}, {tr("sentences right"), 1.f}, {tr("content words aligned"), 1.f}, {tr("steps to 95 %"), 1.f}},
+                        table_w);
+    table_headers_wrapped();
+    for (int k = 0; k < 3; ++k) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(tr(LuongScene::score_title(kScores[k])));
+      const bool have = k < race.runs();
+      const train::Seq2SeqCurvePoint* last = have ? &race.run(k).curve().back() : nullptr;
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(last ? fmt_percent(last->accuracy).c_str() : "–");
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(last ? fmt_percent(last->sentences).c_str() : "–");
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(last ? fmt_percent(last->alignment).c_str() : "–");
+      ImGui::TableNextColumn();
+      const int at = race.steps_to(k, 0.95);
+      ImGui::TextUnformatted(!have ? "–" : at >= 0 ? std::to_string(at).c_str() : tr("not yet"));
+    }
+    ImGui::EndTable();
+  }
+  const std::vector<RaceSeries> names = {{tr("dot"), series_color(0)}, {tr("general"), series_color(1)}, {tr("concat"), series_color(2)}};
+  race_curves(race, names, ImVec2(ImGui::GetContentRegionAvail().x, fs * 12.f), "luong_race");
+  if (race.state() == Seq2SeqRace::State::Done) {
+    int first = -1;
+    for (int k = 0; k < 3; ++k)
+      if (race.steps_to(k, 0.95) >= 0 && (first < 0 || race.steps_to(k, 0.95) < race.steps_to(first, 0.95))) first = k;
+    if (first >= 0)
+      text_wrapped("%s", tr_format(N_("Notice: {0} reached 95 % of words right first (step {1}); the largest weight of a content word lies on its source word in {2} (dot), {3} (general), {4} (concat) of cases."),
+                                   {tr(LuongScene::score_title(kScores[first])), std::to_string(race.steps_to(first, 0.95)),
+                                    fmt_percent(race.run(0).curve().back().alignment), fmt_percent(race.run(1).curve().back().alignment),
+                                    fmt_percent(race.run(2).curve().back().alignment)}).c_str());
+  }
+}
+
+void LuongView::compare_stage(ViewContext& ctx) {
+  race_section(ctx);
   const LuongModel& m = scene_.model();
   const LuongParams& p = scene_.params();
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;

@@ -21,8 +21,11 @@ class LuongView final : public SceneView {
   void states_stage(ViewContext& ctx);
   void step_stage(ViewContext& ctx);
   void alignments_stage(ViewContext& ctx);
-  void compare_stage();
+  void compare_stage(ViewContext& ctx);
+  void race_section(ViewContext& ctx);
+  void weights_controls(ViewContext& ctx);
   LuongScene& scene_;
+  int failures_seen_ = 0;  // the checkpoint's failures already reported
   EditBuffer<LuongParams> edit_;  // what the fields show (may hold a value the scene refused)
 };
 

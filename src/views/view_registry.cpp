@@ -8,6 +8,7 @@
 #include "all_views.h"  // every views/*_view.h (generated: CMakeLists.txt)
 #include "app/i18n.h"
 #include "app/scene_list.h"
+#include "views/race_panel.h"
 #include "views/train_panel.h"
 #include "views/view.h"
 
@@ -29,6 +30,8 @@ void add_view_translations() {
   add_translations(shared, count);
   const TrPair* panel = training_panel_strings(&count);
   add_translations(panel, count);
+  const TrPair* race = race_panel_strings(&count);
+  add_translations(race, count);
 #define AP_VIEW_STRINGS(Name)                         \
   {                                                   \
     const TrPair* own = Name##View::strings(&count);  \

@@ -52,7 +52,7 @@ TEST(AppBottleneckScene, DefaultsComputeTheNotesSentence) {
   EXPECT_GT(num(at["mean_r2_reader"]), 0.85);
   EXPECT_LT(num(at["r2_bottleneck"][0]), num(at["r2_bottleneck"][11]));
   // The timeline reads one token per sub-step in stage 1.
-  EXPECT_EQ(scene(st).substeps(), (std::vector<int>{12, 1, 1, 1}));
+  EXPECT_EQ(scene(st).substeps(), (std::vector<int>{12, 1, 1, 1, 1}));  // the last: the trained measurement
 }
 
 TEST(AppBottleneckScene, EncoderStatesMatchANaiveRnn) {

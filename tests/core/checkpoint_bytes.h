@@ -5,6 +5,7 @@
 //   heads_checkpoint_bytes():   the heads experiment's two heads (heads.aptc, heads_recipe(2))
 //   example_checkpoint_bytes(): the import scene's example, 2 layers of 2 heads (example.aptc)
 //   bahdanau_checkpoint_bytes(): the Bahdanau scene's encoder–decoder (bahdanau.apsq)
+//   luong_checkpoint_bytes():    the Luong scene's three, dot, general, concat (luong.apsq)
 #pragma once
 #include <cstdio>
 #include <string>
@@ -52,6 +53,22 @@ inline const std::vector<uint8_t>& bahdanau_checkpoint_bytes() {
   static const std::vector<uint8_t> bytes = [] {
     std::vector<uint8_t> b = build_file_bytes("bahdanau.apsq");
     if (b.empty()) (void)train::train_seq2seq_checkpoint(train::Seq2SeqRecipe{}, &b);
+    return b;
+  }();
+  return bytes;
+}
+
+// The Luong scene's three encoder–decoders, one after the other (luong.apsq, luong_recipe(dot, general, concat)).
+inline const std::vector<uint8_t>& luong_checkpoint_bytes() {
+  static const std::vector<uint8_t> bytes = [] {
+    std::vector<uint8_t> b = build_file_bytes("luong.apsq");
+    if (!b.empty()) return b;
+    using train::Seq2SeqAttention;
+    for (Seq2SeqAttention a : {Seq2SeqAttention::Dot, Seq2SeqAttention::General, Seq2SeqAttention::Concat}) {
+      std::vector<uint8_t> one;
+      (void)train::train_seq2seq_checkpoint(train::luong_recipe(a), &one);
+      b.insert(b.end(), one.begin(), one.end());
+    }
     return b;
   }();
   return bytes;

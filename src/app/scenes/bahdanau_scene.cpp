@@ -60,8 +60,8 @@ const TrPair kStrings[] = {
      "W_a、U_a 和 v_a 是注意力的可学习参数：先把两个向量分别线性变换，再相加（加性注意力）。"},
     {"The decoder attends with its previous state s_t-1: one score per source word, softmax into weights that sum to 1, and a new context vector c_t at every step.",
      "解码器用前一个状态 s_t-1 计算注意力：每个源词一个分数，softmax 成和为 1 的权重，每一步都得到一个新的上下文向量 c_t。"},
-    {"Row t is α_t: how much step t looks at each source word. These weights are seeded, not trained: this is the mechanism, not a translation alignment.",
-     "第 t 行就是 α_t：第 t 步对每个源词的关注程度。权重是随机种子生成、未经训练的：这里展示的是机制，不是翻译的对齐。"},
+    {"Row t is α_t: how much step t looks at each source word. With random weights this is the mechanism, not a translation alignment; with the trained model the rows cross where French and English order the words differently.",
+     "第 t 行就是 α_t：第 t 步对每个源词的关注程度。随机权重下这里展示的是机制，不是翻译的对齐；换成训练过的模型，法语和英语词序不同的地方，对齐就会交叉。"},
     {"The notes' sentence: Le chat noir … → The black cat …", "讲义中的句子：Le chat noir … → The black cat …"},
     {"Twelve source words, thirteen target words: one α_t per target word.", "12 个源词、13 个目标词：每个目标词一个 α_t。"},
     {"Three words", "三个词"},
@@ -366,13 +366,12 @@ std::string BahdanauScene::trained_label(bool localized) const {
   const train::Seq2SeqTrainer* t = checkpoint_slot().seq2seq();
   if (!t) return {};
   const train::Seq2SeqCurvePoint& c = t->curve().back();
-  const auto pct = [](double v) { return fmt(100.0 * v, 1) + " %"; };
   const std::string en = "trained on the toy translation (French → English), " + std::to_string(c.step) +
-                         " steps: held-out " + pct(c.accuracy) + " of words right, " + pct(c.alignment) +
+                         " steps: held-out " + fmt_percent(c.accuracy) + " of words right, " + fmt_percent(c.alignment) +
                          " of content words aligned to their source word";
   if (!localized) return en;
   return tr_format(N_("trained on the toy translation (French → English), {0} steps: held-out {1} of words right, {2} of content words aligned to their source word"),
-                   {std::to_string(c.step), pct(c.accuracy), pct(c.alignment)});
+                   {std::to_string(c.step), fmt_percent(c.accuracy), fmt_percent(c.alignment)});
 }
 
 const FieldTable<BahdanauParams>& BahdanauScene::fields() const { return bahdanau_fields(); }
@@ -411,7 +410,7 @@ const std::vector<StageInfo>& BahdanauScene::stages() const {
       {"step", N_("Decoder step t"), "eₜⱼ = vₐᵀ tanh(Wₐ sₜ₋₁ + Uₐ hⱼ),   αₜ = softmax(eₜ),   cₜ = Σⱼ αₜⱼ hⱼ",
        N_("The decoder attends with its previous state s_t-1: one score per source word, softmax into weights that sum to 1, and a new context vector c_t at every step.")},
       {"alignment", N_("The whole alignment matrix"), "α = [α₁ ; α₂ ; … ],   Σⱼ αₜⱼ = 1",
-       N_("Row t is α_t: how much step t looks at each source word. These weights are seeded, not trained: this is the mechanism, not a translation alignment.")},
+       N_("Row t is α_t: how much step t looks at each source word. With random weights this is the mechanism, not a translation alignment; with the trained model the rows cross where French and English order the words differently.")},
   };
   return kStages;
 }

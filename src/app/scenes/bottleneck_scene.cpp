@@ -28,6 +28,12 @@ const TrPair kStrings[] = {
     {"c: the whole sentence in d_h numbers", "c：整句话只剩 d_h 个数"},
     {"What c still holds, word by word", "c 还记得每个词的多少"},
     {"As the sentence grows", "句子变长时"},
+    {"Trained: accuracy against length", "训练后：准确率与长度"},
+    {"The papers' measurement, trained here: the same GRU encoder and decoder learn to reverse strings of 4 to 24 symbols, once reading only c and once with attention, on the same data and the same budget; then each is tested on strings it never saw, length by length.",
+     "论文里的测量，在这里训练：同样的 GRU 编码器和解码器学习把 4 到 24 个符号的串倒过来，一个只读 c，一个用注意力，数据和训练预算都相同；然后在它们从未见过的串上逐个长度测试。"},
+    {"{0} symbols, {1} held-out strings: {2}\nwords right {3}, whole strings right {4}", "{0} 个符号，{1} 个留出串：{2}\n词正确 {3}，整串正确 {4}"},
+    {"with attention", "有注意力"},
+    {"without attention (c only)", "无注意力（只读 c）"},
     {"An RNN encoder reads one token per step: each new state h_t mixes the token x_t into the previous state, so older tokens are overwritten little by little.",
      "RNN 编码器每步读一个词：新的状态 h_t 把词 x_t 混入之前的状态，较早的词一点点被覆盖。"},
     {"Seq2Seq hands the decoder only the last state, the context vector c: n·d_in source numbers squeezed into d_h numbers — the information bottleneck.",
@@ -216,7 +222,12 @@ Status compute_bottleneck(const BottleneckParams& p, BottleneckModel* out, bool 
   return Status::Ok();
 }
 
-BottleneckScene::BottleneckScene(bool defer) { start(defer); }
+BottleneckScene::BottleneckScene(bool defer) {
+  start(defer);
+  const Status s = race_.configure({train::reversal_recipe(train::Seq2SeqAttention::None), train::reversal_recipe(train::Seq2SeqAttention::Additive)},
+                                   bottleneck_race::lengths(), bottleneck_race::kMeasurePerLength);
+  (void)s;  // the build's recipes are valid (tested)
+}
 
 const FieldTable<BottleneckParams>& BottleneckScene::fields() const { return bottleneck_fields(); }
 const std::vector<ScenePreset<BottleneckParams>>& BottleneckScene::preset_table() const { return bottleneck_presets(); }
@@ -258,6 +269,8 @@ const std::vector<StageInfo>& BottleneckScene::stages() const {
        N_("A linear probe, fitted on many random sentences of this length, tries to read each token back: from c alone (Seq2Seq) or from that position's own state h_j (what an attention decoder can read).")},
       {"grow", N_("As the sentence grows"), "mean R²(c) ≤ dₕ / (L·dᵢₙ)",
        N_("The mean over positions, for every length: from c it falls under d_h/(L·d_in), from the h_j it stays high. Attention gives each decoder step its own context c_t = Σ_j α_tj h_j.")},
+      {"trained", N_("Trained: accuracy against length"), "c = hₙ   vs   cₜ = Σⱼ αₜⱼ hⱼ",
+       N_("The papers' measurement, trained here: the same GRU encoder and decoder learn to reverse strings of 4 to 24 symbols, once reading only c and once with attention, on the same data and the same budget; then each is tested on strings it never saw, length by length.")},
   };
   return kStages;
 }
@@ -265,10 +278,34 @@ const std::vector<StageInfo>& BottleneckScene::stages() const {
 
 const TrPair* BottleneckScene::translations(size_t* count) const { return translation_table(kStrings, count); }
 
-std::vector<int> BottleneckScene::substeps() const { return {std::max(1, model_.n()), 1, 1, 1}; }
+std::vector<int> BottleneckScene::substeps() const { return {std::max(1, model_.n()), 1, 1, 1, 1}; }
 
 void BottleneckScene::write_results(json& doc, bool with_matrices) const {
-  doc["results"] = results_json(params_, model(), with_matrices);
+  json r = results_json(params_, model(), with_matrices);
+  // The race's measurement once done: held-out token (and sentence) accuracy by source length.
+  if (race_.measured()) {
+    r["accuracy_by_length"] = {{"lengths", race_.lengths()},
+                               {"with_attention", race_.tokens_by_length(1)},
+                               {"without_attention", race_.tokens_by_length(0)},
+                               {"sentences_with_attention", race_.sentences_by_length(1)},
+                               {"sentences_without_attention", race_.sentences_by_length(0)},
+                               {"pairs_per_length", race_.per_length()}};
+  }
+  doc["results"] = r;
+  doc["training"] = race_.json();
+}
+
+Status BottleneckScene::prepare(const json& in, std::unique_ptr<SceneChange>* out) const {
+  return prepare_with_race(in, race_, out, [this](const json& rest, std::unique_ptr<SceneChange>* inner) { return ParamScene::prepare(rest, inner); });
+}
+
+void BottleneckScene::commit(std::unique_ptr<SceneChange> change) {
+  commit_with_race(std::move(change), &race_, [this](std::unique_ptr<SceneChange> c) { ParamScene::commit(std::move(c)); });
+}
+
+const std::vector<int>& bottleneck_race::lengths() {
+  static const std::vector<int> kLengths = {4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24};
+  return kLengths;
 }
 
 std::string BottleneckScene::explain(int what, int i, int j) const {
@@ -301,6 +338,14 @@ std::string BottleneckScene::explain(int what, int i, int j) const {
       return tr_format(N_("L = {0}: mean R² from c = {1}, from h_j = {2}, bound = {3}"),
                   {std::to_string(pl.L), fmt(pl.mean_r2_final, 3), fmt(pl.mean_r2_reader, 3),
                    fmt(bottleneck_bound(params_.d_h, params_.d_in, pl.L), 3)});
+    }
+    case BottleneckItem::TrainedLength: {
+      if (!race_.measured() || i < 0 || i >= static_cast<int>(race_.lengths().size()) || j < 0 || j > 1) return {};
+      const size_t k = static_cast<size_t>(i);
+      return tr_format(N_("{0} symbols, {1} held-out strings: {2}\nwords right {3}, whole strings right {4}"),
+                       {std::to_string(race_.lengths()[k]), std::to_string(race_.per_length()),
+                        tr(j ? N_("with attention") : N_("without attention (c only)")), fmt_percent(race_.tokens_by_length(j)[k]),
+                        fmt_percent(race_.sentences_by_length(j)[k])});
     }
   }
   return {};

@@ -1,22 +1,34 @@
 // Scene "The Seq2Seq bottleneck" (id "bottleneck"): an RNN encoder reads a sentence token by token and hands
 // the decoder ONE vector c (its last state). How much of each source token can still be read back from c,
 // and how much from the states h_j an attention decoder reads? A ridge probe over many random sentences
-// measures it (core/seq2seq.h), at the sentence's length and as the sentence grows.
+// measures it (core/seq2seq.h), at the sentence's length and as the sentence grows. Then the papers' own
+// measurement, trained in the page (app/seq2seq_race.h): GRU encoder–decoders without and with attention, on the
+// same data (reversal of 4 … 24 symbols) and the same budget, held-out accuracy against source length (the
+// shape of Bahdanau et al.'s Figure 2). setState({training: "start" | "pause" | "reset"}) drives it.
 #pragma once
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "app/param_scene.h"
+#include "app/seq2seq_race.h"
 #include "core/bottleneck_probe.h"
 #include "core/seq2seq.h"
 
 namespace ap {
 
-enum class BottleneckStage { Read = 0, Compress, Probe, Grow, Count };
+enum class BottleneckStage { Read = 0, Compress, Probe, Grow, Trained, Count };
 // Scene::explain's `what`: a cell of X (i token, j feature), of H (i token, j unit), of c (j unit), a probed
 // position (i position) and a length of the curve (i index into the lengths, L = i + 1).
-enum class BottleneckItem { Source = 0, State, Context, Position, Length };
+// TrainedLength: i index into the race's lengths, j = 0 without attention, 1 with.
+enum class BottleneckItem { Source = 0, State, Context, Position, Length, TrainedLength };
+
+// The race of the last stage: reversal_recipe without attention (run 0) and with additive attention (run 1),
+// measured at these lengths on kMeasurePerLength held-out pairs each.
+namespace bottleneck_race {
+const std::vector<int>& lengths();  // 4, 6, … 24
+constexpr int kMeasurePerLength = 40;
+}  // namespace bottleneck_race
 
 struct BottleneckParams {
   std::string text = "Le chat noir est assis sur le tapis rouge dans le salon";
@@ -71,6 +83,14 @@ class BottleneckScene final : public ParamScene<BottleneckParams, BottleneckMode
   // page API), not when the playground starts.
   const BottleneckModel& model() const;
 
+  // The trained measurement (the last stage): the race and its commands.
+  Seq2SeqRace& race() { return race_; }
+  const Seq2SeqRace& race() const { return race_; }
+  Status prepare(const nlohmann::json& in, std::unique_ptr<SceneChange>* out) const override;
+  void commit(std::unique_ptr<SceneChange> change) override;
+  bool wants_time() const override { return race_.busy(); }
+  void run_slice(double budget_ms) override { race_.slice(budget_ms); }
+
  protected:
   void build_first() override;  // the default model without its probe (model() runs it when first read)
   void installed() override { probe_pending_ = false; }
@@ -79,9 +99,11 @@ class BottleneckScene final : public ParamScene<BottleneckParams, BottleneckMode
   Status compute(const BottleneckParams& p, BottleneckModel* out) const override;
   nlohmann::json results(const BottleneckParams& p, const BottleneckModel& m, bool with_matrices) const override;
   const char* matrices_key() const override { return "H"; }
+  std::vector<const char*> unchecked_results() const override { return {"accuracy_by_length"}; }
 
  private:
   mutable bool probe_pending_ = false;
+  Seq2SeqRace race_;
 };
 
 }  // namespace ap

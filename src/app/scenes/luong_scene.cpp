@@ -8,6 +8,7 @@
 #include "app/json_fields.h"
 #include "app/param_fields.h"
 #include "app/scene_presets.h"
+#include "app/weights_label.h"
 #include "core/embedding.h"
 #include "core/number_text.h"
 #include "core/tokenizer.h"
@@ -28,8 +29,8 @@ const TrPair kStrings[] = {
      "单向 RNN 从左到右读源句（Luong 的编码器）；解码器先算出当前状态 s_t（由 s_t-1 和上一个目标词 y_t-1 得到），然后才做注意力。"},
     {"The same s_t meets the same h_j three ways: dot s_t^T h_j (no parameters), general s_t^T W_a h_j, concat v_a^T tanh(W_a [s_t; h_j]); softmax turns each row of scores into attention weights α_t.",
      "同一个 s_t 以三种方式与同一组 h_j 相遇：dot s_t^T h_j（无参数）、general s_t^T W_a h_j、concat v_a^T tanh(W_a [s_t; h_j])；softmax 把每行分数变成注意力权重 α_t。"},
-    {"One row per decoder step t, one column per source word j: each score function gives its own alignment (对齐), each row sums to 1. The weights are untrained, so the patterns are not a translation's.",
-     "每个解码步 t 一行，每个源词 j 一列：每种评分函数给出自己的对齐矩阵，每行之和为 1。权重未经训练，所以这些模式不是真实翻译的对齐。"},
+    {"One row per decoder step t, one column per source word j: each score function gives its own alignment (对齐), each row sums to 1. With random weights the patterns are not a translation's; with the trained models each English word looks at the French word it translates.",
+     "每个解码步 t 一行，每个源词 j 一列：每种评分函数给出自己的对齐矩阵，每行之和为 1。随机权重下这些模式不是翻译的对齐；换成训练过的模型，每个英语词都看向它所翻译的法语词。"},
     {"The notes' three differences: Luong attends with the current state s_t (Bahdanau with s_t-1), reads a unidirectional encoder (Bahdanau a bidirectional one), and its dot score is simpler and cheaper.",
      "讲义列出的三点区别：Luong 用当前状态 s_t 做注意力（Bahdanau 用 s_t-1），用单向编码器（Bahdanau 用双向），点积评分更简洁高效。"},
     {"Step through the decoder (stage 2) and compare the three bars of each source word; then set d_s to 24 and see why the dot score disappears.",
@@ -62,6 +63,11 @@ const TrPair kStrings[] = {
     {"source word", "源词"},
     {"read", "读入"},
     {"will emit", "将输出"},
+    // the trained view
+    {"trained on the toy translation (French → English), {0} steps each; held-out words right: dot {1}, general {2}, concat {3}; content words aligned to their source word: {4}, {5}, {6}",
+     "在玩具翻译（法语 → 英语）上各训练 {0} 步；留出数据上词的正确率：dot {1}、general {2}、concat {3}；实词对齐到其源词：{4}、{5}、{6}"},
+    {"a GRU unit: h = (1 − z)·h_prev + z·n", "GRU 单元：h = (1 − z)·h_prev + z·n"},
+    {"the {0} model", "{0} 模型"},
     // errors
     {"score must be one of all, dot, general, concat; got {0}", "score 必须是 all、dot、general、concat 之一；收到的是 {0}"},
     {"the {0} sentence has no tokens: type at least one word", "{0} 句子中没有 token：请至少输入一个词"},
@@ -69,6 +75,9 @@ const TrPair kStrings[] = {
 };
 
 constexpr const char* kStart = "<s>";  // the decoder's input at step 1
+
+const LuongScore kAllScores[] = {LuongScore::Dot, LuongScore::General, LuongScore::Concat};
+const LuongScore (&kAllScoresInOrder)[3] = kAllScores;  // the trained models' order (seq2seq_checkpoint_recipes)
 
 using Preset = ScenePreset<LuongParams>;
 
@@ -126,11 +135,11 @@ const FieldTable<LuongParams>& luong_fields() {
       {"d_a", at<&P::d_a>, 1, luong_limits::kMaxSize},
       {"gain", at<&P::gain>, 0.0, s2s_limits::kMaxGain},
       {"seed", at<&P::seed>},
+      weights_field<P>(),
   };
   return kFields;
 }
 
-const LuongScore kAllScores[] = {LuongScore::Dot, LuongScore::General, LuongScore::Concat};
 
 // A sentence → its tokens, with the sentence named in the message ("source" / "target").
 Status sentence_tokens(const std::string& text, const char* which, std::vector<std::string>* out) {
@@ -192,6 +201,12 @@ json results_json(const LuongModel& m, bool with_matrices) {
     peaks[luong_score_name(sr.kind)] = p;
   }
   r["peaks"] = peaks;
+  r["trained"] = m.trained;
+  if (m.trained) {
+    json tr_ = json::object();
+    for (size_t k = 0; k < m.trained_runs.size(); ++k) tr_[luong_score_name(kAllScoresInOrder[k])] = m.trained_runs[k].translation;
+    r["translations"] = tr_;
+  }
   if (with_matrices) {
     r["H"] = matrix_json(m.encoder.H);
     r["states"] = matrix_json(m.run.states);
@@ -294,12 +309,122 @@ Status compute_luong(const LuongParams& p, LuongModel* out) {
   return Status::Ok();
 }
 
-LuongScene::LuongScene(bool defer) { start(defer); }
+// The trained view: the sentences through each of the build's three models (Seq2SeqTrainer::align, teacher
+// forcing on the target given), in the seeded model's places: the rows of each score's run, and H and s_t of
+// the model chosen (dot for "all"). The seeded model of the same sizes (16 each, the trained ones') keeps the
+// parameter tables. Words outside the toy vocabulary are refused by name.
+Status compute_luong_trained(const LuongParams& p, const std::vector<const train::Seq2SeqTrainer*>& models, LuongModel* out) {
+  if (models.size() != 3 || !models[0] || !models[1] || !models[2]) return Status::Error("the trained model has not arrived yet");
+  LuongParams sized = p;
+  const train::Seq2SeqRecipe& r = models[0]->recipe();
+  sized.d_emb = r.d_emb;
+  sized.d_h = sized.d_s = sized.d_a = r.d_h;
+  sized.trained = false;
+  LuongModel m;
+  AP_TRY(compute_luong(sized, &m));
+  std::vector<std::string> source, target;
+  AP_TRY(sentence_tokens(p.source, "source", &source));
+  AP_TRY(sentence_tokens(p.target, "target", &target));
+  m.trained_runs.resize(3);
+  for (size_t k = 0; k < 3; ++k) AP_TRY(models[k]->align(source, target, &m.trained_runs[k]));
+  LuongScore chosen = LuongScore::Dot;
+  (void)parse_luong_score_name(p.score, &chosen);
+  m.shown = chosen == LuongScore::General ? 1 : chosen == LuongScore::Concat ? 2 : 0;
+  const train::Seq2SeqAlignment& a = m.trained_runs[static_cast<size_t>(m.shown)];
+  m.trained = true;
+  m.source_tokens = a.source;
+  m.target_tokens = a.target;
+  m.target_tokens.push_back("</s>");  // the step that ends the sentence attends too
+  m.input_tokens = a.reads;
+  m.X = a.X;
+  m.Y_prev = a.Y_prev;
+  m.encoder.n = static_cast<int>(a.H.rows());
+  m.encoder.d_in = static_cast<int>(a.X.cols());
+  m.encoder.d_h = static_cast<int>(a.H.cols());
+  m.encoder.H = a.H;
+  m.encoder.pre = a.H;  // a GRU has no single pre-activation: the hover reads its gates (trained_runs)
+  m.encoder.last = a.H.row(a.H.rows() - 1).transpose();
+  m.run.n = static_cast<int>(a.alpha.cols());
+  m.run.T = static_cast<int>(a.alpha.rows());
+  m.run.s0 = a.s0.row(0).transpose();
+  m.run.states = a.states;
+  m.available = {LuongScore::Dot, LuongScore::General, LuongScore::Concat};
+  m.run.runs.clear();
+  for (size_t k = 0; k < 3; ++k) {
+    const train::Seq2SeqAlignment& ak = m.trained_runs[k];
+    LuongScoreRun sr;
+    sr.kind = kAllScores[k];
+    sr.scores = ak.scores;
+    sr.alignment = ak.alpha;
+    sr.contexts = ak.contexts;
+    sr.score_max.resize(static_cast<Eigen::Index>(ak.score_max.size()));
+    sr.exp_sum.resize(static_cast<Eigen::Index>(ak.exp_sum.size()));
+    for (size_t t = 0; t < ak.score_max.size(); ++t) {
+      sr.score_max(static_cast<Eigen::Index>(t)) = ak.score_max[t];
+      sr.exp_sum(static_cast<Eigen::Index>(t)) = ak.exp_sum[t];
+    }
+    m.run.runs.push_back(std::move(sr));
+  }
+  *out = std::move(m);
+  return Status::Ok();
+}
+
+LuongScene::LuongScene(bool defer) : TrainedView<LuongParams>(BuildCheckpoint::Luong) {
+  start(defer);
+  using train::Seq2SeqAttention;
+  const Status s = race_.configure(seq2seq_checkpoint_recipes(BuildCheckpoint::Luong));
+  (void)s;  // the build's recipes are valid (tested)
+}
+
+void LuongScene::receive_checkpoint(const std::vector<unsigned char>& bytes) {
+  take_checkpoint(bytes, [this](const LuongParams& p) { return apply(p); });
+}
+
+void LuongScene::write_params(json& doc) const { write_fields(fields(), shown(params_), doc); }
+
+std::string LuongScene::weights_label(bool localized) const {
+  return model_.trained ? trained_label(localized) : random_weights_label(params_.seed, localized);
+}
+
+std::string LuongScene::trained_label(bool localized) const {
+  if (!trained_model(0) || !trained_model(1) || !trained_model(2)) return {};
+  std::vector<std::string> a{std::to_string(trained_model(0)->evaluated_step())};
+  for (int k = 0; k < 3; ++k) a.push_back(fmt_percent(trained_model(k)->curve().back().accuracy));
+  for (int k = 0; k < 3; ++k) a.push_back(fmt_percent(trained_model(k)->curve().back().alignment));
+  const char* t = N_("trained on the toy translation (French → English), {0} steps each; held-out words right: dot {1}, general {2}, concat {3}; content words aligned to their source word: {4}, {5}, {6}");
+  return localized ? tr_format(t, a) : format_template(t, a);
+}
+
+Status LuongScene::prepare(const json& in, std::unique_ptr<SceneChange>* out) const {
+  return prepare_with_race(in, race_, out, [this](const json& rest, std::unique_ptr<SceneChange>* inner) { return ParamScene::prepare(rest, inner); });
+}
+
+void LuongScene::commit(std::unique_ptr<SceneChange> change) {
+  commit_with_race(std::move(change), &race_, [this](std::unique_ptr<SceneChange> c) { ParamScene::commit(std::move(c)); });
+}
+
+void LuongScene::write_results(json& doc, bool with_matrices) const {
+  ParamScene::write_results(doc, with_matrices);
+  doc["training"] = race_.json();
+  // The race's comparison once trained: per score, the steps to 95 % held-out words right (−1: not reached).
+  json& runs = doc["training"]["runs"];
+  for (int k = 0; k < race_.runs() && k < static_cast<int>(runs.size()); ++k) runs[static_cast<size_t>(k)]["steps_to_95"] = race_.steps_to(k, 0.95);
+}
 
 const FieldTable<LuongParams>& LuongScene::fields() const { return luong_fields(); }
 const std::vector<ScenePreset<LuongParams>>& LuongScene::preset_table() const { return luong_presets(); }
-Status LuongScene::compute(const LuongParams& p, LuongModel* out) const { return compute_luong(p, out); }
-json LuongScene::results(const LuongParams& p, const LuongModel& m, bool with_matrices) const { return results_json(m, with_matrices); }
+Status LuongScene::compute(const LuongParams& p, LuongModel* out) const {
+  if (!p.trained) return compute_luong(p, out);
+  if (checkpoint() == CheckpointSlot::State::Failed) return checkpoint_error();
+  return compute_luong_trained(p, {trained_model(0), trained_model(1), trained_model(2)}, out);
+}
+json LuongScene::results(const LuongParams& p, const LuongModel& m, bool with_matrices) const {
+  (void)p;
+  json r = results_json(m, with_matrices);
+  if (m.trained) r["label"] = trained_label(false);
+  write_checkpoint_state(r);
+  return r;
+}
 
 const char* LuongScene::title() const { return N_("Luong: multiplicative attention"); }
 
@@ -316,7 +441,7 @@ const std::vector<StageInfo>& LuongScene::stages() const {
       {"step", N_("One decoder step: three scores"), "eₜⱼ = sₜᵀhⱼ  |  sₜᵀWₐhⱼ  |  vₐᵀ tanh(Wₐ[sₜ; hⱼ]),   αₜ = softmax(eₜ)",
        N_("The same s_t meets the same h_j three ways: dot s_t^T h_j (no parameters), general s_t^T W_a h_j, concat v_a^T tanh(W_a [s_t; h_j]); softmax turns each row of scores into attention weights α_t.")},
       {"alignments", N_("Three alignment matrices"), "αₜⱼ = exp(eₜⱼ) / Σₖ exp(eₜₖ),   cₜ = Σⱼ αₜⱼ hⱼ",
-       N_("One row per decoder step t, one column per source word j: each score function gives its own alignment (对齐), each row sums to 1. The weights are untrained, so the patterns are not a translation's.")},
+       N_("One row per decoder step t, one column per source word j: each score function gives its own alignment (对齐), each row sums to 1. With random weights the patterns are not a translation's; with the trained models each English word looks at the French word it translates.")},
       {"compare", N_("Luong vs Bahdanau"), "Bahdanau: vₐᵀ tanh(Wₐ sₜ₋₁ + Uₐ hⱼ)     Luong: sₜᵀ hⱼ",
        N_("The notes' three differences: Luong attends with the current state s_t (Bahdanau with s_t-1), reads a unidirectional encoder (Bahdanau a bidirectional one), and its dot score is simpler and cheaper.")},
   };
@@ -339,12 +464,45 @@ int LuongScene::shown_step() const {
   return std::clamp(timeline.done_substeps(), 0, T - 1);
 }
 
+// A hovered cell of the trained view: the GRU's gates for a state, the model's own score and softmax for a weight.
+std::string LuongScene::explain_trained(int what, int i, int j) const {
+  const LuongModel& m = model_;
+  const int n = m.run.n, T = m.run.T;
+  char buf[640];
+  const std::string model_name = tr_format(N_("the {0} model"), {tr(score_title(kAllScores[m.shown]))});
+  if (what == static_cast<int>(LuongItem::Encoder)) {
+    const train::Seq2SeqAlignment& a = m.trained_runs[static_cast<size_t>(m.shown)];
+    if (i < 0 || i >= n || j < 0 || j >= a.z_fwd.cols()) return {};
+    std::snprintf(buf, sizeof buf, "%s, %s, %s %d %s: h_%d[%d] = %s\n%s: z = %s, n = %s", model_name.c_str(), tr("encoder"), tr("source word"), i + 1,
+                  quoted(m.source_tokens, i).c_str(), i + 1, j + 1, fmt(m.encoder.H(i, j), 4).c_str(), tr("a GRU unit: h = (1 − z)·h_prev + z·n"),
+                  fmt(a.z_fwd(i, j), 3).c_str(), fmt(a.n_fwd(i, j), 3).c_str());
+    return buf;
+  }
+  if (what == static_cast<int>(LuongItem::Decoder)) {
+    if (i < 0 || i >= T || j < 0 || j >= m.run.states.cols()) return {};
+    std::snprintf(buf, sizeof buf, "%s, %s, %s t = %d (%s %s, %s %s): s_%d[%d] = %s", model_name.c_str(), tr("decoder"), tr("step"), i + 1, tr("read"),
+                  quoted(m.input_tokens, i).c_str(), tr("will emit"), quoted(m.target_tokens, i).c_str(), i + 1, j + 1,
+                  fmt(m.run.states(i, j), 4).c_str());
+    return buf;
+  }
+  const int k = what - kLuongAlignItem;
+  if (k < 0 || k > 2 || i < 0 || i >= T || j < 0 || j >= n) return {};
+  const LuongScoreRun* sr = m.find(kAllScores[k]);
+  if (!sr) return {};
+  std::snprintf(buf, sizeof buf, "%s, t = %d %s → j = %d %s\ne = %s\nα = exp(e − max) / Σ exp(e_k − max) = exp(%s − %s) / %s = %s",
+                tr_format(N_("the {0} model"), {tr(score_title(kAllScores[k]))}).c_str(), i + 1, quoted(m.target_tokens, i).c_str(), j + 1,
+                quoted(m.source_tokens, j).c_str(), fmt(sr->scores(i, j), 4).c_str(), fmt(sr->scores(i, j), 4).c_str(),
+                fmt(sr->score_max(i), 4).c_str(), fmt(sr->exp_sum(i), 4).c_str(), fmt(sr->alignment(i, j), 4).c_str());
+  return buf;
+}
+
 // The exact arithmetic of a hovered cell. For an alignment cell the score is redone by the core for that one
 // step (luong_attend), to show the vectors it multiplies; the softmax is spelt out from the run's scores.
 std::string LuongScene::explain(int what, int i, int j) const {
   const LuongModel& m = model_;
   const int n = m.run.n, T = m.run.T;
   char buf[640];
+  if (m.trained) return explain_trained(what, i, j);
   if (what == static_cast<int>(LuongItem::Encoder)) {
     if (i < 0 || i >= n || j < 0 || j >= m.encoder.d_h) return {};
     std::snprintf(buf, sizeof buf, "%s, %s %d %s: h_%d[%d] = tanh(%s) = %s", tr("encoder"), tr("source word"), i + 1,

@@ -2,14 +2,23 @@
 // state s_t is computed FIRST, and Luong et al.'s three score functions — dot, general, concat — side by side
 // on the same encoder states H and the same s_t (core/seq2seq.h). Then the notes' three differences from
 // Bahdanau (s_t vs s_t-1, unidirectional vs bidirectional encoder, the simpler score) and each score's
-// parameters. Teacher forcing: the decoder reads the reference target words. Nothing is trained.
+// parameters. Teacher forcing: the decoder reads the reference target words.
+//
+// Weights "random": one seeded encoder and decoder, the three scores on the same H and s_t. Weights "trained":
+// the build's three GRU encoder–decoders (checkpoints/luong.apsq: luong_recipe(dot, general, concat), the toy
+// translation), each its own model; the states shown are those of the score chosen (dot for "all"). The last
+// stage also trains the three here, side by side (app/seq2seq_race.h): held-out accuracy, steps to 95 %,
+// alignment; setState({training: "start" | "pause" | "reset"}) drives it.
 #pragma once
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "app/param_scene.h"
+#include "app/seq2seq_race.h"
+#include "app/trained_checkpoint.h"
 #include "core/seq2seq.h"
+#include "core/train/seq2seq_trainer.h"
 
 namespace ap {
 
@@ -30,9 +39,11 @@ struct LuongParams {
   int d_a = 16;               // concat's hidden width
   double gain = 0.9;          // the encoder's recurrent gain g (make_rnn_weights)
   uint64_t seed = 42;
+  // weights "trained": the build's three models (their sizes are their own: d_emb … seed apply to the seeded one)
+  bool trained = false;
   bool operator==(const LuongParams& o) const {
     return source == o.source && target == o.target && score == o.score && d_emb == o.d_emb && d_h == o.d_h && d_s == o.d_s &&
-           d_a == o.d_a && gain == o.gain && seed == o.seed;
+           d_a == o.d_a && gain == o.gain && seed == o.seed && trained == o.trained;
   }
 };
 
@@ -53,6 +64,11 @@ struct LuongModel {
   std::vector<LuongScore> available;       // luong_available_scores(d_s, d_h)
   LuongRun run;                            // run.runs in `available` order
   std::vector<ParamShape> bahdanau_params; // the same sizes with Bahdanau's bidirectional encoder (d_enc = 2·d_h)
+  // The trained view: each score's own model over these sentences (dot, general, concat), the last step EOS;
+  // `shown` is the model whose H and s_t fill encoder and run.states (its gates: hover).
+  bool trained = false;
+  std::vector<train::Seq2SeqAlignment> trained_runs;
+  int shown = 0;
   // The run of score `k`, or nullptr when it is not defined for these sizes (dot with d_s != d_h).
   const LuongScoreRun* find(LuongScore k) const;
 };
@@ -64,10 +80,28 @@ struct ScoreParamCounts {
 };
 ScoreParamCounts score_param_counts(const LuongModel& m);
 
-class LuongScene final : public ParamScene<LuongParams, LuongModel> {
+class LuongScene final : public ParamScene<LuongParams, LuongModel>, public TrainedView<LuongParams> {
  public:
   // defer: build the first model when first used (make_scenes), not now (Scene::ensure_built).
   explicit LuongScene(bool defer = false);
+
+  // ---- the trained view ----
+  void receive_checkpoint(const std::vector<unsigned char>& bytes);
+  // "trained on the toy translation …, held-out words right: dot 98.4 %, …" or "random, seed 42".
+  std::string weights_label(bool localized = true) const;
+  std::string trained_label(bool localized = true) const;  // "" before the checkpoint arrives
+  void write_params(nlohmann::json& doc) const override;
+  // The build's model of score k (0 dot, 1 general, 2 concat) once arrived, else null.
+  const train::Seq2SeqTrainer* trained_model(int k) const { return checkpoint_slot().seq2seq(static_cast<size_t>(k)); }
+
+  // ---- the three trained here (the last stage) ----
+  Seq2SeqRace& race() { return race_; }
+  const Seq2SeqRace& race() const { return race_; }
+  Status prepare(const nlohmann::json& in, std::unique_ptr<SceneChange>* out) const override;
+  void commit(std::unique_ptr<SceneChange> change) override;
+  void write_results(nlohmann::json& doc, bool with_matrices) const override;
+  bool wants_time() const override { return race_.busy(); }
+  void run_slice(double budget_ms) override { race_.slice(budget_ms); }
 
   const char* id() const override { return "luong"; }
   const char* title() const override;
@@ -82,6 +116,7 @@ class LuongScene final : public ParamScene<LuongParams, LuongModel> {
   static const char* score_formula(LuongScore k);  // math text: "sₜᵀhⱼ" …
   // The decoder step shown by the step stage (0-based row of the run), following the timeline.
   int shown_step() const;
+  std::string explain_trained(int what, int i, int j) const;
 
  protected:
   const FieldTable<LuongParams>& fields() const override;
@@ -89,6 +124,13 @@ class LuongScene final : public ParamScene<LuongParams, LuongModel> {
   Status compute(const LuongParams& p, LuongModel* out) const override;
   nlohmann::json results(const LuongParams& p, const LuongModel& m, bool with_matrices) const override;
   const char* matrices_key() const override { return "alignments"; }
+  bool must_wait(const LuongParams& p) const override { return wants_checkpoint(p.trained); }
+  void wait_for(const LuongParams& p) override { hold_for_checkpoint(p); }
+  void installed() override { release_hold(); }
+  std::vector<const char*> unchecked_results() const override { return {"checkpoint", "checkpoint_error"}; }
+
+ private:
+  Seq2SeqRace race_;
 };
 
 Status compute_luong(const LuongParams& p, LuongModel* out);

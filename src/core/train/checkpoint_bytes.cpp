@@ -69,6 +69,25 @@ Status open_checkpoint(const uint8_t* bytes, size_t size, const char magic[4], u
   return Status::Ok();
 }
 
+Status split_checkpoints(const uint8_t* bytes, size_t size, std::vector<std::pair<const uint8_t*, size_t>>* parts) {
+  std::vector<std::pair<const uint8_t*, size_t>> v;
+  size_t at = 0;
+  while (bytes && at < size) {
+    uint32_t payload_bytes = 0;
+    if (size - at >= kHeader) std::memcpy(&payload_bytes, bytes + at + 8, 4);
+    const size_t want = kHeader + static_cast<size_t>(payload_bytes) + kTrailer;
+    if (size - at < want)  // too short for even a header, or a payload longer than what is left
+      return Status::Error("checkpoint {0} of the file is truncated: {1} bytes left, it needs {2}",
+                           {arg(static_cast<long long>(v.size() + 1)), arg(static_cast<long long>(size - at)),
+                            arg(static_cast<long long>(size - at >= kHeader ? want : kHeader + kTrailer))});
+    v.push_back({bytes + at, want});
+    at += want;
+  }
+  if (v.empty()) return Status::Error("the checkpoint is too short to be one ({0} bytes)", {arg(static_cast<long long>(size))});
+  *parts = std::move(v);
+  return Status::Ok();
+}
+
 void put_params(std::vector<uint8_t>* out, const ParamStore& ps, const float* values) {
   put<uint32_t>(out, static_cast<uint32_t>(ps.size()));
   size_t at = 0;

@@ -51,6 +51,11 @@ void seal_checkpoint(const char magic[4], uint32_t version, const std::vector<ui
 // *payload reads the payload. Each failure says which, by name.
 Status open_checkpoint(const uint8_t* bytes, size_t size, const char magic[4], uint32_t version, Reader* payload);
 
+// A file of several checkpoints one after the other (the Luong scene's three models): the byte ranges of each,
+// by the payload length its header gives. Refused: an empty file, or one whose last envelope is cut (named by
+// its place); each range is then read by open_checkpoint, which checks the rest.
+Status split_checkpoints(const uint8_t* bytes, size_t size, std::vector<std::pair<const uint8_t*, size_t>>* parts);
+
 // Every parameter of `ps`, in order; `values` (may be null): the parameters' values concatenated in that order,
 // written instead of the current ones (a run's last measured weights).
 void put_params(std::vector<uint8_t>* out, const ParamStore& ps, const float* values = nullptr);

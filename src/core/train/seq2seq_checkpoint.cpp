@@ -73,5 +73,19 @@ Status read_seq2seq_checkpoint(const uint8_t* bytes, size_t size, Seq2SeqTrainer
   return Status::Ok();
 }
 
+Status read_seq2seq_checkpoints(const uint8_t* bytes, size_t size, std::vector<std::unique_ptr<Seq2SeqTrainer>>* out) {
+  std::vector<std::pair<const uint8_t*, size_t>> parts;
+  AP_TRY(split_checkpoints(bytes, size, &parts));
+  std::vector<std::unique_ptr<Seq2SeqTrainer>> v;
+  for (size_t k = 0; k < parts.size(); ++k) {
+    auto t = std::make_unique<Seq2SeqTrainer>();
+    const Status s = read_seq2seq_checkpoint(parts[k].first, parts[k].second, t.get());
+    if (!s.ok) return s;  // its own message (translated as it is)
+    v.push_back(std::move(t));
+  }
+  *out = std::move(v);
+  return Status::Ok();
+}
+
 }  // namespace train
 }  // namespace ap

@@ -8,6 +8,7 @@
 // builds, and measures the held-out accuracy again: a file cannot claim what its weights do not give.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "seq2seq_trainer.h"
@@ -24,6 +25,8 @@ void write_seq2seq_checkpoint(const Seq2SeqTrainer& t, std::vector<uint8_t>* out
 Status train_seq2seq_checkpoint(const Seq2SeqRecipe& r, std::vector<uint8_t>* out, Seq2SeqTrainer* trained = nullptr);
 // Builds `out` from the bytes, or fails and leaves `out` as it was.
 Status read_seq2seq_checkpoint(const uint8_t* bytes, size_t size, Seq2SeqTrainer* out);
+// Several checkpoints one after the other (split_checkpoints): each read, in order; all or nothing.
+Status read_seq2seq_checkpoints(const uint8_t* bytes, size_t size, std::vector<std::unique_ptr<Seq2SeqTrainer>>* out);
 
 }  // namespace train
 }  // namespace ap

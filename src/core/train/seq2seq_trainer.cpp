@@ -199,6 +199,20 @@ Status Seq2SeqTrainer::align(const std::vector<std::string>& source, const std::
   return Status::Ok();
 }
 
+Status Seq2SeqTrainer::exclude(const std::vector<Seq2SeqPair>& pairs) {
+  if (step_ > 0) return Status::Error("held-out pairs are set before training: this run is at step {0}", {arg(step_)});
+  for (const Seq2SeqPair& p : pairs) heldout_sources_.insert(key_of(p.src));
+  return Status::Ok();
+}
+
+std::vector<Seq2SeqPair> length_set(const Seq2SeqTrainer& t, const std::vector<int>& lengths, int per_length) {
+  std::vector<Seq2SeqPair> v;
+  for (int L : lengths)
+    for (int k = 0; k < per_length; ++k)
+      v.push_back(t.make_pair(kSeq2SeqLengthSeed, static_cast<uint64_t>(L) * 1000 + static_cast<uint64_t>(k), L, L));
+  return v;
+}
+
 int Seq2SeqTrainer::advance(int n) {
   int taken = 0;
   while (taken < n && !finished() && !diverged()) {

@@ -134,6 +134,9 @@ class Seq2SeqTrainer {
   Status align(const std::vector<std::string>& source, const std::vector<std::string>& target, Seq2SeqAlignment* out) const;
   // A pair of the task (training stream or held-out), for the scenes and tests.
   Seq2SeqPair make_pair(uint64_t seed, uint64_t index, int min_len, int max_len) const;
+  // More held-out pairs (a measurement of its own, as length_set's): their sources are never trained on. Only
+  // before the first step (refused after: pairs already seen could not be unseen).
+  Status exclude(const std::vector<Seq2SeqPair>& pairs);
 
  private:
   void evaluate(double loss);
@@ -151,6 +154,12 @@ class Seq2SeqTrainer {
   std::vector<float> good_;  // the weights of the last evaluation, concatenated (restored on divergence)
   Status divergence_;
 };
+
+// The measurement by source length (the bottleneck's, the shape of Bahdanau et al.'s Figure 2): per_length pairs
+// of each length of `lengths`, of a seed of their own (kSeq2SeqLengthSeed), in length order. A trainer that
+// excludes them (Seq2SeqTrainer::exclude) before training never sees them.
+constexpr uint64_t kSeq2SeqLengthSeed = 777;
+std::vector<Seq2SeqPair> length_set(const Seq2SeqTrainer& t, const std::vector<int>& lengths, int per_length);
 
 }  // namespace train
 }  // namespace ap

@@ -1,0 +1,71 @@
+#include "views/race_panel.h"
+
+#include <algorithm>
+
+#include "app/i18n.h"
+#include "app/state.h"
+#include "core/number_text.h"
+#include "widgets/plot.h"
+
+namespace ap {
+
+namespace {
+const TrPair kStrings[] = {
+    {"Train both", "训练两个模型"},
+    {"Train all", "全部训练"},
+    {"held-out words right", "留出数据上词的正确率"},
+    {"{0} s of training in this page", "在本页中训练了 {0} 秒"},
+};
+}  // namespace
+
+const TrPair* race_panel_strings(size_t* count) { return translation_table(kStrings, count); }
+
+void race_buttons(ViewContext& ctx, Seq2SeqRace& race, const char* id) {
+  const std::string pre = std::string("###") + id + "_race_";
+  if (race.state() == Seq2SeqRace::State::Running) {
+    if (ImGui::Button((std::string(tr("Pause")) + pre + "pause").c_str())) (void)report_result(ctx.st, "training", race.command("pause"));
+  } else if (race.state() != Seq2SeqRace::State::Measuring && race.state() != Seq2SeqRace::State::Done) {
+    if (ImGui::Button((std::string(tr(race.recipes().size() == 2 ? N_("Train both") : N_("Train all"))) + pre + "start").c_str()))
+      (void)report_result(ctx.st, "training", race.command("start"));
+  }
+  if (race.started()) {
+    ImGui::SameLine();
+    if (ImGui::Button((std::string(tr("Reset")) + pre + "reset").c_str())) (void)report_result(ctx.st, "training", race.command("reset"));
+  }
+  ImGui::SameLine();
+  const std::string where = std::string(tr("step")) + " " + std::to_string(race.done_steps()) + " / " + std::to_string(race.total_steps()) +
+                            " · " + tr(Seq2SeqRace::state_name(race.state()));
+  const std::string spent = race.started() ? " · " + tr_format(N_("{0} s of training in this page"), {fmt(race.train_seconds(), 1)}) : "";
+  // Wraps to the next line where the buttons leave no room (a phone).
+  if (ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize((where + spent).c_str()).x) ImGui::NewLine();
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted((where + spent).c_str());
+}
+
+void race_curves(const Seq2SeqRace& race, const std::vector<RaceSeries>& series, ImVec2 size, const char* id) {
+  PlotSpec s;
+  s.title = tr("held-out words right");
+  s.x_label = tr("step");
+  int steps = 1;
+  for (const train::Seq2SeqRecipe& r : race.recipes()) steps = std::max(steps, r.steps);
+  for (size_t k = 0; k < series.size(); ++k) {
+    PlotSeries ps;
+    ps.name = series[k].name;
+    ps.color = series[k].color;
+    if (static_cast<int>(k) < race.runs())
+      for (const train::Seq2SeqCurvePoint& p : race.run(static_cast<int>(k)).curve()) {
+        ps.x.push_back(p.step);
+        ps.y.push_back(p.accuracy);
+      }
+    s.series.push_back(ps);
+  }
+  s.x_min = 0;
+  s.x_max = steps;
+  s.y_min = 0;
+  s.y_max = 1.02;
+  s.legend = PlotLegend::BottomRight;
+  s.empty_text = tr("Press Train to start.");
+  plot(id, s, size);
+}
+
+}  // namespace ap

@@ -1,0 +1,175 @@
+// Encoder–decoders trained side by side in slices (app/seq2seq_race.h): the states and commands, round-robin
+// progress, the measurement by length on pairs every run excluded from its training, getState's object; and the
+// bottleneck scene's use of it (results.accuracy_by_length, setState({training})).
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+#include "app/scenes/bottleneck_scene.h"
+#include "app/seq2seq_race.h"
+#include "helpers.h"
+
+namespace ap {
+namespace {
+
+using namespace ::ap::test;
+using nlohmann::json;
+using train::Seq2SeqAttention;
+
+// Small reversal runs: seconds' worth of the real recipes' shape in a few hundred milliseconds.
+train::Seq2SeqRecipe small(Seq2SeqAttention a, int steps = 100) {
+  train::Seq2SeqRecipe r = train::reversal_recipe(a);
+  r.d_h = 16;
+  r.min_len = 3;
+  r.max_len = 8;
+  r.steps = steps;
+  r.learning_rate = 1e-2;
+  return r;
+}
+
+void run_to_end(Seq2SeqRace& race) {
+  for (int k = 0; k < 100000 && race.busy(); ++k) race.slice(5.0);
+}
+
+TEST(AppSeq2SeqRace, TrainsRoundRobinThenMeasuresByLength) {
+  Seq2SeqRace race;
+  ASSERT_TRUE(race.configure({small(Seq2SeqAttention::None), small(Seq2SeqAttention::Additive, 150)}, {3, 5, 8}, 10).ok);
+  EXPECT_EQ(race.state(), Seq2SeqRace::State::Idle);
+  EXPECT_FALSE(race.slice(5.0));  // nothing to do while idle
+  EXPECT_EQ(race.total_steps(), 250);
+  ASSERT_TRUE(race.command("start").ok);
+  // Round-robin by share of budget: after a few slices both runs are about as far along their own budgets.
+  while (race.done_steps() < 100) race.slice(1.0);
+  const double a = static_cast<double>(race.run(0).step()) / 100, b = static_cast<double>(race.run(1).step()) / 150;
+  std::printf("after %d steps: run 0 at %.3f of its budget, run 1 at %.3f\n", race.done_steps(), a, b);
+  EXPECT_NEAR(a, b, 0.05);
+  // Pause stops the slices; start goes on from there.
+  race.pause();
+  const int at = race.done_steps();
+  EXPECT_FALSE(race.slice(5.0));
+  EXPECT_EQ(race.done_steps(), at);
+  ASSERT_TRUE(race.start().ok);
+  run_to_end(race);
+  ASSERT_EQ(race.state(), Seq2SeqRace::State::Done);
+  ASSERT_TRUE(race.measured());
+  EXPECT_EQ(race.run(0).step(), 100);
+  EXPECT_EQ(race.run(1).step(), 150);
+  for (int k = 0; k < 2; ++k) {
+    ASSERT_EQ(race.tokens_by_length(k).size(), 3u);
+    for (size_t i = 0; i < 3; ++i) {
+      EXPECT_GE(race.tokens_by_length(k)[i], 0.0);
+      EXPECT_LE(race.tokens_by_length(k)[i], 1.0);
+      EXPECT_LE(race.sentences_by_length(k)[i], race.tokens_by_length(k)[i] + 1e-12);  // a whole string right has every word right
+    }
+  }
+  EXPECT_GT(race.train_seconds(), 0.0);
+  // The measurement equals held_out_scores over the same pairs (length_set), computed again here.
+  std::vector<train::Seq2SeqPair> pairs = train::length_set(race.run(1), {5}, 10);
+  double tok = 0, sent = 0;
+  train::held_out_scores(race.run(1).model(), pairs, &tok, &sent);
+  EXPECT_EQ(race.tokens_by_length(1)[1], tok);
+  EXPECT_EQ(race.sentences_by_length(1)[1], sent);
+  // getState's object.
+  const json j = race.json();
+  EXPECT_EQ(j["state"], "done");
+  EXPECT_EQ(j["step"], 250);
+  EXPECT_EQ(j["runs"][1]["attention"], "additive");
+  EXPECT_EQ(j["runs"][0]["curve"].size(), 3u);  // steps 0, 50, 100
+  EXPECT_EQ(j["lengths"], json({3, 5, 8}));
+  // Start when done changes nothing; reset goes back to nothing trained.
+  ASSERT_TRUE(race.command("start").ok);
+  EXPECT_EQ(race.state(), Seq2SeqRace::State::Done);
+  ASSERT_TRUE(race.command("reset").ok);
+  EXPECT_EQ(race.state(), Seq2SeqRace::State::Idle);
+  EXPECT_EQ(race.runs(), 0);
+  EXPECT_FALSE(race.measured());
+}
+
+TEST(AppSeq2SeqRace, TheSameRecipesGiveTheSameWeights) {
+  Seq2SeqRace a, b;
+  ASSERT_TRUE(a.configure({small(Seq2SeqAttention::Additive, 60)}, {4}, 5).ok);
+  ASSERT_TRUE(b.configure({small(Seq2SeqAttention::Additive, 60)}, {4}, 5).ok);
+  ASSERT_TRUE(a.start().ok);
+  ASSERT_TRUE(b.start().ok);
+  run_to_end(a);
+  for (int k = 0; k < 100000 && b.busy(); ++k) b.slice(0.5);  // other slices, the same steps
+  EXPECT_EQ(a.run(0).evaluated_weights(), b.run(0).evaluated_weights());
+  EXPECT_EQ(a.tokens_by_length(0), b.tokens_by_length(0));
+}
+
+TEST(AppSeq2SeqRace, BadRecipesAndCommandsAreRefusedByName) {
+  Seq2SeqRace race;
+  train::Seq2SeqRecipe r = small(Seq2SeqAttention::None);
+  r.learning_rate = 0;
+  Status s = race.configure({r});
+  EXPECT_FALSE(s.ok);
+  EXPECT_NE(s.message.find("learning"), std::string::npos) << s.message;
+  EXPECT_FALSE(race.configure({}).ok);
+  EXPECT_FALSE(race.configure({small(Seq2SeqAttention::None)}, {0}, 5).ok);
+  EXPECT_FALSE(race.configure({small(Seq2SeqAttention::None)}, {4}, 0).ok);
+  s = race.command("start");  // never configured
+  EXPECT_FALSE(s.ok);
+  ASSERT_TRUE(race.configure({small(Seq2SeqAttention::None)}).ok);
+  s = race.command("jump");
+  EXPECT_FALSE(s.ok);
+  EXPECT_NE(s.message.find("\"start\", \"pause\" or \"reset\""), std::string::npos) << s.message;
+  json rest;
+  std::string cmd;
+  EXPECT_FALSE(take_race_command(json{{"training", 3}}, race, &rest, &cmd).ok);
+  EXPECT_FALSE(take_race_command(json{{"training", "stop"}}, race, &rest, &cmd).ok);
+  ASSERT_TRUE(take_race_command(json{{"training", json::object()}, {"x", 1}}, race, &rest, &cmd).ok);
+  EXPECT_EQ(cmd, "");
+  EXPECT_EQ(rest, json({{"x", 1}}));
+}
+
+TEST(AppSeq2SeqRace, ExcludedPairsAreRefusedAfterTheFirstStep) {
+  train::Seq2SeqTrainer t;
+  ASSERT_TRUE(t.init(small(Seq2SeqAttention::None)).ok);
+  const std::vector<train::Seq2SeqPair> pairs = train::length_set(t, {4, 6}, 3);
+  ASSERT_EQ(pairs.size(), 6u);
+  EXPECT_EQ(pairs[0].src.size(), 4u);
+  EXPECT_EQ(pairs[5].src.size(), 6u);
+  ASSERT_TRUE(t.exclude(pairs).ok);
+  t.advance(1);
+  EXPECT_FALSE(t.exclude(pairs).ok);
+}
+
+// The bottleneck scene's last stage: the race of Seq2Seq without and with attention, its measurement by length in
+// getState's results, driven by setState. Shortened recipes here; the build's reach their targets in
+// test_train_seq2seq_trainer.cpp and in the browser test.
+TEST(AppSeq2SeqRace, TheBottleneckSceneReportsAccuracyByLength) {
+  BottleneckScene s;
+  EXPECT_EQ(s.race().recipes().size(), 2u);
+  EXPECT_EQ(s.race().recipes()[0].attention, Seq2SeqAttention::None);
+  EXPECT_EQ(s.race().recipes()[1].attention, Seq2SeqAttention::Additive);
+  EXPECT_EQ(s.race().recipes()[0], train::reversal_recipe(Seq2SeqAttention::None));
+  EXPECT_EQ(s.stages().size(), 5u);
+  EXPECT_FALSE(scene_doc(s)["results"].contains("accuracy_by_length"));
+  ASSERT_TRUE(s.race().configure({small(Seq2SeqAttention::None), small(Seq2SeqAttention::Additive)}, {3, 8}, 8).ok);
+  ASSERT_TRUE(prepare_commit(s, json{{"training", "start"}, {"d_h", 16}}).ok);
+  EXPECT_EQ(s.params().d_h, 16);  // the rest of the document applies too
+  EXPECT_TRUE(s.wants_time());
+  for (int k = 0; k < 100000 && s.wants_time(); ++k) s.run_slice(5.0);
+  const json doc = scene_doc(s);
+  const json& a = doc["results"]["accuracy_by_length"];
+  EXPECT_EQ(a["lengths"], json({3, 8}));
+  ASSERT_EQ(a["with_attention"].size(), 2u);
+  ASSERT_EQ(a["without_attention"].size(), 2u);
+  EXPECT_EQ(a["pairs_per_length"], 8);
+  EXPECT_EQ(a["with_attention"][1].get<double>(), s.race().tokens_by_length(1)[1]);
+  EXPECT_EQ(doc["training"]["state"], "done");
+  // setState(getState()) is accepted (the measurement is not restored, nor does it restart).
+  ASSERT_TRUE(prepare_commit(s, doc).ok);
+  EXPECT_EQ(scene_doc(s)["training"]["state"], "done");
+  EXPECT_NE(s.explain(static_cast<int>(BottleneckItem::TrainedLength), 1, 1).find("with attention"), std::string::npos);
+  const Status bad = prepare_commit(s, json{{"training", "begin"}});
+  EXPECT_FALSE(bad.ok);
+  ASSERT_TRUE(prepare_commit(s, json{{"training", "reset"}}).ok);
+  EXPECT_FALSE(scene_doc(s)["results"].contains("accuracy_by_length"));
+}
+
+}  // namespace
+}  // namespace ap
