@@ -10,13 +10,13 @@ namespace ap {
 
 using nlohmann::json;
 
-const char* Seq2SeqRace::state_name(State s) {
+const char* race_state_name(RaceState s) {
   switch (s) {
-    case State::Idle: return "idle";
-    case State::Running: return "running";
-    case State::Paused: return "paused";
-    case State::Measuring: return "measuring";
-    case State::Done: return "done";
+    case RaceState::Idle: return "idle";
+    case RaceState::Running: return "running";
+    case RaceState::Paused: return "paused";
+    case RaceState::Measuring: return "measuring";
+    case RaceState::Done: return "done";
   }
   return "";
 }
@@ -35,20 +35,19 @@ Status Seq2SeqRace::configure(const std::vector<train::Seq2SeqRecipe>& recipes, 
   return Status::Ok();
 }
 
-Status Seq2SeqRace::check(const std::string& c) const {
+Status check_race_command_name(const std::string& c) {
   if (c != "start" && c != "pause" && c != "reset")
     return Status::Error("training must be \"start\", \"pause\" or \"reset\", got {0}", {"\"" + c + "\""});
+  return Status::Ok();
+}
+
+Status Seq2SeqRace::check(const std::string& c) const {
+  AP_TRY(check_race_command_name(c));
   if (recipes_.empty()) return Status::Error("training is not available here: {0}", {"nothing to train"});
   return Status::Ok();
 }
 
-Status Seq2SeqRace::command(const std::string& c) {
-  AP_TRY(check(c));
-  if (c == "start") return start();
-  if (c == "pause") pause();
-  else reset();
-  return Status::Ok();
-}
+Status Seq2SeqRace::command(const std::string& c) { return run_race_command(*this, c); }
 
 Status Seq2SeqRace::start() {
   if (state_ == State::Running || state_ == State::Measuring || state_ == State::Done) return Status::Ok();
@@ -87,11 +86,7 @@ void Seq2SeqRace::reset() {
 }
 
 bool Seq2SeqRace::slice(double budget_ms) {
-  if (!busy()) return false;
-  using clock = std::chrono::steady_clock;
-  const auto t0 = clock::now();
-  const auto spent_ms = [&] { return std::chrono::duration<double, std::milli>(clock::now() - t0).count(); };
-  do {
+  return timed_slice(budget_ms, [this] { return busy(); }, [&] {
     if (state_ == State::Running) {
       // 2. one step of the run furthest behind (by its share of its own budget)
       train::Seq2SeqTrainer* next = nullptr;
@@ -108,7 +103,7 @@ bool Seq2SeqRace::slice(double budget_ms) {
         state_ = lengths_.empty() ? State::Done : State::Measuring;
         by_token_.assign(runs_.size(), {});
         by_sentence_.assign(runs_.size(), {});
-        continue;
+        return;
       }
       next->advance(1);
     } else {
@@ -116,7 +111,7 @@ bool Seq2SeqRace::slice(double budget_ms) {
       const size_t nl = lengths_.size(), run = measure_next_ / nl, li = measure_next_ % nl;
       if (run >= runs_.size()) {
         state_ = State::Done;
-        break;
+        return;
       }
       const auto first = length_pairs_.begin() + static_cast<std::ptrdiff_t>(li * static_cast<size_t>(per_length_));
       const std::vector<train::Seq2SeqPair> group(first, first + per_length_);
@@ -127,11 +122,7 @@ bool Seq2SeqRace::slice(double budget_ms) {
       ++measure_next_;
       if (measure_next_ >= nl * runs_.size()) state_ = State::Done;
     }
-  } while (busy() && spent_ms() < budget_ms);
-  const double spent = spent_ms();
-  seconds_ += spent / 1000.0;
-  longest_slice_ms_ = std::max(longest_slice_ms_, spent);
-  return true;
+  }, &seconds_, &longest_slice_ms_);
 }
 
 int Seq2SeqRace::total_steps() const {
@@ -188,21 +179,6 @@ json Seq2SeqRace::json() const {
   j["runs"] = runs;
   if (!lengths_.empty()) j["lengths"] = lengths_;
   return j;
-}
-
-Status take_race_command(const json& in, const Seq2SeqRace& race, json* rest, std::string* command) {
-  *rest = in;
-  command->clear();
-  const auto it = in.find("training");
-  if (it == in.end()) return Status::Ok();
-  if (it->is_string()) {
-    AP_TRY(race.check(it->get<std::string>()));
-    *command = it->get<std::string>();
-  } else if (!it->is_object()) {
-    return Status::Error("training must be \"start\", \"pause\" or \"reset\", got {0}", {it->dump()});
-  }
-  rest->erase("training");
-  return Status::Ok();
 }
 
 }  // namespace ap

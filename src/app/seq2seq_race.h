@@ -13,6 +13,7 @@
 #pragma once
 #include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <memory>
 #include <string>
 #include <vector>
@@ -23,10 +24,40 @@
 
 namespace ap {
 
+// The states of a training done in slices (this race, and the masks scene's BugTraining).
+enum class RaceState { Idle, Running, Paused, Measuring, Done };
+const char* race_state_name(RaceState s);  // "idle", "running", "paused", "measuring", "done"
+
+// The commands of such a training, once: "start", "pause" or "reset" (checked by race.check).
+template <class Race>
+Status run_race_command(Race& race, const std::string& c) {
+  AP_TRY(race.check(c));
+  if (c == "start") return race.start();
+  if (c == "pause") race.pause();
+  else race.reset();
+  return Status::Ok();
+}
+
+// One slice of such a training: work() while busy() and under budget_ms (at least once); the time spent is added
+// to *seconds and the longest slice kept in *longest_ms. False when there was nothing to do.
+template <class Busy, class Work>
+bool timed_slice(double budget_ms, Busy busy, Work work, double* seconds, double* longest_ms) {
+  if (!busy()) return false;
+  using clock = std::chrono::steady_clock;
+  const auto t0 = clock::now();
+  const auto spent_ms = [&] { return std::chrono::duration<double, std::milli>(clock::now() - t0).count(); };
+  do work();
+  while (busy() && spent_ms() < budget_ms);
+  const double spent = spent_ms();
+  *seconds += spent / 1000.0;
+  if (spent > *longest_ms) *longest_ms = spent;
+  return true;
+}
+
 class Seq2SeqRace {
  public:
-  enum class State { Idle, Running, Paused, Measuring, Done };
-  static const char* state_name(State s);  // "idle", "running", "paused", "measuring", "done"
+  using State = RaceState;
+  static const char* state_name(State s) { return race_state_name(s); }
 
   // The runs (each validated: validate_seq2seq_recipe's message names the field) and the measurement by length
   // (lengths empty: none). Resets.
@@ -78,9 +109,24 @@ class Seq2SeqRace {
   double longest_slice_ms_ = 0;
 };
 
-// setState's "training" in a scene with a race: a command string, or getState's object back (a measurement is
-// redone, not restored: accepted and ignored). `rest` gets the document without it; *command the command or "".
-Status take_race_command(const nlohmann::json& in, const Seq2SeqRace& race, nlohmann::json* rest, std::string* command);
+// setState's "training" in a scene with a race (a Seq2SeqRace, or anything with check(c) and command(c): the masks
+// scene's BugTraining): a command string, or getState's object back (a measurement is redone, not restored:
+// accepted and ignored). `rest` gets the document without it; *command the command or "".
+template <class Race>
+Status take_race_command(const nlohmann::json& in, const Race& race, nlohmann::json* rest, std::string* command) {
+  *rest = in;
+  command->clear();
+  const auto it = in.find("training");
+  if (it == in.end()) return Status::Ok();
+  if (it->is_string()) {
+    AP_TRY(race.check(it->template get<std::string>()));
+    *command = it->template get<std::string>();
+  } else if (!it->is_object()) {
+    return Status::Error("training must be \"start\", \"pause\" or \"reset\", got {0}", {it->dump()});
+  }
+  rest->erase("training");
+  return Status::Ok();
+}
 
 // A scene's change with a race command beside it: its prepare and commit wrap the scene's own.
 struct RaceChange final : SceneChange {
@@ -88,8 +134,8 @@ struct RaceChange final : SceneChange {
   std::string command;
 };
 // prepare_inner(rest, &inner): the scene's own prepare of the document without "training".
-template <class Prepare>
-Status prepare_with_race(const nlohmann::json& in, const Seq2SeqRace& race, std::unique_ptr<SceneChange>* out, Prepare prepare_inner) {
+template <class Race, class Prepare>
+Status prepare_with_race(const nlohmann::json& in, const Race& race, std::unique_ptr<SceneChange>* out, Prepare prepare_inner) {
   nlohmann::json rest;
   auto c = std::make_unique<RaceChange>();
   AP_TRY(take_race_command(in, race, &rest, &c->command));
@@ -98,12 +144,15 @@ Status prepare_with_race(const nlohmann::json& in, const Seq2SeqRace& race, std:
   return Status::Ok();
 }
 // commit_inner(change): the scene's own commit; then the command.
-template <class Commit>
-void commit_with_race(std::unique_ptr<SceneChange> change, Seq2SeqRace* race, Commit commit_inner) {
+template <class Race, class Commit>
+void commit_with_race(std::unique_ptr<SceneChange> change, Race* race, Commit commit_inner) {
   auto* c = dynamic_cast<RaceChange*>(change.get());
   if (!c) return commit_inner(std::move(change));
   commit_inner(std::move(c->inner));
   if (!c->command.empty()) (void)race->command(c->command);
 }
+
+// "training must be "start", "pause" or "reset", got …" unless c is one of them.
+Status check_race_command_name(const std::string& c);
 
 }  // namespace ap

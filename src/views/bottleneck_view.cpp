@@ -526,7 +526,7 @@ void BottleneckView::trained_stage(ViewContext& ctx) {
   dim_wrapped(tr_format(N_("Both models: a GRU encoder and a GRU decoder of {0} units, {1} steps of {2} strings each, learning rate {3}, seed {4}; the task: write a string of 4 to 24 symbols backwards. One reads only the last state c, one attends over every h_j."),
                         {std::to_string(r.d_h), std::to_string(r.steps), std::to_string(r.batch), fmt_sig(r.learning_rate, 2), std::to_string(r.seed)}));
   ImGui::PopTextWrapPos();
-  race_buttons(ctx, race, "bottleneck");
+  race_buttons(ctx, race, "bottleneck", tr("Train both"));
   const std::vector<RaceSeries> names = {{tr("without attention (c = h_n)"), accent_warm()}, {tr("with attention (c_t = Σ α h_j)"), accent_cool()}};
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const bool measured = race.measured();

@@ -553,7 +553,7 @@ void LuongView::race_section(ViewContext& ctx) {
                                {std::to_string(r.d_h), std::to_string(r.steps), std::to_string(r.batch), fmt_sig(r.learning_rate, 2),
                                 std::to_string(r.seed), std::to_string(train::kSeq2SeqHeldout)}).c_str());
   ImGui::PopStyleColor();
-  race_buttons(ctx, race, "luong");
+  race_buttons(ctx, race, "luong", tr("Train all"));
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
   const float table_w = ImGui::GetContentRegionAvail().x;
   if (ImGui::BeginTable("race", 5, flags)) {

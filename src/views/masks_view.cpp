@@ -21,12 +21,34 @@
 #include "widgets/tooltip.h"
 #include "widgets/text_fit.h"
 #include "widgets/table_headers.h"
+#include "core/train/induction.h"
+#include "views/race_panel.h"
+#include "widgets/plot.h"
 
 namespace ap {
 
 namespace {
 // The strings this view draws (its scene's own, for getState and errors, are in app/scenes/masks_scene.cpp).
 const TrPair kViewStrings[] = {
+    {"Train the two", "训练这两个模型"},
+    {"Train both models: the same data, the same steps, one difference: the causal mask.", "训练两个模型：同样的数据，同样的步数，唯一的区别是因果掩码。"},
+    {"training loss: {0} with the mask, {1} without; writing on its own: {2} and {3} right", "训练损失：有掩码 {0}，无掩码 {1}；自己生成时的正确率：{2} 和 {3}"},
+    {"with the causal mask", "带因果掩码"},
+    {"causal mask forgotten (the bug)", "忘了因果掩码（bug）"},
+    {"training loss", "训练损失"},
+    {"training loss (last {0} steps)", "训练损失（最后 {0} 步）"},
+    {"right with the whole sequence given", "给出整个序列时的正确率"},
+    {"right when writing on its own", "自己生成时的正确率"},
+    {"model", "模型"},
+    {"Both: the induction task's model (2 attention layers, d_model {0}), {1} steps of {2} sequences, learning rate {3}, seed {4}; the same sequences in the same order. Each sequence repeats a segment of 6 random tokens; the loss is on the repeat.",
+     "两个模型：归纳任务的模型（2 层注意力，d_model {0}），训练 {1} 步、每步 {2} 个序列，学习率 {3}，种子 {4}；同样的序列，同样的顺序。每个序列把 6 个随机词元组成的片段重复一次；损失算在重复部分上。"},
+    {"Measured on {0} held-out sequences: given the whole sequence, and writing the repeat on its own from the prompt (everything up to its first token).",
+     "在 {0} 个留出序列上测量：给出整个序列时，以及从提示（直到重复部分的第一个词元）开始自己写出重复部分时。"},
+    {"Notice: without the mask the training loss ends {0} times lower ({1} against {2}) and with the whole sequence given it is right {3}; writing on its own it is right {4}, the correct model {5}. It learned to read the answer from the next position, which is not there when it writes.",
+     "注意：没有掩码时，训练损失低了 {0} 倍（{1} 对 {2}），给出整个序列时正确率 {3}；自己生成时只有 {4}，而正确的模型是 {5}。它学会了从下一个位置读答案，而自己生成时那个位置还不存在。"},
+    {"A held-out prompt and what each model writes after it:", "一个留出的提示，以及每个模型在它后面写出的内容："},
+    {"prompt", "提示"},
+    {"should be", "应为"},
     {"weights A: no bug chosen (the same)", "权重 A：未选 bug（相同）"},
     {"one sentence per line", "每行一个句子"},
     {"causal mask", "因果掩码"},
@@ -152,6 +174,12 @@ void MasksView::controls(ViewContext& ctx) {
 }
 
 std::string MasksView::step_text(const ViewContext&) const {
+  if (scene_.timeline.stage() == static_cast<int>(MasksStage::Training)) {
+    const BugTraining& t = scene_.bug_training();
+    if (!t.done()) return tr("Train both models: the same data, the same steps, one difference: the causal mask.");
+    return tr_format(N_("training loss: {0} with the mask, {1} without; writing on its own: {2} and {3} right"),
+                     {fmt_sig(t.run(0).train_loss()), fmt_sig(t.run(1).train_loss()), fmt_percent(t.generation(0)), fmt_percent(t.generation(1))});
+  }
   const MasksModel& m = scene_.model();
   const MasksParams& p = scene_.params();
   char buf[300];
@@ -167,8 +195,9 @@ void MasksView::stage(ViewContext& ctx) {
     case MasksStage::Batch: batch_stage(ctx); break;
     case MasksStage::Masks: matrices(ctx, false); break;
     case MasksStage::Weights: matrices(ctx, true); break;
-    case MasksStage::Damage:
-    default: damage_stage(ctx); break;
+    case MasksStage::Damage: damage_stage(ctx); break;
+    case MasksStage::Training:
+    default: training_stage(ctx); break;
   }
 }
 
@@ -415,6 +444,100 @@ void MasksView::damage_stage(ViewContext& ctx) {
   ImGui::TextDisabled("%s", tr(MasksScene::bug_effect(scene_.params().bug)));
   if (!scene_.params().causal) ImGui::TextDisabled("%s: %s", tr("causal mask"), tr("needs the causal mask"));
   ImGui::PopTextWrapPos();
+}
+
+// Stage 5: the same tiny causal language model trained with its mask and with the mask forgotten (app/bug_training.h):
+// the commands, both loss curves, the measured table and one held-out prompt written by each.
+void MasksView::training_stage(ViewContext& ctx) {
+  BugTraining& t = scene_.bug_training();
+  const train::BugLabRecipe& r = t.recipe();
+  const float fs = ImGui::GetFontSize();
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  text_wrapped("%s", tr_format(N_("Both: the induction task's model (2 attention layers, d_model {0}), {1} steps of {2} sequences, learning rate {3}, seed {4}; the same sequences in the same order. Each sequence repeats a segment of 6 random tokens; the loss is on the repeat."),
+                               {std::to_string(r.d_model), std::to_string(r.steps), std::to_string(r.batch), fmt_sig(r.learning_rate, 2), std::to_string(r.seed)}).c_str());
+  ImGui::PopStyleColor();
+  race_buttons(ctx, t, "masks", tr("Train the two"));
+  const char* names[2] = {tr("with the causal mask"), tr("causal mask forgotten (the bug)")};
+  const ImU32 colors[2] = {accent_cool(), accent_warm()};
+  // 1) the training loss of both, on a log scale (the bug's falls over decades)
+  PlotSpec s;
+  s.title = tr("training loss");
+  s.x_label = tr("step");
+  for (int k = 0; k < 2; ++k) {
+    PlotSeries ps;
+    ps.name = names[k];
+    ps.color = colors[k];
+    if (t.started())
+      for (const train::BugLabPoint& p : t.run(k).curve()) {
+        ps.x.push_back(p.step);
+        ps.y.push_back(p.loss);
+      }
+    s.series.push_back(ps);
+  }
+  s.y_log = true;
+  s.x_min = 0;
+  s.x_max = r.steps;
+  s.legend = PlotLegend::BottomLeft;
+  s.empty_text = tr("Press Train to start.");
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const bool side = avail.x >= fs * 44.f;
+  const float plot_h = std::max(fs * 10.f, avail.y - fs * (t.done() ? 12.f : 2.f));
+  plot("masks_bug_loss", s, ImVec2(side && t.done() ? avail.x * 0.45f : avail.x, side ? plot_h : plot_h * 0.6f));
+  if (!t.done()) return;
+  if (side) ImGui::SameLine(0, fs);
+  ImGui::BeginGroup();
+  // 2) the measured table
+  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
+  const float table_w = side ? avail.x * 0.55f - fs : avail.x;
+  if (ImGui::BeginTable("bug_training", 4, flags, ImVec2(table_w, 0))) {
+    table_setup_columns({{tr("model"), 1.4f},
+                         {tr_format(N_("training loss (last {0} steps)"), {std::to_string(train::kBugLabLossWindow)}).c_str(), 1.f},
+                         {tr("right with the whole sequence given"), 1.f},
+                         {tr("right when writing on its own"), 1.f}},
+                        table_w);
+    table_headers_wrapped();
+    for (int k = 0; k < 2; ++k) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      text_wrapped("%s", names[k]);
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(fmt_sig(t.run(k).train_loss()).c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(fmt_percent(t.teacher_forced(k)).c_str());
+      ImGui::TableNextColumn();
+      if (k == 1) ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(flag_color(Flag::Failure)));
+      ImGui::TextUnformatted(fmt_percent(t.generation(k)).c_str());
+      if (k == 1) ImGui::PopStyleColor();
+    }
+    ImGui::EndTable();
+  }
+  // 3) one held-out prompt, and what each wrote after it
+  const std::vector<std::string>& vocab = train::induction_vocabulary();
+  const auto words = [&](const std::vector<int>& ids) {
+    std::string w;
+    for (int id : ids) w += (w.empty() ? "" : " ") + vocab[static_cast<size_t>(id)];
+    return w;
+  };
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + table_w);
+  ImGui::TextDisabled("%s", tr("A held-out prompt and what each model writes after it:"));
+  const train::BugLabRun::Sample& a = t.sample(0);
+  ImGui::Text("%s: %s", tr("prompt"), words(a.prompt).c_str());
+  ImGui::Text("%s: %s", tr("should be"), words(a.truth).c_str());
+  for (int k = 0; k < 2; ++k) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(colors[k]));
+    text_wrapped("%s: %s", names[k], words(t.sample(k).written).c_str());
+    ImGui::PopStyleColor();
+  }
+  ImGui::PopTextWrapPos();
+  ImGui::EndGroup();
+  const double l0 = t.run(0).train_loss(), l1 = t.run(1).train_loss();
+  text_wrapped("%s", tr_format(N_("Notice: without the mask the training loss ends {0} times lower ({1} against {2}) and with the whole sequence given it is right {3}; writing on its own it is right {4}, the correct model {5}. It learned to read the answer from the next position, which is not there when it writes."),
+                               {fmt(l1 > 0 ? l0 / l1 : 0.0, 0), fmt_sig(l1), fmt_sig(l0), fmt_percent(t.teacher_forced(1)), fmt_percent(t.generation(1)),
+                                fmt_percent(t.generation(0))}).c_str());
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  text_wrapped("%s", tr_format(N_("Measured on {0} held-out sequences: given the whole sequence, and writing the repeat on its own from the prompt (everything up to its first token)."),
+                               {std::to_string(train::kBugLabPrompts)}).c_str());
+  ImGui::PopStyleColor();
 }
 
 }  // namespace ap

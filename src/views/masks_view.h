@@ -22,6 +22,7 @@ class MasksView final : public SceneView {
   void batch_stage(ViewContext& ctx);
   void matrices(ViewContext& ctx, bool weights);
   void damage_stage(ViewContext& ctx);
+  void training_stage(ViewContext& ctx);
   MasksScene& scene_;
   EditBuffer<MasksParams> edit_;  // what the fields show (may hold a value the scene refused)
   std::string text_;  // the sentences field, one per line

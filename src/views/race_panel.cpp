@@ -20,22 +20,9 @@ const TrPair kStrings[] = {
 
 const TrPair* race_panel_strings(size_t* count) { return translation_table(kStrings, count); }
 
-void race_buttons(ViewContext& ctx, Seq2SeqRace& race, const char* id) {
-  const std::string pre = std::string("###") + id + "_race_";
-  if (race.state() == Seq2SeqRace::State::Running) {
-    if (ImGui::Button((std::string(tr("Pause")) + pre + "pause").c_str())) (void)report_result(ctx.st, "training", race.command("pause"));
-  } else if (race.state() != Seq2SeqRace::State::Measuring && race.state() != Seq2SeqRace::State::Done) {
-    if (ImGui::Button((std::string(tr(race.recipes().size() == 2 ? N_("Train both") : N_("Train all"))) + pre + "start").c_str()))
-      (void)report_result(ctx.st, "training", race.command("start"));
-  }
-  if (race.started()) {
-    ImGui::SameLine();
-    if (ImGui::Button((std::string(tr("Reset")) + pre + "reset").c_str())) (void)report_result(ctx.st, "training", race.command("reset"));
-  }
-  ImGui::SameLine();
-  const std::string where = std::string(tr("step")) + " " + std::to_string(race.done_steps()) + " / " + std::to_string(race.total_steps()) +
-                            " · " + tr(Seq2SeqRace::state_name(race.state()));
-  const std::string spent = race.started() ? " · " + tr_format(N_("{0} s of training in this page"), {fmt(race.train_seconds(), 1)}) : "";
+void race_status_line(bool started, int done, int total, const char* state, double seconds) {
+  const std::string where = std::string(tr("step")) + " " + std::to_string(done) + " / " + std::to_string(total) + " · " + tr(state);
+  const std::string spent = started ? " · " + tr_format(N_("{0} s of training in this page"), {fmt(seconds, 1)}) : "";
   // Wraps to the next line where the buttons leave no room (a phone).
   if (ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize((where + spent).c_str()).x) ImGui::NewLine();
   ImGui::AlignTextToFramePadding();

@@ -6,7 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "app/i18n.h"
 #include "app/seq2seq_race.h"
+#include "app/state.h"
 #include "views/view.h"
 
 namespace ap {
@@ -20,7 +22,28 @@ struct RaceSeries {
 };
 
 // Train / Pause / Reset and where the race stands ("step 1200 / 4000 · 6.1 s · running"), on one line or two.
-void race_buttons(ViewContext& ctx, Seq2SeqRace& race, const char* id);
+// Race: a Seq2SeqRace or the masks scene's BugTraining (state(), State, command(), started(), done_steps(),
+// total_steps(), state_name(), train_seconds()); `train` is the Train button's translated name.
+void race_status_line(bool started, int done, int total, const char* state, double seconds);
+template <class Race>
+void race_buttons(ViewContext& ctx, Race& race, const char* id, const char* train) {
+  const std::string pre = std::string("###") + id + "_race_";
+  using S = typename Race::State;
+  bool drawn = false;  // a button on this line already: the next one goes beside it
+  if (race.state() == S::Running) {
+    if (ImGui::Button((std::string(tr("Pause")) + pre + "pause").c_str())) (void)report_result(ctx.st, "training", race.command("pause"));
+    drawn = true;
+  } else if (race.state() != S::Measuring && race.state() != S::Done) {
+    if (ImGui::Button((std::string(train) + pre + "start").c_str())) (void)report_result(ctx.st, "training", race.command("start"));
+    drawn = true;
+  }
+  if (race.started()) {
+    if (drawn) ImGui::SameLine();
+    if (ImGui::Button((std::string(tr("Reset")) + pre + "reset").c_str())) (void)report_result(ctx.st, "training", race.command("reset"));
+  }
+  ImGui::SameLine();
+  race_status_line(race.started(), race.done_steps(), race.total_steps(), Race::state_name(race.state()), race.train_seconds());
+}
 // Held-out token accuracy against the step, one curve per run (series[k] for run k).
 void race_curves(const Seq2SeqRace& race, const std::vector<RaceSeries>& series, ImVec2 size, const char* id);
 

@@ -65,7 +65,9 @@ TEST(AppLuongTrained, TheTrainedViewShowsEachScoresOwnModel) {
     EXPECT_EQ(read_at(m, k, 1), "noir") << names[k];
     EXPECT_EQ(read_at(m, k, 2), "chat") << names[k];
     EXPECT_EQ(read_at(m, k, 7), "rouge") << names[k];
-    if (k == 0) EXPECT_EQ((m.encoder.H - a.H).cwiseAbs().maxCoeff(), 0.f);  // "all": the dot model's states
+    if (k == 0) {
+      EXPECT_EQ((m.encoder.H - a.H).cwiseAbs().maxCoeff(), 0.f);  // "all": the dot model's states
+    }
   }
   // Labelled with what they are, measured on held-out sentences.
   const std::string label = s.weights_label(false);

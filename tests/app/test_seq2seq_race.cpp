@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "app/scenes/bottleneck_scene.h"
+#include "app/scenes/masks_scene.h"
 #include "app/seq2seq_race.h"
 #include "helpers.h"
 
@@ -169,6 +170,41 @@ TEST(AppSeq2SeqRace, TheBottleneckSceneReportsAccuracyByLength) {
   EXPECT_FALSE(bad.ok);
   ASSERT_TRUE(prepare_commit(s, json{{"training", "reset"}}).ok);
   EXPECT_FALSE(scene_doc(s)["results"].contains("accuracy_by_length"));
+}
+
+// The masks scene's last stage: the causal LM trained with its mask and with the mask forgotten
+// (app/bug_training.h), driven by setState, reported as results.bug_training. A shortened budget here; the
+// build's recipe is measured in test_train_mask_bug_lm.cpp and in the browser test.
+TEST(AppSeq2SeqRace, TheMasksSceneTrainsWithTheBug) {
+  MasksScene s;
+  EXPECT_EQ(s.stages().size(), 5u);
+  EXPECT_EQ(s.bug_training().recipe(), train::BugLabRecipe{});
+  train::BugLabRecipe r;
+  r.steps = 50;
+  ASSERT_TRUE(s.bug_training().configure(r).ok);
+  EXPECT_EQ(scene_doc(s)["training"]["state"], "idle");
+  EXPECT_FALSE(scene_doc(s)["results"].contains("bug_training"));
+  EXPECT_FALSE(prepare_commit(s, json{{"training", "train"}}).ok);
+  ASSERT_TRUE(prepare_commit(s, json{{"training", "start"}}).ok);
+  EXPECT_TRUE(s.wants_time());
+  ASSERT_TRUE(prepare_commit(s, json{{"training", "pause"}}).ok);
+  EXPECT_FALSE(s.wants_time());
+  ASSERT_TRUE(prepare_commit(s, json{{"training", "start"}}).ok);
+  for (int k = 0; k < 100000 && s.wants_time(); ++k) s.run_slice(5.0);
+  const json doc = scene_doc(s);
+  EXPECT_EQ(doc["training"]["state"], "done");
+  EXPECT_EQ(doc["training"]["step"], 100);
+  const json& b = doc["results"]["bug_training"];
+  EXPECT_EQ(b["bug"], "causal_forgotten");
+  EXPECT_EQ(b["train_loss_correct"].get<double>(), s.bug_training().run(0).train_loss());
+  EXPECT_EQ(b["train_loss_bug"].get<double>(), s.bug_training().run(1).train_loss());
+  EXPECT_EQ(b["generation_accuracy_bug"].get<double>(), s.bug_training().generation(1));
+  EXPECT_EQ(b["prompts"], train::kBugLabPrompts);
+  EXPECT_EQ(doc["training"]["runs"][1]["mask"], "forgotten");
+  ASSERT_TRUE(prepare_commit(s, doc).ok);  // getState back: accepted, nothing restarts
+  EXPECT_EQ(scene_doc(s)["training"]["state"], "done");
+  ASSERT_TRUE(prepare_commit(s, json{{"training", "reset"}}).ok);
+  EXPECT_FALSE(scene_doc(s)["results"].contains("bug_training"));
 }
 
 }  // namespace

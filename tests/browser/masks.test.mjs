@@ -3,13 +3,13 @@
 // (build/screenshots/masks-*.png); sentences typed into the field (Chinese included) and bad input refused.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launch, openPage, screenshot, frames } from './helpers.mjs';
+import { serveDist, launch, openPage, screenshot, frames, waitForState } from './helpers.mjs';
 
 let server, url, browser;
 before(async () => { ({ server, url } = await serveDist()); browser = await launch(); });
 after(async () => { await browser.close(); server.close(); });
 
-const stages = ['batch', 'masks', 'weights', 'damage'];
+const stages = ['batch', 'masks', 'weights', 'damage', 'training'];
 
 test('masks scene: every stage in both languages, the bug visible in the row sums, hover', async () => {
   const { page, errors } = await openPage(browser.context, url + '?scene=masks&preset=mask-after-softmax');
@@ -86,5 +86,34 @@ test('masks scene: sentences typed (Chinese too), bad input refused with a messa
   const bug = await page.evaluate(() => window.playground.setState({ causal: false, bug: 'causal-transposed' }));
   assert.equal(bug.ok, false);
   assert.match(bug.error, /needs the causal mask/);
+  assert.deepEqual(errors, []);
+});
+
+// "Train with the bug" (#18): the same tiny causal language model trained with its causal mask and with the mask
+// forgotten, in the page: the bug's training loss ends far lower, and writing on its own it fails where the
+// correct model writes the repeat. Both languages photographed.
+test('masks scene: a model trained with the causal mask forgotten cheats', async () => {
+  const { page, errors } = await openPage(browser.context, url + '?scene=masks&step=4');
+  const set = (doc) => page.evaluate((d) => window.playground.setState(d), doc);
+  await screenshot(page, 'masks-training-idle-en.png');
+  assert.equal((await set({ training: 'go' })).ok, false);
+  assert.deepEqual(await set({ training: 'start' }), { ok: true });
+  const t0 = Date.now();
+  const s = await waitForState(page, (x) => x.training && x.training.state === 'done', 120000, 500);
+  const seconds = (Date.now() - t0) / 1000;
+  const b = s.results.bug_training;
+  console.log('masks bug training:', JSON.stringify({ seconds, longest_slice_ms: s.training.longest_slice_ms, ...b }));
+  assert.equal(b.bug, 'causal_forgotten');
+  assert.ok(b.train_loss_bug < b.train_loss_correct / 10, `losses ${b.train_loss_bug} vs ${b.train_loss_correct}`);
+  assert.ok(b.teacher_forced_accuracy_bug >= 0.99);
+  assert.ok(b.generation_accuracy_correct >= 0.9, `correct writes ${b.generation_accuracy_correct}`);
+  assert.ok(b.generation_accuracy_bug < b.generation_accuracy_correct - 0.5, `the bug writes ${b.generation_accuracy_bug}`);
+  assert.ok(seconds <= 60, `trained and measured in ${seconds} s`);
+  for (const lang of ['en', 'zh']) {
+    assert.deepEqual(await set({ lang }), { ok: true });
+    await frames(page, 3);
+    await screenshot(page, `masks-training-${lang}.png`);
+  }
+  assert.deepEqual(await set(await page.evaluate(() => window.playground.getState())), { ok: true });
   assert.deepEqual(errors, []);
 });

@@ -6,6 +6,7 @@
 
 #include "app/json_fields.h"
 #include "app/param_fields.h"
+#include "app/seq2seq_race.h"
 #include "app/scene_presets.h"
 #include "core/number_text.h"
 #include "core/tokenizer.h"
@@ -22,6 +23,9 @@ const TrPair kStrings[] = {
     {"−∞ before softmax hides a key exactly and keeps every row a distribution; each bug breaks one of these, measurably.",
      "在 softmax 之前加 −∞ 能精确遮住一个 key，并让每行仍是一个分布；每个 bug 都会可测地破坏其中一点。"},
     {"Masks and a bug lab", "掩码与 bug 实验室"},
+    {"Train with the bug", "带着 bug 训练"},
+    {"A tiny language model trained twice on the same sequences: with the causal mask, and with the mask forgotten. Without it every position can read the next token, the very one it must predict: the training loss falls far lower. Writing on its own, the next token is not there yet.",
+     "一个很小的语言模型在同样的序列上训练两次：一次带因果掩码，一次忘了掩码。没有掩码时，每个位置都能读到下一个词——正是它要预测的那个：训练损失降得低得多。可是自己生成时，下一个词还不存在。"},
     {"A padded batch", "补齐后的批次"},
     {"Padding and causal masks", "填充掩码与因果掩码"},
     {"Weights: correct and with the bug", "权重：正确的与有 bug 的"},
@@ -215,7 +219,11 @@ Status compute_masks(const MasksParams& p, MasksModel* out) {
   return Status::Ok();
 }
 
-MasksScene::MasksScene(bool defer) { start(defer); }
+MasksScene::MasksScene(bool defer) {
+  start(defer);
+  const Status s = training_.configure(train::BugLabRecipe{});
+  (void)s;  // the build's recipe is valid (tested)
+}
 
 const FieldTable<MasksParams>& MasksScene::fields() const { return masks_fields(); }
 const std::vector<ScenePreset<MasksParams>>& MasksScene::preset_table() const { return masks_presets(); }
@@ -239,6 +247,8 @@ const std::vector<StageInfo>& MasksScene::stages() const {
        N_("The same scores, computed correctly and with the bug: look at the hidden cells and at the row sums.")},
       {"damage", N_("The damage, measured"), "Σⱼ Aᵢⱼ = 1,   Mᵢⱼ = −∞  →  Aᵢⱼ = 0",
        N_("Each bug is run on the same batch; its damage is measured, not asserted.")},
+      {"training", N_("Train with the bug"), "p(xₜ₊₁ | x₁ … xₜ)   vs   p(xₜ₊₁ | x₁ … xₙ)",
+       N_("A tiny language model trained twice on the same sequences: with the causal mask, and with the mask forgotten. Without it every position can read the next token, the very one it must predict: the training loss falls far lower. Writing on its own, the next token is not there yet.")},
   };
   return kStages;
 }
@@ -246,7 +256,21 @@ const std::vector<StageInfo>& MasksScene::stages() const {
 
 const TrPair* MasksScene::translations(size_t* count) const { return translation_table(kStrings, count); }
 
-std::vector<int> MasksScene::substeps() const { return {1, 1, 1, 1}; }
+std::vector<int> MasksScene::substeps() const { return {1, 1, 1, 1, 1}; }
+
+Status MasksScene::prepare(const json& in, std::unique_ptr<SceneChange>* out) const {
+  return prepare_with_race(in, training_, out, [this](const json& rest, std::unique_ptr<SceneChange>* inner) { return ParamScene::prepare(rest, inner); });
+}
+
+void MasksScene::commit(std::unique_ptr<SceneChange> change) {
+  commit_with_race(std::move(change), &training_, [this](std::unique_ptr<SceneChange> c) { ParamScene::commit(std::move(c)); });
+}
+
+void MasksScene::write_results(json& doc, bool with_matrices) const {
+  ParamScene::write_results(doc, with_matrices);
+  if (training_.done()) doc["results"]["bug_training"] = training_.results();
+  doc["training"] = training_.json();
+}
 
 std::string MasksScene::explain(int what, int i, int j) const {
   const size_t s = static_cast<size_t>(params_.sentence);

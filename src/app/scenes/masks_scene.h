@@ -1,17 +1,20 @@
 // Scene "Masks and a bug lab" (id "masks"): a padded batch of sentences of different lengths, its padding mask
 // and the causal mask (−∞ added before softmax), the weights of one sentence computed correctly and with a
-// real implementation bug, and every bug's damage measured on the same batch (core/mask_lab.h).
+// real implementation bug, and every bug's damage measured on the same batch (core/mask_lab.h). Then "train with
+// the bug" (app/bug_training.h): a tiny causal language model trained with its causal mask and with the mask
+// forgotten; setState({training: "start" | "pause" | "reset"}) drives it, results.bug_training reports it.
 #pragma once
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "app/bug_training.h"
 #include "app/param_scene.h"
 #include "core/mask_lab.h"
 
 namespace ap {
 
-enum class MasksStage { Batch = 0, Masks, Weights, Damage, Count };
+enum class MasksStage { Batch = 0, Masks, Weights, Damage, Training, Count };
 // Scene::explain's `what`: a cell of the mask (i query, j key), of the correct or the buggy weights.
 enum class MasksItem { Hidden = 0, Correct, Variant };
 
@@ -59,12 +62,25 @@ class MasksScene final : public ParamScene<MasksParams, MasksModel> {
   static const char* bug_title(MaskBug b);  // N_() English
   static const char* bug_effect(MaskBug b); // N_() what goes wrong
 
+  // "Train with the bug" (the last stage).
+  BugTraining& bug_training() { return training_; }
+  const BugTraining& bug_training() const { return training_; }
+  Status prepare(const nlohmann::json& in, std::unique_ptr<SceneChange>* out) const override;
+  void commit(std::unique_ptr<SceneChange> change) override;
+  void write_results(nlohmann::json& doc, bool with_matrices) const override;
+  bool wants_time() const override { return training_.busy(); }
+  void run_slice(double budget_ms) override { training_.slice(budget_ms); }
+
  protected:
   const FieldTable<MasksParams>& fields() const override;
   const std::vector<ScenePreset<MasksParams>>& preset_table() const override;
   Status compute(const MasksParams& p, MasksModel* out) const override;
   nlohmann::json results(const MasksParams& p, const MasksModel& m, bool with_matrices) const override;
   const char* matrices_key() const override { return "hidden"; }
+  std::vector<const char*> unchecked_results() const override { return {"bug_training"}; }
+
+ private:
+  BugTraining training_;
 };
 
 Status compute_masks(const MasksParams& p, MasksModel* out);

@@ -1,0 +1,106 @@
+#include "bug_training.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "app/seq2seq_race.h"
+
+namespace ap {
+
+Status BugTraining::configure(const train::BugLabRecipe& r) {
+  AP_TRY(train::validate_bug_lab_recipe(r));
+  recipe_ = r;
+  reset();
+  return Status::Ok();
+}
+
+Status BugTraining::check(const std::string& c) const { return check_race_command_name(c); }
+
+Status BugTraining::command(const std::string& c) { return run_race_command(*this, c); }
+
+Status BugTraining::start() {
+  if (state_ == State::Idle) {
+    AP_TRY(runs_[0].init(recipe_, true));
+    AP_TRY(runs_[1].init(recipe_, false));  // the bug: the causal mask forgotten
+    seconds_ = longest_slice_ms_ = 0;
+    measured_ = 0;
+  }
+  if (state_ == State::Idle || state_ == State::Paused) state_ = State::Running;
+  return Status::Ok();
+}
+
+void BugTraining::pause() {
+  if (state_ == State::Running) state_ = State::Paused;
+}
+
+void BugTraining::reset() {
+  state_ = State::Idle;
+  runs_[0] = train::BugLabRun{};
+  runs_[1] = train::BugLabRun{};
+  measured_ = 0;
+  seconds_ = longest_slice_ms_ = 0;
+}
+
+bool BugTraining::slice(double budget_ms) {
+  return timed_slice(budget_ms, [this] { return busy(); }, [&] {
+    if (state_ == State::Running) {
+      // 1. a step of the run behind: both see the same sequences in the same order (the recipe's seed)
+      if (runs_[0].finished() && runs_[1].finished()) {
+        state_ = State::Measuring;
+        return;
+      }
+      train::BugLabRun& next = runs_[0].finished()   ? runs_[1]
+                               : runs_[1].finished() ? runs_[0]
+                               : runs_[1].step() < runs_[0].step() ? runs_[1] : runs_[0];
+      next.advance(1);
+    } else {
+      // 2. one model's measurement per pass: teacher-forced and generated, on the same held-out prompts
+      train::BugLabRun& r = runs_[measured_];
+      teacher_forced_[measured_] = r.teacher_forced_accuracy(train::kBugLabPrompts);
+      generation_[measured_] = r.generation_accuracy(train::kBugLabPrompts);
+      samples_[measured_] = r.generate_sample(0);
+      if (++measured_ == 2) state_ = State::Done;
+    }
+  }, &seconds_, &longest_slice_ms_);
+}
+
+nlohmann::json BugTraining::json() const {
+  const auto num = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); };
+  nlohmann::json j;
+  j["state"] = state_name(state_);
+  j["bug"] = kBug;
+  j["step"] = state_ == State::Idle ? 0 : done_steps();
+  j["steps"] = total_steps();
+  j["seconds"] = seconds_;
+  j["longest_slice_ms"] = longest_slice_ms_;
+  nlohmann::json runs = nlohmann::json::array();
+  for (int k = 0; k < 2; ++k) {
+    nlohmann::json o;
+    o["mask"] = k == 0 ? "causal" : "forgotten";
+    o["step"] = state_ == State::Idle ? 0 : runs_[k].step();
+    o["train_loss"] = state_ == State::Idle ? nlohmann::json(nullptr) : num(runs_[k].train_loss());
+    nlohmann::json curve = nlohmann::json::array();
+    if (state_ != State::Idle)
+      for (const train::BugLabPoint& p : runs_[k].curve()) curve.push_back({p.step, num(p.loss)});
+    o["curve"] = curve;
+    runs.push_back(o);
+  }
+  j["runs"] = runs;
+  return j;
+}
+
+nlohmann::json BugTraining::results() const {
+  if (!done()) return nullptr;
+  return {{"bug", kBug},
+          {"train_loss_correct", runs_[0].train_loss()},
+          {"train_loss_bug", runs_[1].train_loss()},
+          {"generation_accuracy_correct", generation_[0]},
+          {"generation_accuracy_bug", generation_[1]},
+          {"teacher_forced_accuracy_correct", teacher_forced_[0]},
+          {"teacher_forced_accuracy_bug", teacher_forced_[1]},
+          {"prompts", train::kBugLabPrompts},
+          {"steps", recipe_.steps}};
+}
+
+}  // namespace ap
