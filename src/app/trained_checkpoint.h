@@ -56,6 +56,10 @@ class CheckpointSlot {
   void want() {
     if (state_ == State::None) state_ = State::Wanted;
   }
+  // Not wanted any more (nothing fetched yet: the view that asked was replaced before it came).
+  void unwant() {
+    if (state_ == State::Wanted) state_ = State::None;
+  }
   // Reads the bytes: Ready, or Failed with the reader's message (returned).
   Status receive(const std::vector<unsigned char>& bytes);
   void fail(const Status& error);
@@ -135,7 +139,11 @@ class TrainedView {
     held_params_ = p;
     slot_.want();
   }
-  void release_hold() { waiting_ = false; }
+  // The view that waited was replaced (or has arrived): a checkpoint not fetched yet is no longer asked for.
+  void release_hold() {
+    if (waiting_) slot_.unwant();
+    waiting_ = false;
+  }
   // apply(params) → Status: the scene's apply.
   template <class Apply>
   void take_checkpoint(const std::vector<unsigned char>& bytes, Apply apply) {

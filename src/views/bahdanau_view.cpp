@@ -125,8 +125,8 @@ void BahdanauView::weights_controls(ViewContext& ctx) {
     BahdanauParams p = scene_.params();
     p.trained = trained;
     if (p.trained) {  // the model's own words: the notes' sentences, lowercased (the grammar's)
-      p.source = "le chat noir est assis sur le tapis rouge dans le salon";
-      p.target = "the black cat is sitting on the red carpet in the living room";
+      p.source = BahdanauScene::trained_opening().source;
+      p.target = BahdanauScene::trained_opening().target;
     }
     (void)report_result(ctx.st, "weights", scene_.apply(p));
     edit_.forget();

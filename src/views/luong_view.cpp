@@ -252,9 +252,9 @@ void LuongView::weights_controls(ViewContext& ctx) {
   if (weights_radios(tr("trained (toy translation, three models)"), scene_.trained_pending() || scene_.params().trained, false, &trained)) {
     LuongParams p = scene_.params();
     p.trained = trained;
-    if (p.trained) {  // the model's own words: the notes' sentences, lowercased (the grammar's)
-      p.source = "le chat noir est assis sur le tapis rouge dans le salon";
-      p.target = "the black cat is sitting on the red carpet in the living room";
+    if (p.trained) {  // the models' own words: the notes' sentences, lowercased (the grammar's)
+      p.source = LuongScene::trained_opening().source;
+      p.target = LuongScene::trained_opening().target;
     } else {
       p.source = LuongParams{}.source;
       p.target = LuongParams{}.target;

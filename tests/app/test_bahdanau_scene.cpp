@@ -166,7 +166,13 @@ void expect_matches_naive(PlaygroundState& st) {
 TEST(AppBahdanauScene, DefaultsAreTheNotesSentencesAndEveryParameterHasItsShape) {
   PlaygroundState st;
   ASSERT_TRUE(ok(set_state_json(st, R"({"scene":"bahdanau"})")));
-  const json s = state(st, true);
+  json s = state(st, true);
+  // The page's scene opens on the trained model (lowercased, the model's words): the seeded one shows meanwhile.
+  EXPECT_EQ(str(s["source"]), "le chat noir est assis sur le tapis rouge dans le salon");
+  EXPECT_EQ(str(s["weights"]), "trained");
+  EXPECT_EQ(str(s["results"]["checkpoint"]), "loading");
+  ASSERT_TRUE(ok(set_state_json(st, R"({"scene":"bahdanau","weights":"random"})")));
+  s = state(st, true);
   EXPECT_EQ(str(s["source"]), "Le chat noir est assis sur le tapis rouge dans le salon");
   const json& r = s["results"];
   EXPECT_EQ(r["n"], 12);

@@ -123,5 +123,29 @@ TEST(AppBahdanauTrained, ADamagedCheckpointLeavesAMessageAndTheSeededView) {
   EXPECT_FALSE(prepare_commit(s, trained_doc()).ok);  // what it said stays true
 }
 
+// The page's scene (built when first used) opens on the trained model: the seeded one shows while it comes; a
+// document with fields of its own before then is what the learner asked for (the wait is over).
+TEST(AppBahdanauTrained, ThePagesSceneOpensTrained) {
+  BahdanauScene s(true);
+  s.ensure_built();
+  EXPECT_TRUE(s.trained_pending());
+  EXPECT_FALSE(s.model().trained);  // the seeded view meanwhile
+  EXPECT_EQ(s.checkpoint(), BahdanauScene::Checkpoint::Wanted);
+  EXPECT_EQ(scene_doc(s)["weights"], "trained");
+  s.receive_checkpoint(bytes_of(bahdanau_checkpoint_bytes()));
+  ASSERT_TRUE(s.model().trained) << s.checkpoint_error().message;
+  EXPECT_EQ(s.model().source_tokens.front(), "le");
+  BahdanauScene other(true);
+  other.ensure_built();
+  ASSERT_TRUE(prepare_commit(other, json{{"d_h", 4}}).ok);
+  EXPECT_FALSE(other.trained_pending());
+  EXPECT_EQ(scene_doc(other)["weights"], "random");
+  other.receive_checkpoint(bytes_of(bahdanau_checkpoint_bytes()));
+  EXPECT_FALSE(other.model().trained);  // the learner's view stays
+  BahdanauScene now;                    // built now (the tests): seeded, nothing asked for
+  EXPECT_FALSE(now.trained_pending());
+  EXPECT_EQ(now.checkpoint(), BahdanauScene::Checkpoint::None);
+}
+
 }  // namespace
 }  // namespace ap

@@ -173,5 +173,19 @@ TEST(AppLuongTrained, TheRaceTrainsTheThreeScoresSideBySide) {
   EXPECT_EQ(scene_doc(s)["training"]["step"], 0);
 }
 
+// The page's scene opens on the three trained models; the seeded view shows while they come.
+TEST(AppLuongTrained, ThePagesSceneOpensTrained) {
+  LuongScene s(true);
+  s.ensure_built();
+  EXPECT_TRUE(s.trained_pending());
+  EXPECT_FALSE(s.model().trained);
+  EXPECT_EQ(scene_doc(s)["weights"], "trained");
+  s.receive_checkpoint(bytes_of(luong_checkpoint_bytes()));
+  ASSERT_TRUE(s.model().trained) << s.checkpoint_error().message;
+  EXPECT_EQ(s.model().run.runs.size(), 3u);
+  LuongScene now;
+  EXPECT_FALSE(now.trained_pending());
+}
+
 }  // namespace
 }  // namespace ap

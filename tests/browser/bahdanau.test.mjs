@@ -13,7 +13,7 @@ after(async () => { await browser.close(); server.close(); });
 const stages = ['encoder', 'params', 'step', 'alignment'];
 
 test('bahdanau scene: its numbers, every stage in both languages, hover', async () => {
-  const { page, errors } = await openPage(browser.context, url + '?scene=bahdanau');
+  const { page, errors } = await openPage(browser.context, url + '?scene=bahdanau&weights=random');
   const s = await page.evaluate(() => window.playground.getState());
   assert.equal(s.scene, 'bahdanau');
   assert.equal(s.source, 'Le chat noir est assis sur le tapis rouge dans le salon');
@@ -123,7 +123,7 @@ test('bahdanau scene: presets, typed sentences, bad input refused with a message
 // "chat" (the order crosses), the label names the model and its held-out figures; a word outside the model's
 // vocabulary is refused by name and the view stays; every stage photographed in English and Chinese.
 test('bahdanau scene: the trained view aligns the notes\' sentence across the crossed order', async () => {
-  const { page, errors } = await openPage(browser.context, url + '?scene=bahdanau');
+  const { page, errors } = await openPage(browser.context, url + '?scene=bahdanau&weights=random');
   const requested = [];
   page.on('request', (r) => { if (r.url().includes('checkpoints/')) requested.push(r.url()); });
   assert.deepEqual(requested, [], 'nothing fetched before the trained view is asked for');
@@ -161,5 +161,19 @@ test('bahdanau scene: the trained view aligns the notes\' sentence across the cr
   // The document comes back as it is.
   const doc = await state();
   assert.deepEqual(await set(doc), { ok: true });
+  assert.deepEqual(errors, []);
+});
+
+// The scene opens on the trained model (#18): a bare link fetches the checkpoint and shows it; the seeded view
+// is one click (or weights=random) away.
+test('bahdanau scene: a bare link opens trained', async () => {
+  const { page, errors } = await openPage(browser.context, url + '?scene=bahdanau');
+  const s = await waitForState(page, (x) => x.results && x.results.trained === true && x.results.checkpoint === 'loaded');
+  assert.equal(s.weights, 'trained');
+  assert.equal(s.source, 'le chat noir est assis sur le tapis rouge dans le salon');
+  await frames(page, 3);
+  await screenshot(page, 'bahdanau-opens-trained.png');
+  assert.deepEqual(await page.evaluate(() => window.playground.setState({ weights: 'random' })), { ok: true });
+  assert.equal((await page.evaluate(() => window.playground.getState({ matrices: false }))).results.trained, false);
   assert.deepEqual(errors, []);
 });

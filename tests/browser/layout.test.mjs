@@ -350,7 +350,7 @@ test('phones: training maps, Luong grids and the welcome keep their labels and a
     await page.close();
   }
   for (const [w, h, k, grids] of [[844, 390, 0, 2], [390, 844, 2, 3], [1280, 720, 2, 3]]) {
-    const { page, errors } = await openPage(browser.context, url + `?scene=luong&step=${k}`, { viewport: { width: w, height: h } });
+    const { page, errors } = await openPage(browser.context, url + `?scene=luong&weights=random&step=${k}`, { viewport: { width: w, height: h } });
     await frames(page, 3);
     const ms = (await view(page)).matrices.filter((m) => m.rows > 1);
     console.log(`luong at ${w}×${h}, stage ${k}: ${show(ms)}`);
@@ -368,7 +368,7 @@ test('phones: training maps, Luong grids and the welcome keep their labels and a
   // A phone upright stacks what sat side by side (self-attention's scores and weights, A above V and O;
   // Bahdanau's →H and ←H above H): every row of every matrix labelled, nothing cut at the right.
   for (const [scene, k] of [['self', 1], ['self', 2], ['bahdanau', 0]]) {
-    const { page, errors } = await openPage(browser.context, url + `?scene=${scene}&step=${k}`, { viewport: { width: 390, height: 844 } });
+    const { page, errors } = await openPage(browser.context, url + `?scene=${scene}&step=${k}${scene === 'bahdanau' ? '&weights=random' : ''}`, { viewport: { width: 390, height: 844 } });
     await frames(page, 3);
     const ms = (await view(page)).matrices;
     console.log(`${scene} at 390×844, stage ${k}: ${show(ms)}`);

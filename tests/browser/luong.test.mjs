@@ -13,7 +13,7 @@ after(async () => { await browser.close(); server.close(); });
 const stages = ['states', 'step', 'alignments', 'compare'];
 
 test('luong scene: the numbers, every stage in both languages, hover', async () => {
-  const { page, errors } = await openPage(browser.context, url + '?scene=luong');
+  const { page, errors } = await openPage(browser.context, url + '?scene=luong&weights=random');
   let s = await page.evaluate(() => window.playground.getState());
   assert.equal(s.scene, 'luong');
   assert.equal(s.results.n, 9);
@@ -90,7 +90,7 @@ test('luong scene: dot explained when d_s ≠ d_h, bad input refused with a mess
 // label gives the three held-out figures; then the three trained here side by side (setState({training})), with
 // steps to 95 % measured; every stage photographed in both languages.
 test('luong scene: three trained models, and the three trained in the page', async () => {
-  const { page, errors } = await openPage(browser.context, url + '?scene=luong');
+  const { page, errors } = await openPage(browser.context, url + '?scene=luong&weights=random');
   const requested = [];
   page.on('request', (r) => { if (r.url().includes('checkpoints/')) requested.push(r.url()); });
   const set = (doc) => page.evaluate((d) => window.playground.setState(d), doc);
@@ -140,5 +140,19 @@ test('luong scene: three trained models, and the three trained in the page', asy
   const bad = await set({ source: 'le chat violet dort' });
   assert.equal(bad.ok, false);
   assert.match(bad.error, /'violet'/);
+  assert.deepEqual(errors, []);
+});
+
+// The scene opens on the trained models (#18): a bare link fetches the checkpoint and shows it; the seeded view
+// is one click (or weights=random) away.
+test('luong scene: a bare link opens trained', async () => {
+  const { page, errors } = await openPage(browser.context, url + '?scene=luong');
+  const s = await waitForState(page, (x) => x.results && x.results.trained === true && x.results.checkpoint === 'loaded');
+  assert.equal(s.weights, 'trained');
+  assert.equal(s.source, 'le chat noir est assis sur le tapis rouge dans le salon');
+  await frames(page, 3);
+  await screenshot(page, 'luong-opens-trained.png');
+  assert.deepEqual(await page.evaluate(() => window.playground.setState({ weights: 'random' })), { ok: true });
+  assert.equal((await page.evaluate(() => window.playground.getState({ matrices: false }))).results.trained, false);
   assert.deepEqual(errors, []);
 });

@@ -347,7 +347,20 @@ Status compute_bahdanau_trained(const BahdanauParams& p, const train::Seq2SeqTra
   return Status::Ok();
 }
 
-BahdanauScene::BahdanauScene(bool defer) : TrainedView<BahdanauParams>(BuildCheckpoint::Bahdanau) { start(defer); }
+BahdanauScene::BahdanauScene(bool defer) : TrainedView<BahdanauParams>(BuildCheckpoint::Bahdanau), opens_trained_(defer) { start(defer); }
+
+BahdanauParams BahdanauScene::trained_opening() {
+  BahdanauParams p;
+  p.source = "le chat noir est assis sur le tapis rouge dans le salon";
+  p.target = "the black cat is sitting on the red carpet in the living room";
+  p.trained = true;
+  return p;
+}
+
+void BahdanauScene::build_first() {
+  ParamScene::build_first();  // the seeded model: on screen until the trained one is here
+  if (opens_trained_) hold_for_checkpoint(trained_opening());
+}
 
 void BahdanauScene::receive_checkpoint(const std::vector<unsigned char>& bytes) {
   take_checkpoint(bytes, [this](const BahdanauParams& p) { return apply(p); });

@@ -84,8 +84,12 @@ Status compute_bahdanau(const BahdanauParams& p, BahdanauModel* out);
 
 class BahdanauScene final : public ParamScene<BahdanauParams, BahdanauModel>, public TrainedView<BahdanauParams> {
  public:
-  // defer: build the first model when first used (make_scenes), not now (Scene::ensure_built).
+  // defer: build the first model when first used (make_scenes), not now (Scene::ensure_built). The page's scene
+  // (defer) opens on the trained model: the seeded one shows while the checkpoint comes (and stays, with the
+  // reason, if it cannot come); a scene built now (the unit tests) opens seeded.
   explicit BahdanauScene(bool defer = false);
+  // The trained view of the notes' sentences, in the model's words (the grammar's, lowercased).
+  static BahdanauParams trained_opening();
 
   // ---- the trained view ----
   // The view hands over the fetched bytes (or checkpoint_failed); a waiting trained view is then applied.
@@ -118,6 +122,10 @@ class BahdanauScene final : public ParamScene<BahdanauParams, BahdanauModel>, pu
   void wait_for(const BahdanauParams& p) override { hold_for_checkpoint(p); }
   void installed() override { release_hold(); }
   std::vector<const char*> unchecked_results() const override { return {"checkpoint", "checkpoint_error"}; }
+  void build_first() override;
+
+ private:
+  bool opens_trained_ = false;
 };
 
 }  // namespace ap

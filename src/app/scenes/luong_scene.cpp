@@ -369,11 +369,24 @@ Status compute_luong_trained(const LuongParams& p, const std::vector<const train
   return Status::Ok();
 }
 
-LuongScene::LuongScene(bool defer) : TrainedView<LuongParams>(BuildCheckpoint::Luong) {
+LuongScene::LuongScene(bool defer) : TrainedView<LuongParams>(BuildCheckpoint::Luong), opens_trained_(defer) {
   start(defer);
   using train::Seq2SeqAttention;
   const Status s = race_.configure(seq2seq_checkpoint_recipes(BuildCheckpoint::Luong));
   (void)s;  // the build's recipes are valid (tested)
+}
+
+LuongParams LuongScene::trained_opening() {
+  LuongParams p;
+  p.source = "le chat noir est assis sur le tapis rouge dans le salon";
+  p.target = "the black cat is sitting on the red carpet in the living room";
+  p.trained = true;
+  return p;
+}
+
+void LuongScene::build_first() {
+  ParamScene::build_first();  // the seeded model: on screen until the trained ones are here
+  if (opens_trained_) hold_for_checkpoint(trained_opening());
 }
 
 void LuongScene::receive_checkpoint(const std::vector<unsigned char>& bytes) {

@@ -82,8 +82,12 @@ ScoreParamCounts score_param_counts(const LuongModel& m);
 
 class LuongScene final : public ParamScene<LuongParams, LuongModel>, public TrainedView<LuongParams> {
  public:
-  // defer: build the first model when first used (make_scenes), not now (Scene::ensure_built).
+  // defer: build the first model when first used (make_scenes), not now (Scene::ensure_built). The page's scene
+  // (defer) opens on the three trained models (the seeded view shows while they come); one built now (the unit
+  // tests) opens seeded.
   explicit LuongScene(bool defer = false);
+  // The trained view of the notes' sentences, in the models' words (the grammar's, lowercased).
+  static LuongParams trained_opening();
 
   // ---- the trained view ----
   void receive_checkpoint(const std::vector<unsigned char>& bytes);
@@ -128,9 +132,11 @@ class LuongScene final : public ParamScene<LuongParams, LuongModel>, public Trai
   void wait_for(const LuongParams& p) override { hold_for_checkpoint(p); }
   void installed() override { release_hold(); }
   std::vector<const char*> unchecked_results() const override { return {"checkpoint", "checkpoint_error"}; }
+  void build_first() override;
 
  private:
   Seq2SeqRace race_;
+  bool opens_trained_ = false;
 };
 
 Status compute_luong(const LuongParams& p, LuongModel* out);
