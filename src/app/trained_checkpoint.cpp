@@ -55,7 +55,7 @@ const char* CheckpointSlot::state_name() const {
 
 Status CheckpointSlot::receive(const std::vector<unsigned char>& bytes) {
   // The build's checkpoint arriving after a run's weights (a link that trains its own model): the run's stay.
-  if (trainer_ && from_run_) {
+  if ((trainer_ || !seq2seq_.empty()) && from_run_) {
     state_ = State::Ready;
     return Status::Ok();
   }
@@ -113,7 +113,22 @@ void CheckpointSlot::restore_build() {
 }
 
 Status CheckpointSlot::update(const std::vector<unsigned char>& bytes) {
-  if (is_seq2seq(which_)) return Status::Error("this view's model is not trained in the page yet");
+  if (is_seq2seq(which_)) {  // the same recipes as the build's (a run in the page of the same model), nothing else
+    std::vector<std::unique_ptr<train::Seq2SeqTrainer>> q;
+    AP_TRY(train::read_seq2seq_checkpoints(bytes.data(), bytes.size(), &q));
+    const std::vector<train::Seq2SeqRecipe> want = seq2seq_checkpoint_recipes(which_);
+    if (q.size() != want.size())
+      return Status::Error("the checkpoint holds {0} models; this view shows {1}", {arg(static_cast<long long>(q.size())), arg(static_cast<long long>(want.size()))});
+    for (size_t k = 0; k < q.size(); ++k)
+      if (!(q[k]->recipe() == want[k]))
+        return Status::Error("the checkpoint holds another model than this view shows ({0}, {1} attention)",
+                             {q[k]->recipe().task, train::seq2seq_attention_name(q[k]->recipe().attention)});
+    seq2seq_ = std::move(q);
+    from_run_ = true;
+    state_ = State::Ready;
+    error_ = Status::Ok();
+    return Status::Ok();
+  }
   std::unique_ptr<train::Trainer> fresh = trainer_ ? nullptr : std::make_unique<train::Trainer>();
   train::Trainer* t = trainer_ ? trainer_.get() : fresh.get();
   // A run of this view's model only (the panel trains it): another task or sizes are refused first.

@@ -26,6 +26,7 @@
 #include "widgets/section.h"
 #include "widgets/table_headers.h"
 #include "views/checkpoint_fetch.h"
+#include "views/race_panel.h"
 #include "views/weights_choice.h"
 
 namespace ap {
@@ -33,6 +34,9 @@ namespace ap {
 namespace {
 // The strings this view draws (its scene's own, for getState and errors, are in app/scenes/bahdanau_scene.cpp).
 const TrPair kViewStrings[] = {
+    {"The build's recipe, trained here (600 steps of 16 sentences, learning rate 0.01, seed 1); when it is done the trained view shows this page's model, and Reset brings the build's back.",
+     "构建时的配方在这里再训练一次（600 步、每步 16 个句子，学习率 0.01，种子 1）；训练完后，训练视图显示本页训练出的模型，按“重置”换回构建时的模型。"},
+    {"trained in this page", "在本页中训练"},
     {"Notice: the attention costs {0} of the model's {1} numbers ({2} %): W_a, U_a and v_a are all it takes to let every decoder step weigh every h_j.",
      "注意：注意力只占模型 {1} 个数中的 {0} 个（{2} %）：有了 W_a、U_a 和 v_a，解码器的每一步就能给每个 h_j 加权。"},
     {"entries", "元素个数"},
@@ -134,6 +138,25 @@ void BahdanauView::weights_controls(ViewContext& ctx) {
   weights_label_line(scene_.trained_pending(), scene_.weights_label());
 }
 
+// Folded until asked for (open while it trains): the build's recipe trained in the page, its curve, and what it
+// did to the view.
+void BahdanauView::training_panel(ViewContext& ctx) {
+  Seq2SeqRace& race = scene_.race();
+  const float fs = ImGui::GetFontSize();
+  if (race.busy() || !scene_.training_error().ok) ImGui::SetNextItemOpen(true, ImGuiCond_Always);
+  if (!ImGui::CollapsingHeader((std::string(tr("Train this model again")) + "###bahdanau_train_panel").c_str())) return;
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  text_wrapped("%s", tr("The build's recipe, trained here (600 steps of 16 sentences, learning rate 0.01, seed 1); when it is done the trained view shows this page's model, and Reset brings the build's back."));
+  ImGui::PopStyleColor();
+  race_buttons(ctx, race, "bahdanau", tr("Train"));
+  race_curves(race, {{tr("trained in this page"), accent_cool()}}, ImVec2(ImGui::GetContentRegionAvail().x, fs * 10.f), "bahdanau_race");
+  if (!scene_.training_error().ok) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(flag_color(Flag::Failure)));
+    text_wrapped("%s", tr_format(N_("These weights could not be shown: {0}"), {localize(scene_.training_error())}).c_str());
+    ImGui::PopStyleColor();
+  }
+}
+
 void BahdanauView::controls(ViewContext& ctx) {
   sync(ctx);
   const bool trained = scene_.model().trained;
@@ -151,6 +174,7 @@ void BahdanauView::controls(ViewContext& ctx) {
   if (sentence_field(ctx, N_("target sentence (the reference the decoder reads)"), "##target", &edit_.p.target))
     apply("target", [&](BahdanauParams& p) { p.target = edit_.p.target; });
   weights_controls(ctx);
+  training_panel(ctx);
   const float field = ImGui::GetFontSize() * 7.f;
   const auto int_field = [&](const char* name, int* v, int BahdanauParams::*member, const char* tip) {
     ImGui::SetNextItemWidth(field);
@@ -228,7 +252,7 @@ std::pair<const char*, const char*> BahdanauView::caption(const ViewContext& ctx
 }
 
 void BahdanauView::stage(ViewContext& ctx) {
-  edit_.sync(scene_);
+  sync(ctx);  // the checkpoint is fetched with the controls hidden too (a phone)
   switch (static_cast<BahdanauStage>(scene_.timeline.stage())) {
     case BahdanauStage::Encoder: encoder_stage(ctx); break;
     case BahdanauStage::Params: params_stage(); break;

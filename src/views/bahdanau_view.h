@@ -22,6 +22,7 @@ class BahdanauView final : public SceneView {
  private:
   void sync(ViewContext& ctx);  // the trained view's checkpoint (views/checkpoint_fetch.h), the fields
   void weights_controls(ViewContext& ctx);
+  void training_panel(ViewContext& ctx);  // the build's recipe trained in the page
   bool sentence_field(ViewContext& ctx, const char* label, const char* id, std::string* text);
   void encoder_stage(ViewContext& ctx);
   void params_stage();

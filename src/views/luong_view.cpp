@@ -265,9 +265,15 @@ void LuongView::weights_controls(ViewContext& ctx) {
   weights_label_line(scene_.trained_pending(), scene_.weights_label());
 }
 
-void LuongView::controls(ViewContext& ctx) {
+// The trained view's checkpoint (views/checkpoint_fetch.h), then the fields: from the controls and the stage
+// alike (with the controls hidden, a phone, the stage alone asks).
+void LuongView::sync(ViewContext& ctx) {
   fetch_checkpoint(scene_, ctx.st, &failures_seen_, scene_.model().trained);
   edit_.sync(scene_);
+}
+
+void LuongView::controls(ViewContext& ctx) {
+  sync(ctx);
   const float fs = ImGui::GetFontSize();
   const auto apply = [&](const char* key) { (void)edit_.submit(ctx.st, scene_, key); };
   const bool trained = scene_.model().trained;
@@ -363,7 +369,7 @@ std::string LuongView::step_text(const ViewContext&) const {
 }
 
 void LuongView::stage(ViewContext& ctx) {
-  edit_.sync(scene_);
+  sync(ctx);
   switch (static_cast<LuongStage>(scene_.timeline.stage())) {
     case LuongStage::States: states_stage(ctx); break;
     case LuongStage::Step: step_stage(ctx); break;

@@ -17,6 +17,7 @@ class LuongView final : public SceneView {
   std::string step_text(const ViewContext& ctx) const override;
 
  private:
+  void sync(ViewContext& ctx);
   void sentence_field(ViewContext& ctx, const char* label, const char* id, std::string* value);
   void states_stage(ViewContext& ctx);
   void step_stage(ViewContext& ctx);

@@ -481,8 +481,10 @@ void MasksView::training_stage(ViewContext& ctx) {
   s.empty_text = tr("Press Train to start.");
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const bool side = avail.x >= fs * 44.f;
-  const float plot_h = std::max(fs * 10.f, avail.y - fs * (t.done() ? 12.f : 2.f));
-  plot("masks_bug_loss", s, ImVec2(side && t.done() ? avail.x * 0.45f : avail.x, side ? plot_h : plot_h * 0.6f));
+  // Side by side with the table where there is room; else the plot above it, never shorter than 12 lines (the stage
+  // scrolls: a projector's 2× text and a phone squeezed it to one tick).
+  const float plot_h = std::max(fs * 12.f, avail.y - fs * (t.done() ? (side ? 4.f : 12.f) : 2.f));
+  plot("masks_bug_loss", s, ImVec2(side && t.done() ? avail.x * 0.45f : avail.x, plot_h));
   if (!t.done()) return;
   if (side) ImGui::SameLine(0, fs);
   ImGui::BeginGroup();

@@ -147,5 +147,39 @@ TEST(AppBahdanauTrained, ThePagesSceneOpensTrained) {
   EXPECT_EQ(now.checkpoint(), BahdanauScene::Checkpoint::None);
 }
 
+// The build's recipe trained in the page (the training panel: a race of one, in slices): once done the trained
+// view shows the page's model, labelled as such, with the same figures as the build's (the same recipe, the same
+// weights natively); reset brings the build's model back.
+TEST(AppBahdanauTrained, TheRecipeTrainedInThePageBecomesTheTrainedView) {
+  BahdanauScene s;
+  s.receive_checkpoint(bytes_of(bahdanau_checkpoint_bytes()));
+  ASSERT_TRUE(prepare_commit(s, trained_doc()).ok);
+  if (s.trained_pending()) s.receive_checkpoint(bytes_of(bahdanau_checkpoint_bytes()));
+  ASSERT_TRUE(s.model().trained);
+  const Mat build_alpha = s.model().run.alignment;
+  const std::string build_label = s.weights_label(false);
+  EXPECT_EQ(scene_doc(s)["training"]["state"], "idle");
+  ASSERT_TRUE(prepare_commit(s, json{{"training", "start"}}).ok);
+  for (int k = 0; k < 1000000 && s.wants_time(); ++k) s.run_slice(20.0);
+  EXPECT_EQ(scene_doc(s)["training"]["state"], "done");
+  s.poll();  // the frame after: the page's model is installed
+  ASSERT_TRUE(s.training_error().ok) << s.training_error().message;
+  ASSERT_TRUE(s.model().trained);
+  EXPECT_TRUE(s.checkpoint_slot().from_run());
+  const std::string label = s.weights_label(false);
+  std::printf("%s\n", label.c_str());
+  EXPECT_EQ(label.rfind("trained in this page on the toy translation (French → English), 600 steps: held-out", 0), 0u) << label;
+  EXPECT_EQ(label.substr(label.find("600 steps")), build_label.substr(build_label.find("600 steps")));  // the same figures
+  EXPECT_EQ((s.model().run.alignment - build_alpha).cwiseAbs().maxCoeff(), 0.f);  // the same weights, natively
+  // Reset: the build's model is asked for again (the platform's bytes), and shown when it comes.
+  ASSERT_TRUE(prepare_commit(s, json{{"training", "reset"}}).ok);
+  s.poll();
+  EXPECT_TRUE(s.trained_pending());
+  s.receive_checkpoint(bytes_of(bahdanau_checkpoint_bytes()));
+  ASSERT_TRUE(s.model().trained);
+  EXPECT_FALSE(s.checkpoint_slot().from_run());
+  EXPECT_EQ(s.weights_label(false), build_label);
+}
+
 }  // namespace
 }  // namespace ap

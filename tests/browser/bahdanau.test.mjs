@@ -177,3 +177,36 @@ test('bahdanau scene: a bare link opens trained', async () => {
   assert.equal((await page.evaluate(() => window.playground.getState({ matrices: false }))).results.trained, false);
   assert.deepEqual(errors, []);
 });
+
+// The build's recipe trained in the page (#18, the training panel): when done, the trained view shows this page's
+// model, labelled so; reset brings the build's back.
+test('bahdanau scene: the recipe trained in the page becomes the trained view', async () => {
+  const { page, errors } = await openPage(browser.context, url + '?scene=bahdanau&step=3');
+  const set = (doc) => page.evaluate((d) => window.playground.setState(d), doc);
+  let s = await waitForState(page, (x) => x.results && x.results.trained === true && x.results.checkpoint === 'loaded');
+  const build = s.results.label;
+  assert.deepEqual(await set({ training: 'start' }), { ok: true });
+  const t0 = Date.now();
+  s = await waitForState(page, (x) => x.results && x.results.label && x.results.label.startsWith('trained in this page'), 120000, 500);
+  const seconds = (Date.now() - t0) / 1000;
+  console.log('bahdanau in the page:', JSON.stringify({ seconds, longest_slice_ms: s.training.longest_slice_ms, label: s.results.label }));
+  assert.equal(s.training.state, 'done');
+  assert.ok(s.training.runs[0].heldout_accuracy >= 0.95, `${s.training.runs[0].heldout_accuracy}`);
+  assert.equal(s.results.trained, true);
+  await frames(page, 3);
+  await screenshot(page, 'bahdanau-trained-in-page.png');
+  assert.deepEqual(await set({ training: 'reset' }), { ok: true });
+  s = await waitForState(page, (x) => x.results && x.results.trained === true && x.results.label === build);
+  assert.equal(s.training.state, 'idle');
+  assert.deepEqual(errors, []);
+});
+
+// With the controls hidden (a phone upright) the stage alone asks for the checkpoint: the scene still opens trained.
+test('bahdanau scene: a phone opens trained too', async () => {
+  const { page, errors } = await openPage(browser.context, url + '?scene=bahdanau&step=2', { viewport: { width: 390, height: 844 } });
+  const s = await waitForState(page, (x) => x.results && x.results.trained === true && x.results.checkpoint === 'loaded');
+  assert.equal(s.weights, 'trained');
+  await frames(page, 3);
+  await screenshot(page, 'bahdanau-opens-trained-phone.png');
+  assert.deepEqual(errors, []);
+});

@@ -156,3 +156,13 @@ test('luong scene: a bare link opens trained', async () => {
   assert.equal((await page.evaluate(() => window.playground.getState({ matrices: false }))).results.trained, false);
   assert.deepEqual(errors, []);
 });
+
+// With the controls hidden (a phone upright) the stage alone asks for the checkpoint: the scene still opens trained.
+test('luong scene: a phone opens trained too', async () => {
+  const { page, errors } = await openPage(browser.context, url + '?scene=luong&step=2', { viewport: { width: 390, height: 844 } });
+  const s = await waitForState(page, (x) => x.results && x.results.trained === true && x.results.checkpoint === 'loaded');
+  assert.equal(s.weights, 'trained');
+  await frames(page, 3);
+  await screenshot(page, 'luong-opens-trained-phone.png');
+  assert.deepEqual(errors, []);
+});

@@ -9,6 +9,7 @@
 #include "app/param_fields.h"
 #include "app/scene_presets.h"
 #include "app/weights_label.h"
+#include "core/train/seq2seq_checkpoint.h"
 #include "core/embedding.h"
 #include "core/number_text.h"
 #include "core/tokenizer.h"
@@ -43,6 +44,8 @@ const TrPair kStrings[] = {
     {"output: bias", "输出：偏置"},
     {"source word embeddings, learned", "源语言词嵌入，学习得到"},
     {"target word embeddings, learned", "目标语言词嵌入，学习得到"},
+    {"trained in this page on the toy translation (French → English), {0} steps: held-out {1} of words right, {2} of content words aligned to their source word",
+     "在本页中在玩具翻译（法语 → 英语）上训练了 {0} 步：留出数据上 {1} 的词正确，{2} 的实词对齐到它的源词"},
     {"trained on the toy translation (French → English), {0} steps: held-out {1} of words right, {2} of content words aligned to their source word",
      "在玩具翻译（法语 → 英语）上训练了 {0} 步：留出数据上 {1} 的词正确，{2} 的实词对齐到它的源词"},
     {"Bahdanau (additive) attention", "Bahdanau 注意力（加性注意力）"},
@@ -347,7 +350,41 @@ Status compute_bahdanau_trained(const BahdanauParams& p, const train::Seq2SeqTra
   return Status::Ok();
 }
 
-BahdanauScene::BahdanauScene(bool defer) : TrainedView<BahdanauParams>(BuildCheckpoint::Bahdanau), opens_trained_(defer) { start(defer); }
+BahdanauScene::BahdanauScene(bool defer) : TrainedView<BahdanauParams>(BuildCheckpoint::Bahdanau), opens_trained_(defer) {
+  start(defer);
+  const Status s = race_.configure(seq2seq_checkpoint_recipes(BuildCheckpoint::Bahdanau));
+  (void)s;  // the build's recipe is valid (tested)
+}
+
+Status BahdanauScene::prepare(const json& in, std::unique_ptr<SceneChange>* out) const {
+  return prepare_with_race(in, race_, out, [this](const json& rest, std::unique_ptr<SceneChange>* inner) { return ParamScene::prepare(rest, inner); });
+}
+
+void BahdanauScene::commit(std::unique_ptr<SceneChange> change) {
+  commit_with_race(std::move(change), &race_, [this](std::unique_ptr<SceneChange> c) { ParamScene::commit(std::move(c)); });
+}
+
+void BahdanauScene::write_results(json& doc, bool with_matrices) const {
+  ParamScene::write_results(doc, with_matrices);
+  doc["training"] = race_.json();
+}
+
+// Every frame: a finished run becomes the trained view's model (its checkpoint, read as the build's is); a run
+// reset gives the build's model back (fetched again by the platform's cache, or trained by the desktop).
+void BahdanauScene::poll() {
+  if (race_.state() == RaceState::Done && !run_shown_ && race_.runs() == 1 && !race_.run(0).diverged()) {
+    run_shown_ = true;
+    std::vector<uint8_t> b;
+    train::write_seq2seq_checkpoint(race_.run(0), &b);
+    training_error_ = take_weights(std::vector<unsigned char>(b.begin(), b.end()), params_.trained, params_,
+                                   [this](const BahdanauParams& p) { return apply(p); });
+  } else if (run_shown_ && race_.state() == RaceState::Idle) {
+    run_shown_ = false;
+    training_error_ = Status::Ok();
+    restore_build_checkpoint();
+    if (params_.trained) (void)apply(params_);  // waits for the build's model again (must_wait)
+  }
+}
 
 BahdanauParams BahdanauScene::trained_opening() {
   BahdanauParams p;
@@ -379,12 +416,11 @@ std::string BahdanauScene::trained_label(bool localized) const {
   const train::Seq2SeqTrainer* t = checkpoint_slot().seq2seq();
   if (!t) return {};
   const train::Seq2SeqCurvePoint& c = t->curve().back();
-  const std::string en = "trained on the toy translation (French → English), " + std::to_string(c.step) +
-                         " steps: held-out " + fmt_percent(c.accuracy) + " of words right, " + fmt_percent(c.alignment) +
-                         " of content words aligned to their source word";
-  if (!localized) return en;
-  return tr_format(N_("trained on the toy translation (French → English), {0} steps: held-out {1} of words right, {2} of content words aligned to their source word"),
-                   {std::to_string(c.step), fmt_percent(c.accuracy), fmt_percent(c.alignment)});
+  const char* tmpl = checkpoint_slot().from_run()
+                         ? N_("trained in this page on the toy translation (French → English), {0} steps: held-out {1} of words right, {2} of content words aligned to their source word")
+                         : N_("trained on the toy translation (French → English), {0} steps: held-out {1} of words right, {2} of content words aligned to their source word");
+  const std::vector<std::string> a = {std::to_string(c.step), fmt_percent(c.accuracy), fmt_percent(c.alignment)};
+  return localized ? tr_format(tmpl, a) : format_template(tmpl, a);
 }
 
 const FieldTable<BahdanauParams>& BahdanauScene::fields() const { return bahdanau_fields(); }

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "app/param_scene.h"
+#include "app/seq2seq_race.h"
 #include "app/trained_checkpoint.h"
 #include "core/seq2seq.h"
 #include "core/train/seq2seq_trainer.h"
@@ -73,7 +74,7 @@ struct BahdanauModel {
   BahdanauRun run;                     // T × n scores and alignment, T × d_enc contexts, states …
   std::vector<BahdanauAttend> steps;   // per step: bahdanau_attend(s_{t-1} = run.queries.row(k), H): its terms
   std::vector<BahdanauParamRow> params;  // encoder, attention and decoder parameters
-  // The trained view: the run of the build's model over these sentences (every quantity above is filled from it;
+  // The trained view: the run of the build's model (or of the page's run of its recipe) over these sentences (every quantity above is filled from it;
   // the encoder's and decoder's are GRUs, so their gates are here), and what the model is.
   bool trained = false;
   train::Seq2SeqAlignment trained_run;
@@ -98,6 +99,19 @@ class BahdanauScene final : public ParamScene<BahdanauParams, BahdanauModel>, pu
   std::string weights_label(bool localized = true) const;
   std::string trained_label(bool localized = true) const;  // the build's model, measured ("" before it arrives)
   void write_params(nlohmann::json& doc) const override;
+
+  // ---- its recipe trained here (the training panel) ----
+  // The build's recipe trained in the page in slices (app/seq2seq_race.h); once done, the trained view shows the
+  // page's model (labelled "trained in this page"); reset brings the build's back. setState({training}).
+  Seq2SeqRace& race() { return race_; }
+  const Seq2SeqRace& race() const { return race_; }
+  const Status& training_error() const { return training_error_; }  // the page's model could not be shown
+  Status prepare(const nlohmann::json& in, std::unique_ptr<SceneChange>* out) const override;
+  void commit(std::unique_ptr<SceneChange> change) override;
+  void write_results(nlohmann::json& doc, bool with_matrices) const override;
+  bool wants_time() const override { return race_.busy(); }
+  void run_slice(double budget_ms) override { race_.slice(budget_ms); }
+  void poll() override;
 
   const char* id() const override { return "bahdanau"; }
   const char* title() const override;
@@ -126,6 +140,9 @@ class BahdanauScene final : public ParamScene<BahdanauParams, BahdanauModel>, pu
 
  private:
   bool opens_trained_ = false;
+  Seq2SeqRace race_;
+  bool run_shown_ = false;  // the slot holds the page's run (poll installed it)
+  Status training_error_;
 };
 
 }  // namespace ap
