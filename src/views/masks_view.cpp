@@ -175,7 +175,7 @@ void MasksView::controls(ViewContext& ctx) {
 
 std::string MasksView::step_text(const ViewContext&) const {
   if (scene_.timeline.stage() == static_cast<int>(MasksStage::Training)) {
-    const BugTraining& t = scene_.bug_training();
+    const BugTraining& t = scene_.race();
     if (!t.done()) return tr("Train both models: the same data, the same steps, one difference: the causal mask.");
     return tr_format(N_("training loss: {0} with the mask, {1} without; writing on its own: {2} and {3} right"),
                      {fmt_sig(t.run(0).train_loss()), fmt_sig(t.run(1).train_loss()), fmt_percent(t.generation(0)), fmt_percent(t.generation(1))});
@@ -449,7 +449,7 @@ void MasksView::damage_stage(ViewContext& ctx) {
 // Stage 5: the same tiny causal language model trained with its mask and with the mask forgotten (app/bug_training.h):
 // the commands, both loss curves, the measured table and one held-out prompt written by each.
 void MasksView::training_stage(ViewContext& ctx) {
-  BugTraining& t = scene_.bug_training();
+  BugTraining& t = scene_.race();
   const train::BugLabRecipe& r = t.recipe();
   const float fs = ImGui::GetFontSize();
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));

@@ -178,10 +178,10 @@ TEST(AppSeq2SeqRace, TheBottleneckSceneReportsAccuracyByLength) {
 TEST(AppSeq2SeqRace, TheMasksSceneTrainsWithTheBug) {
   MasksScene s;
   EXPECT_EQ(s.stages().size(), 5u);
-  EXPECT_EQ(s.bug_training().recipe(), train::BugLabRecipe{});
+  EXPECT_EQ(s.race().recipe(), train::BugLabRecipe{});
   train::BugLabRecipe r;
   r.steps = 50;
-  ASSERT_TRUE(s.bug_training().configure(r).ok);
+  ASSERT_TRUE(s.race().configure(r).ok);
   EXPECT_EQ(scene_doc(s)["training"]["state"], "idle");
   EXPECT_FALSE(scene_doc(s)["results"].contains("bug_training"));
   EXPECT_FALSE(prepare_commit(s, json{{"training", "train"}}).ok);
@@ -196,9 +196,9 @@ TEST(AppSeq2SeqRace, TheMasksSceneTrainsWithTheBug) {
   EXPECT_EQ(doc["training"]["step"], 100);
   const json& b = doc["results"]["bug_training"];
   EXPECT_EQ(b["bug"], "causal_forgotten");
-  EXPECT_EQ(b["train_loss_correct"].get<double>(), s.bug_training().run(0).train_loss());
-  EXPECT_EQ(b["train_loss_bug"].get<double>(), s.bug_training().run(1).train_loss());
-  EXPECT_EQ(b["generation_accuracy_bug"].get<double>(), s.bug_training().generation(1));
+  EXPECT_EQ(b["train_loss_correct"].get<double>(), s.race().run(0).train_loss());
+  EXPECT_EQ(b["train_loss_bug"].get<double>(), s.race().run(1).train_loss());
+  EXPECT_EQ(b["generation_accuracy_bug"].get<double>(), s.race().generation(1));
   EXPECT_EQ(b["prompts"], train::kBugLabPrompts);
   EXPECT_EQ(doc["training"]["runs"][1]["mask"], "forgotten");
   ASSERT_TRUE(prepare_commit(s, doc).ok);  // getState back: accepted, nothing restarts

@@ -356,19 +356,6 @@ BahdanauScene::BahdanauScene(bool defer) : TrainedView<BahdanauParams>(BuildChec
   (void)s;  // the build's recipe is valid (tested)
 }
 
-Status BahdanauScene::prepare(const json& in, std::unique_ptr<SceneChange>* out) const {
-  return prepare_with_race(in, race_, out, [this](const json& rest, std::unique_ptr<SceneChange>* inner) { return ParamScene::prepare(rest, inner); });
-}
-
-void BahdanauScene::commit(std::unique_ptr<SceneChange> change) {
-  commit_with_race(std::move(change), &race_, [this](std::unique_ptr<SceneChange> c) { ParamScene::commit(std::move(c)); });
-}
-
-void BahdanauScene::write_results(json& doc, bool with_matrices) const {
-  ParamScene::write_results(doc, with_matrices);
-  doc["training"] = race_.json();
-}
-
 // Every frame: a finished run becomes the trained view's model (its checkpoint, read as the build's is); a run
 // reset gives the build's model back (fetched again by the platform's cache, or trained by the desktop).
 void BahdanauScene::poll() {
@@ -388,8 +375,9 @@ void BahdanauScene::poll() {
 
 BahdanauParams BahdanauScene::trained_opening() {
   BahdanauParams p;
-  p.source = "le chat noir est assis sur le tapis rouge dans le salon";
-  p.target = "the black cat is sitting on the red carpet in the living room";
+  const train::TranslationPair notes = train::toy_notes_pair();
+  p.source = train::words_text(notes.fr);
+  p.target = train::words_text(notes.en);
   p.trained = true;
   return p;
 }

@@ -15,8 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "app/param_scene.h"
-#include "app/seq2seq_race.h"
+#include "app/race_scene.h"
 #include "app/trained_checkpoint.h"
 #include "core/seq2seq.h"
 #include "core/train/seq2seq_trainer.h"
@@ -83,7 +82,7 @@ struct BahdanauModel {
 // Tokenises both sentences, embeds them (seeded), encodes, decodes. Refuses bad parameters with a message.
 Status compute_bahdanau(const BahdanauParams& p, BahdanauModel* out);
 
-class BahdanauScene final : public ParamScene<BahdanauParams, BahdanauModel>, public TrainedView<BahdanauParams> {
+class BahdanauScene final : public RaceParamScene<BahdanauParams, BahdanauModel, Seq2SeqRace>, public TrainedView<BahdanauParams> {
  public:
   // defer: build the first model when first used (make_scenes), not now (Scene::ensure_built). The page's scene
   // (defer) opens on the trained model: the seeded one shows while the checkpoint comes (and stays, with the
@@ -102,15 +101,8 @@ class BahdanauScene final : public ParamScene<BahdanauParams, BahdanauModel>, pu
 
   // ---- its recipe trained here (the training panel) ----
   // The build's recipe trained in the page in slices (app/seq2seq_race.h); once done, the trained view shows the
-  // page's model (labelled "trained in this page"); reset brings the build's back. setState({training}).
-  Seq2SeqRace& race() { return race_; }
-  const Seq2SeqRace& race() const { return race_; }
+  // page's model (labelled "trained in this page"); reset brings the build's back. setState({training}): race().
   const Status& training_error() const { return training_error_; }  // the page's model could not be shown
-  Status prepare(const nlohmann::json& in, std::unique_ptr<SceneChange>* out) const override;
-  void commit(std::unique_ptr<SceneChange> change) override;
-  void write_results(nlohmann::json& doc, bool with_matrices) const override;
-  bool wants_time() const override { return race_.busy(); }
-  void run_slice(double budget_ms) override { race_.slice(budget_ms); }
   void poll() override;
 
   const char* id() const override { return "bahdanau"; }
@@ -140,7 +132,6 @@ class BahdanauScene final : public ParamScene<BahdanauParams, BahdanauModel>, pu
 
  private:
   bool opens_trained_ = false;
-  Seq2SeqRace race_;
   bool run_shown_ = false;  // the slot holds the page's run (poll installed it)
   Status training_error_;
 };

@@ -295,14 +295,6 @@ void BottleneckScene::write_results(json& doc, bool with_matrices) const {
   doc["training"] = race_.json();
 }
 
-Status BottleneckScene::prepare(const json& in, std::unique_ptr<SceneChange>* out) const {
-  return prepare_with_race(in, race_, out, [this](const json& rest, std::unique_ptr<SceneChange>* inner) { return ParamScene::prepare(rest, inner); });
-}
-
-void BottleneckScene::commit(std::unique_ptr<SceneChange> change) {
-  commit_with_race(std::move(change), &race_, [this](std::unique_ptr<SceneChange> c) { ParamScene::commit(std::move(c)); });
-}
-
 const std::vector<int>& bottleneck_race::lengths() {
   static const std::vector<int> kLengths = {4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24};
   return kLengths;

@@ -10,8 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "app/param_scene.h"
-#include "app/seq2seq_race.h"
+#include "app/race_scene.h"
 #include "core/bottleneck_probe.h"
 #include "core/seq2seq.h"
 
@@ -65,7 +64,7 @@ double bottleneck_bound(int d_h, int d_in, int L);
 // of milliseconds, until the scene is looked at).
 Status compute_bottleneck(const BottleneckParams& p, BottleneckModel* out, bool with_probe = true);
 
-class BottleneckScene final : public ParamScene<BottleneckParams, BottleneckModel> {
+class BottleneckScene final : public RaceParamScene<BottleneckParams, BottleneckModel, Seq2SeqRace> {
  public:
   // defer: build the first model when first used (make_scenes), not now (Scene::ensure_built).
   explicit BottleneckScene(bool defer = false);
@@ -83,13 +82,6 @@ class BottleneckScene final : public ParamScene<BottleneckParams, BottleneckMode
   // page API), not when the playground starts.
   const BottleneckModel& model() const;
 
-  // The trained measurement (the last stage): the race and its commands.
-  Seq2SeqRace& race() { return race_; }
-  const Seq2SeqRace& race() const { return race_; }
-  Status prepare(const nlohmann::json& in, std::unique_ptr<SceneChange>* out) const override;
-  void commit(std::unique_ptr<SceneChange> change) override;
-  bool wants_time() const override { return race_.busy(); }
-  void run_slice(double budget_ms) override { race_.slice(budget_ms); }
 
  protected:
   void build_first() override;  // the default model without its probe (model() runs it when first read)
@@ -103,7 +95,6 @@ class BottleneckScene final : public ParamScene<BottleneckParams, BottleneckMode
 
  private:
   mutable bool probe_pending_ = false;
-  Seq2SeqRace race_;
 };
 
 }  // namespace ap

@@ -76,8 +76,7 @@ const TrPair kStrings[] = {
 
 constexpr const char* kStart = "<s>";  // the decoder's input at step 1
 
-const LuongScore kAllScores[] = {LuongScore::Dot, LuongScore::General, LuongScore::Concat};
-const LuongScore (&kAllScoresInOrder)[3] = kAllScores;  // the trained models' order (seq2seq_checkpoint_recipes)
+const LuongScore kAllScores[] = {LuongScore::Dot, LuongScore::General, LuongScore::Concat};  // also the trained models' order (seq2seq_checkpoint_recipes)
 
 using Preset = ScenePreset<LuongParams>;
 
@@ -204,7 +203,7 @@ json results_json(const LuongModel& m, bool with_matrices) {
   r["trained"] = m.trained;
   if (m.trained) {
     json tr_ = json::object();
-    for (size_t k = 0; k < m.trained_runs.size(); ++k) tr_[luong_score_name(kAllScoresInOrder[k])] = m.trained_runs[k].translation;
+    for (size_t k = 0; k < m.trained_runs.size(); ++k) tr_[luong_score_name(kAllScores[k])] = m.trained_runs[k].translation;
     r["translations"] = tr_;
   }
   if (with_matrices) {
@@ -378,8 +377,9 @@ LuongScene::LuongScene(bool defer) : TrainedView<LuongParams>(BuildCheckpoint::L
 
 LuongParams LuongScene::trained_opening() {
   LuongParams p;
-  p.source = "le chat noir est assis sur le tapis rouge dans le salon";
-  p.target = "the black cat is sitting on the red carpet in the living room";
+  const train::TranslationPair notes = train::toy_notes_pair();
+  p.source = train::words_text(notes.fr);
+  p.target = train::words_text(notes.en);
   p.trained = true;
   return p;
 }
@@ -408,17 +408,8 @@ std::string LuongScene::trained_label(bool localized) const {
   return localized ? tr_format(t, a) : format_template(t, a);
 }
 
-Status LuongScene::prepare(const json& in, std::unique_ptr<SceneChange>* out) const {
-  return prepare_with_race(in, race_, out, [this](const json& rest, std::unique_ptr<SceneChange>* inner) { return ParamScene::prepare(rest, inner); });
-}
-
-void LuongScene::commit(std::unique_ptr<SceneChange> change) {
-  commit_with_race(std::move(change), &race_, [this](std::unique_ptr<SceneChange> c) { ParamScene::commit(std::move(c)); });
-}
-
 void LuongScene::write_results(json& doc, bool with_matrices) const {
-  ParamScene::write_results(doc, with_matrices);
-  doc["training"] = race_.json();
+  RaceParamScene::write_results(doc, with_matrices);
   // The race's comparison once trained: per score, the steps to 95 % held-out words right (−1: not reached).
   json& runs = doc["training"]["runs"];
   for (int k = 0; k < race_.runs() && k < static_cast<int>(runs.size()); ++k) runs[static_cast<size_t>(k)]["steps_to_95"] = race_.steps_to(k, 0.95);

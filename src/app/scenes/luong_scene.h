@@ -14,8 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "app/param_scene.h"
-#include "app/seq2seq_race.h"
+#include "app/race_scene.h"
 #include "app/trained_checkpoint.h"
 #include "core/seq2seq.h"
 #include "core/train/seq2seq_trainer.h"
@@ -80,7 +79,7 @@ struct ScoreParamCounts {
 };
 ScoreParamCounts score_param_counts(const LuongModel& m);
 
-class LuongScene final : public ParamScene<LuongParams, LuongModel>, public TrainedView<LuongParams> {
+class LuongScene final : public RaceParamScene<LuongParams, LuongModel, Seq2SeqRace>, public TrainedView<LuongParams> {
  public:
   // defer: build the first model when first used (make_scenes), not now (Scene::ensure_built). The page's scene
   // (defer) opens on the three trained models (the seeded view shows while they come); one built now (the unit
@@ -98,14 +97,8 @@ class LuongScene final : public ParamScene<LuongParams, LuongModel>, public Trai
   // The build's model of score k (0 dot, 1 general, 2 concat) once arrived, else null.
   const train::Seq2SeqTrainer* trained_model(int k) const { return checkpoint_slot().seq2seq(static_cast<size_t>(k)); }
 
-  // ---- the three trained here (the last stage) ----
-  Seq2SeqRace& race() { return race_; }
-  const Seq2SeqRace& race() const { return race_; }
-  Status prepare(const nlohmann::json& in, std::unique_ptr<SceneChange>* out) const override;
-  void commit(std::unique_ptr<SceneChange> change) override;
+  // ---- the three trained here (the last stage: race(), with steps_to_95 per run) ----
   void write_results(nlohmann::json& doc, bool with_matrices) const override;
-  bool wants_time() const override { return race_.busy(); }
-  void run_slice(double budget_ms) override { race_.slice(budget_ms); }
 
   const char* id() const override { return "luong"; }
   const char* title() const override;
@@ -135,7 +128,6 @@ class LuongScene final : public ParamScene<LuongParams, LuongModel>, public Trai
   void build_first() override;
 
  private:
-  Seq2SeqRace race_;
   bool opens_trained_ = false;
 };
 

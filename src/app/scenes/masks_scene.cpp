@@ -6,7 +6,6 @@
 
 #include "app/json_fields.h"
 #include "app/param_fields.h"
-#include "app/seq2seq_race.h"
 #include "app/scene_presets.h"
 #include "core/number_text.h"
 #include "core/tokenizer.h"
@@ -221,7 +220,7 @@ Status compute_masks(const MasksParams& p, MasksModel* out) {
 
 MasksScene::MasksScene(bool defer) {
   start(defer);
-  const Status s = training_.configure(train::BugLabRecipe{});
+  const Status s = race_.configure(train::BugLabRecipe{});
   (void)s;  // the build's recipe is valid (tested)
 }
 
@@ -258,18 +257,9 @@ const TrPair* MasksScene::translations(size_t* count) const { return translation
 
 std::vector<int> MasksScene::substeps() const { return {1, 1, 1, 1, 1}; }
 
-Status MasksScene::prepare(const json& in, std::unique_ptr<SceneChange>* out) const {
-  return prepare_with_race(in, training_, out, [this](const json& rest, std::unique_ptr<SceneChange>* inner) { return ParamScene::prepare(rest, inner); });
-}
-
-void MasksScene::commit(std::unique_ptr<SceneChange> change) {
-  commit_with_race(std::move(change), &training_, [this](std::unique_ptr<SceneChange> c) { ParamScene::commit(std::move(c)); });
-}
-
 void MasksScene::write_results(json& doc, bool with_matrices) const {
-  ParamScene::write_results(doc, with_matrices);
-  if (training_.done()) doc["results"]["bug_training"] = training_.results();
-  doc["training"] = training_.json();
+  RaceParamScene::write_results(doc, with_matrices);
+  if (race_.done()) doc["results"]["bug_training"] = race_.results();
 }
 
 std::string MasksScene::explain(int what, int i, int j) const {

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "app/bug_training.h"
-#include "app/param_scene.h"
+#include "app/race_scene.h"
 #include "core/mask_lab.h"
 
 namespace ap {
@@ -45,7 +45,7 @@ struct MasksModel {
   std::vector<MaskLabRun> bugs;  // every variant, all_mask_bugs() order (the causal ones only with causal on)
 };
 
-class MasksScene final : public ParamScene<MasksParams, MasksModel> {
+class MasksScene final : public RaceParamScene<MasksParams, MasksModel, BugTraining> {
  public:
   // defer: build the first model when first used (make_scenes), not now (Scene::ensure_built).
   explicit MasksScene(bool defer = false);
@@ -62,14 +62,8 @@ class MasksScene final : public ParamScene<MasksParams, MasksModel> {
   static const char* bug_title(MaskBug b);  // N_() English
   static const char* bug_effect(MaskBug b); // N_() what goes wrong
 
-  // "Train with the bug" (the last stage).
-  BugTraining& bug_training() { return training_; }
-  const BugTraining& bug_training() const { return training_; }
-  Status prepare(const nlohmann::json& in, std::unique_ptr<SceneChange>* out) const override;
-  void commit(std::unique_ptr<SceneChange> change) override;
+  // "Train with the bug" (the last stage): race(), and results.bug_training once it is done.
   void write_results(nlohmann::json& doc, bool with_matrices) const override;
-  bool wants_time() const override { return training_.busy(); }
-  void run_slice(double budget_ms) override { training_.slice(budget_ms); }
 
  protected:
   const FieldTable<MasksParams>& fields() const override;
@@ -78,9 +72,6 @@ class MasksScene final : public ParamScene<MasksParams, MasksModel> {
   nlohmann::json results(const MasksParams& p, const MasksModel& m, bool with_matrices) const override;
   const char* matrices_key() const override { return "hidden"; }
   std::vector<const char*> unchecked_results() const override { return {"bug_training"}; }
-
- private:
-  BugTraining training_;
 };
 
 Status compute_masks(const MasksParams& p, MasksModel* out);

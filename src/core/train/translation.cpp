@@ -129,6 +129,12 @@ TranslationPair toy_notes_pair() {
   return p;
 }
 
+std::string words_text(const std::vector<std::string>& words) {
+  std::string s;
+  for (const std::string& w : words) s += (s.empty() ? "" : " ") + w;
+  return s;
+}
+
 const std::vector<std::string>& toy_vocabulary() {
   static const std::vector<std::string> k = [] {
     std::vector<std::string> v = {"<s>", "</s>"};

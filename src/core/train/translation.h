@@ -39,6 +39,8 @@ TranslationPair toy_translation_pair(uint64_t seed, uint64_t index, int min_len,
 // on the red carpet in the living room", with its reference alignment. Never trained on (seq2seq_trainer.h):
 // the scenes show it, and what they show of it is then measured on a sentence the model never saw.
 TranslationPair toy_notes_pair();
+// Its words joined by spaces, as a scene's sentence field holds them.
+std::string words_text(const std::vector<std::string>& words);
 
 // The shared vocabulary: id 0 "<s>", id 1 "</s>", then every French and English word of the grammar.
 const std::vector<std::string>& toy_vocabulary();
