@@ -13,12 +13,12 @@
 #pragma once
 #include <nlohmann/json.hpp>
 
-#include <chrono>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "app/scene.h"
+#include "app/timed_slice.h"
 #include "core/status.h"
 #include "core/train/seq2seq_trainer.h"
 
@@ -36,22 +36,6 @@ Status run_race_command(Race& race, const std::string& c) {
   if (c == "pause") race.pause();
   else race.reset();
   return Status::Ok();
-}
-
-// One slice of such a training: work() while busy() and under budget_ms (at least once); the time spent is added
-// to *seconds and the longest slice kept in *longest_ms. False when there was nothing to do.
-template <class Busy, class Work>
-bool timed_slice(double budget_ms, Busy busy, Work work, double* seconds, double* longest_ms) {
-  if (!busy()) return false;
-  using clock = std::chrono::steady_clock;
-  const auto t0 = clock::now();
-  const auto spent_ms = [&] { return std::chrono::duration<double, std::milli>(clock::now() - t0).count(); };
-  do work();
-  while (busy() && spent_ms() < budget_ms);
-  const double spent = spent_ms();
-  *seconds += spent / 1000.0;
-  if (spent > *longest_ms) *longest_ms = spent;
-  return true;
 }
 
 class Seq2SeqRace {

@@ -57,11 +57,12 @@ class TrainableParamScene : public ParamScene<Params, Model>, public TrainedView
     doc["training"] = training_.json();
   }
   void poll() override {
+    const auto apply = [this](const Params& p) { return this->apply(p); };
     std::vector<unsigned char> w;
-    if (!training_.poll(&w)) return;
-    training_error_ = this->take_weights(w, this->params_.trained, this->params_, [this](const Params& p) { return this->apply(p); });
+    if (training_.poll(&w)) training_error_ = this->take_weights(w, this->params_.trained, this->params_, apply);
+    this->measure_weights(this->params_.trained, this->params_, apply, &training_error_);
   }
-  bool wants_time() const override { return training_.wants_frames(); }
+  bool wants_time() const override { return training_.wants_frames() || this->measuring_weights(); }
   const std::vector<UrlParam>& url_params() const override {
     static const std::vector<UrlParam> kParams = [this] {
       std::vector<UrlParam> v = Base::url_params();

@@ -1,5 +1,6 @@
 #include "trained_checkpoint.h"
 
+#include "app/timed_slice.h"
 #include "core/train/checkpoint.h"
 #include "core/train/seq2seq_checkpoint.h"
 
@@ -135,12 +136,26 @@ Status CheckpointSlot::update(const std::vector<unsigned char>& bytes) {
   train::Recipe r;
   AP_TRY(train::peek_checkpoint(bytes.data(), bytes.size(), &r));
   AP_TRY(check_model(r));
+  if (trainer_ && trainer_->recipe() == r) return train::stage_checkpoint(bytes.data(), bytes.size(), t);  // measure_update
   AP_TRY(train::read_checkpoint(bytes.data(), bytes.size(), t));
   if (fresh) trainer_ = std::move(fresh);
   from_run_ = true;
   state_ = State::Ready;
   error_ = Status::Ok();
   return Status::Ok();
+}
+
+bool CheckpointSlot::measure_update(double budget_ms, Status* result) {
+  bool ended = false;
+  double seconds = 0, longest_ms = 0;
+  timed_slice(
+      budget_ms, [&] { return updating() && !ended; },
+      [&] { ended = trainer_->measure_staged(4, result); }, &seconds, &longest_ms);
+  if (!ended || !result->ok) return ended;
+  from_run_ = true;
+  state_ = State::Ready;
+  error_ = Status::Ok();
+  return true;
 }
 
 void CheckpointSlot::fail(const Status& error) {

@@ -42,6 +42,9 @@ using CheckpointTrainer = bool (*)(BuildCheckpoint which, std::vector<uint8_t>* 
 void set_checkpoint_trainer(CheckpointTrainer t);
 CheckpointTrainer checkpoint_trainer();  // null: none installed
 
+// A frame's share of measuring a run's newer weights (CheckpointSlot::measure_update).
+constexpr double kMeasureSliceMs = 8.0;
+
 class CheckpointSlot {
  public:
   enum class State { None, Wanted, Ready, Failed };  // not asked for, to be fetched, read, unreadable
@@ -65,7 +68,14 @@ class CheckpointSlot {
   void fail(const Status& error);
   // Newer weights of a run (a scene's training panel, app/scene_training.h): read in place when the recipe is the
   // model's own. Unreadable ones change nothing (the model and the state stay) and the reason is returned.
+  // Weights of the model's own recipe are staged, not installed: measure_update measures them in slices (the
+  // last step's on every held-out sentence, tens of milliseconds in wasm) and installs them; until then the model
+  // and its label are the ones before. Other weights (another recipe, encoder–decoders) are read at once.
   Status update(const std::vector<unsigned char>& bytes);
+  bool updating() const { return trainer_ && trainer_->staging(); }
+  // Up to budget_ms of that measuring. True when it ended in this call: *result is Ok when the weights were
+  // installed (the view recomputes), else why they were refused (the model stays).
+  bool measure_update(double budget_ms, Status* result);
   bool from_run() const { return from_run_; }  // the model is a run's (update), not the build's checkpoint
   // Forgets a run's model: the build's checkpoint is asked for again (the platform keeps the fetched bytes).
   void restore_build();
@@ -158,16 +168,31 @@ class TrainedView {
   template <class Apply>
   Status take_weights(const std::vector<unsigned char>& bytes, bool showing, const Params& installed, Apply apply) {
     AP_TRY(slot_.update(bytes));
+    return slot_.updating() ? Status::Ok() : show_weights(showing, installed, apply);
+  }
+  // Weights that take_weights staged, measured a slice at a time (the scene's poll calls it every frame, and its
+  // wants_time holds while measuring_weights()); once they are installed, shown as take_weights shows them.
+  // *status: the end's outcome, untouched before it.
+  template <class Apply>
+  void measure_weights(bool showing, const Params& installed, Apply apply, Status* status) {
+    Status r;
+    if (!slot_.measure_update(kMeasureSliceMs, &r)) return;
+    *status = r.ok ? show_weights(showing, installed, apply) : r;
+  }
+  bool measuring_weights() const { return slot_.updating(); }
+  const Params& shown(const Params& installed) const { return waiting_ ? held_params_ : installed; }
+  void restore_build_checkpoint() { slot_.restore_build(); }
+
+ private:
+  template <class Apply>
+  Status show_weights(bool showing, const Params& installed, Apply apply) {
     if (waiting_) {
       waiting_ = false;
       return apply(held_params_);
     }
     return showing ? apply(installed) : Status::Ok();
   }
-  const Params& shown(const Params& installed) const { return waiting_ ? held_params_ : installed; }
-  void restore_build_checkpoint() { slot_.restore_build(); }
 
- private:
   CheckpointSlot slot_;
   bool waiting_ = false;
   Params held_params_;

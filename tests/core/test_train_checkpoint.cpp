@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -185,6 +186,77 @@ TEST(CoreTrainCheckpoint, TheSameRecipeIsReadInPlaceAndABadFileChangesNothing) {
   ASSERT_TRUE(peek_checkpoint(step50.data(), step50.size(), &r).ok);
   EXPECT_EQ(r, small_recipe());
   EXPECT_FALSE(peek_checkpoint(step50.data(), 20, &r).ok);
+}
+
+// A run's newer weights while the page draws: staged, measured a few batches at a time with the model as it was
+// between the slices, installed at the end exactly as read_checkpoint installs them; a file that claims what its
+// weights do not give is dropped at the end, and another recipe is refused at once.
+TEST(CoreTrainCheckpoint, StagedWeightsAreMeasuredInSlicesAndInstalledOnlyAtTheEnd) {
+  Trainer run;
+  std::vector<uint8_t> step0, last;
+  ASSERT_TRUE(run.init(small_recipe()).ok);
+  write_checkpoint(run, &step0);
+  run.advance(1000);
+  ASSERT_TRUE(run.finished());
+  ASSERT_TRUE(run.evaluated_on_all());
+  write_checkpoint(run, &last);
+  Trainer view;
+  ASSERT_TRUE(read_checkpoint(step0.data(), step0.size(), &view).ok);
+  ASSERT_TRUE(stage_checkpoint(last.data(), last.size(), &view).ok);
+  EXPECT_TRUE(view.staging());
+  Status result = Status::Error("untouched");
+  int slices = 0;
+  while (!view.measure_staged(1, &result)) {
+    ++slices;
+    std::vector<uint8_t> between;
+    write_checkpoint(view, &between);
+    ASSERT_EQ(between, step0) << "after slice " << slices;  // the model, step and accuracy as they were
+    ASSERT_LT(slices, 1000);
+  }
+  const int batches = static_cast<int>((view.heldout_size() + 63) / 64);
+  std::printf("the last step's weights measured in %d slices of one batch (%zu held-out sentences)\n", slices + 1, view.heldout_size());
+  EXPECT_EQ(slices + 1, batches);  // every held-out sentence, one batch a slice
+  EXPECT_TRUE(result.ok) << result.message;
+  EXPECT_FALSE(view.staging());
+  std::vector<uint8_t> installed;
+  write_checkpoint(view, &installed);
+  EXPECT_EQ(installed, last);
+  EXPECT_EQ(view.heldout_accuracy(), run.heldout_accuracy());
+  EXPECT_EQ(view.referent_argmax(), run.referent_argmax());
+  EXPECT_TRUE(view.evaluated_on_all());
+  ASSERT_EQ(view.head_patterns().size(), run.head_patterns().size());
+  EXPECT_FALSE(view.head_patterns().empty());
+
+  // The wrong accuracy: dropped at the end, the model stays.
+  std::vector<uint8_t> bad = step0;
+  double acc = 0.987;
+  std::memcpy(bad.data() + 12 + 6 + 12 + 8 + 4 + 8 + 4 + 4, &acc, 8);
+  reseal(&bad);
+  ASSERT_TRUE(stage_checkpoint(bad.data(), bad.size(), &view).ok);
+  while (!view.measure_staged(3, &result)) {}
+  EXPECT_FALSE(result.ok);
+  EXPECT_NE(result.message.find("its weights give"), std::string::npos) << result.message;
+  std::vector<uint8_t> after;
+  write_checkpoint(view, &after);
+  EXPECT_EQ(after, last);
+  EXPECT_FALSE(view.measure_staged(1, &result));  // nothing staged
+
+  // A newer staging replaces an older one; another recipe is refused.
+  ASSERT_TRUE(stage_checkpoint(last.data(), last.size(), &view).ok);
+  ASSERT_TRUE(stage_checkpoint(step0.data(), step0.size(), &view).ok);
+  while (!view.measure_staged(SIZE_MAX, &result)) {}
+  EXPECT_TRUE(result.ok) << result.message;
+  EXPECT_EQ(view.step(), 0);
+  Recipe other = small_recipe();
+  other.seed = 4;
+  Trainer foreign;
+  ASSERT_TRUE(foreign.init(other).ok);
+  std::vector<uint8_t> foreign_bytes;
+  write_checkpoint(foreign, &foreign_bytes);
+  const Status refused = stage_checkpoint(foreign_bytes.data(), foreign_bytes.size(), &view);
+  EXPECT_FALSE(refused.ok);
+  EXPECT_NE(refused.message.find("another recipe"), std::string::npos) << refused.message;
+  EXPECT_FALSE(view.staging());
 }
 
 }  // namespace

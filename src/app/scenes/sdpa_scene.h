@@ -96,7 +96,7 @@ class SdpaScene final : public Scene {
   const SceneTraining& training() const { return training_; }
   const Status& training_error() const { return training_error_; }  // the last weights that could not be shown
   void poll() override;
-  bool wants_time() const override { return training_.wants_frames(); }
+  bool wants_time() const override { return training_.wants_frames() || ck_.updating(); }
 
  private:
   SdpaModel model_;

@@ -79,14 +79,26 @@ Status peek_checkpoint(const uint8_t* bytes, size_t size, Recipe* recipe, int* s
   return Status::Ok();
 }
 
-Status read_checkpoint(const uint8_t* bytes, size_t size, Trainer* out) {
-  Head h;
+namespace {
+// Steps 1–4 of reading: the head, then the parameters, checked against the number the recipe needs.
+Status read_weights(const uint8_t* bytes, size_t size, Head* h, std::vector<std::pair<std::string, Mat>>* weights, size_t params) {
   Reader rd{nullptr, 0};
-  AP_TRY(read_head(bytes, size, &h, &rd));
-  const Recipe& r = h.recipe;
-  const int step = h.step;
-  const double acc = h.acc;
-  // The same recipe as `out`'s: its weights are replaced in place (below); else a model of this recipe.
+  AP_TRY(read_head(bytes, size, h, &rd));
+  // 4) the parameters
+  AP_TRY(get_params(rd, weights));
+  if (weights->size() != params)
+    return Status::Error("the checkpoint has {0} parameters, its recipe needs {1}",
+                         {arg(static_cast<long long>(weights->size())), arg(static_cast<long long>(params))});
+  if (rd.at != rd.n) return Status::Error("the checkpoint has {0} bytes after its end", {arg(static_cast<long long>(rd.n - rd.at))});
+  return Status::Ok();
+}
+}  // namespace
+
+Status read_checkpoint(const uint8_t* bytes, size_t size, Trainer* out) {
+  Recipe r;
+  AP_TRY(peek_checkpoint(bytes, size, &r));
+  // The same recipe as `out`'s: its weights are replaced in place (set_weights: all or nothing); else a model
+  // of this recipe, moved into `out` once its weights give what the file says.
   const bool same = out->model().params().size() > 0 && out->recipe() == r;
   std::unique_ptr<Trainer> fresh;
   if (!same) {
@@ -94,28 +106,23 @@ Status read_checkpoint(const uint8_t* bytes, size_t size, Trainer* out) {
     AP_TRY(fresh->init(r));
   }
   Trainer* t = same ? out : fresh.get();
-  // 4) the parameters
+  Head h;
   std::vector<std::pair<std::string, Mat>> weights;
-  AP_TRY(get_params(rd, &weights));
-  if (weights.size() != t->model().params().size())
-    return Status::Error("the checkpoint has {0} parameters, its recipe needs {1}",
-                         {arg(static_cast<long long>(weights.size())), arg(static_cast<long long>(t->model().params().size()))});
-  if (rd.at != rd.n) return Status::Error("the checkpoint has {0} bytes after its end", {arg(static_cast<long long>(rd.n - rd.at))});
-  if (!same) {
-    AP_TRY(t->set_weights(weights, step, acc));
-    *out = std::move(*t);
-    return Status::Ok();
-  }
-  // In place: set_weights checks names, shapes and values before it changes anything; only the accuracy is
-  // measured after. A file whose accuracy its weights do not give leaves `out` as it was: its own weights again.
-  std::vector<std::pair<std::string, Mat>> kept;
-  for (size_t i = 0; i < out->model().params().size(); ++i)
-    kept.emplace_back(out->model().params()[i].name, out->model().params()[i].value);
-  const int kept_step = out->step();
-  const double kept_acc = out->heldout_accuracy();
-  const Status s = out->set_weights(weights, step, acc);
-  if (!s.ok) (void)out->set_weights(kept, kept_step, kept_acc);
-  return s;
+  AP_TRY(read_weights(bytes, size, &h, &weights, t->model().params().size()));
+  AP_TRY(t->set_weights(weights, h.step, h.acc));
+  if (!same) *out = std::move(*t);
+  return Status::Ok();
+}
+
+Status stage_checkpoint(const uint8_t* bytes, size_t size, Trainer* out) {
+  Recipe r;
+  AP_TRY(peek_checkpoint(bytes, size, &r));
+  if (out->model().params().size() == 0 || !(out->recipe() == r))
+    return Status::Error("the checkpoint holds another recipe than the model it would update");
+  Head h;
+  std::vector<std::pair<std::string, Mat>> weights;
+  AP_TRY(read_weights(bytes, size, &h, &weights, out->model().params().size()));
+  return out->stage_weights(weights, h.step, h.acc);
 }
 
 }  // namespace train

@@ -38,6 +38,9 @@ Status train_checkpoint(const Recipe& r, std::vector<uint8_t>* out, Trainer* tra
 // When `out` already holds a model of the same recipe (a run's newer weights: the page's trained views while the
 // learner trains), only the weights are replaced: no second data set, no second model (milliseconds, not tens).
 Status read_checkpoint(const uint8_t* bytes, size_t size, Trainer* out);
+// The same for `out`'s own recipe, in slices: the weights are checked and staged (Trainer::stage_weights), and
+// installed by Trainer::measure_staged once they give the accuracy the file says. Another recipe is refused.
+Status stage_checkpoint(const uint8_t* bytes, size_t size, Trainer* out);
 // The recipe (and step) a checkpoint holds: its header, checksum and recipe checked as read_checkpoint does, no
 // weights read.
 Status peek_checkpoint(const uint8_t* bytes, size_t size, Recipe* recipe, int* step = nullptr);

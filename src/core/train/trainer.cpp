@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 
 #include "checkpoint_bytes.h"
@@ -159,76 +160,99 @@ void Trainer::fill(const std::vector<CorefSentence>& set, int B, Batch* batch) c
 }
 
 void Trainer::evaluate(bool all) {
-  if (induction()) evaluate_induction(all ? induction_.heldout : induction_curve_, all ? induction_.heldout.size() : induction_curve_.size());
-  else evaluate_coref(all ? data_.heldout : curve_set_, all ? data_.heldout.size() : curve_set_.size());
+  Evaluation e;
+  begin_evaluation(all, &e);
+  if (evaluate_batches(&e, SIZE_MAX)) keep_evaluation(&e);
 }
 
-void Trainer::evaluate_induction(const std::vector<InductionSequence>& set, size_t count) {
+// Steps of an evaluation: begin (which sentences), evaluate_batches (kEvalBatch at a time, resumable: the
+// counts only add, so any slicing gives the same numbers), keep (the accuracy, argmax rate and patterns).
+void Trainer::begin_evaluation(bool all, Evaluation* e) const {
+  *e = Evaluation();
+  e->all = all;
+  e->count = induction() ? (all ? induction_.heldout.size() : induction_curve_.size())
+                         : (all ? data_.heldout.size() : curve_set_.size());
+}
+
+bool Trainer::evaluate_batches(Evaluation* e, size_t batches) {
+  for (size_t done = 0; done < batches && e->next < e->count && !e->failed; ++done) {
+    const int B = static_cast<int>(std::min<size_t>(kEvalBatch, e->count - e->next));
+    for (int b = 0; b < B; ++b) idx_[static_cast<size_t>(b)] = static_cast<int>(e->next) + b;
+    e->next += static_cast<size_t>(B);
+    if (induction()) evaluate_induction_batch(B, e);
+    else evaluate_coref_batch(B, e);
+  }
+  if (e->failed || e->next < e->count) return e->failed;
+  // The end: the rates
+  if (induction()) {
+    finish_induction_scores(&e->scores);
+    e->acc = e->scores.accuracy();
+    e->argmax = e->scores.predictions ? static_cast<double>(e->argmax_right) / e->scores.predictions : 0.0;
+  } else {
+    e->acc = e->count ? static_cast<double>(e->right) / e->count : 0.0;
+    e->argmax = e->count ? static_cast<double>(e->argmax_right) / e->count : 0.0;
+    if (e->all) finish_head_patterns(e->animal, e->count - e->animal, &e->patterns);
+  }
+  return true;
+}
+
+void Trainer::keep_evaluation(Evaluation* e) {
+  if (e->failed) return;  // a forward pass failed: the last evaluation stays
+  acc_ = e->acc;
+  argmax_ = e->argmax;
+  evaluated_all_ = e->all;
+  patterns_ = std::move(e->patterns);
+  if (induction()) induction_scores_ = std::move(e->scores);
+}
+
+// One batch of the induction task's sequences idx_[0 … B).
+void Trainer::evaluate_induction_batch(int B, Evaluation* e) {
   const int T = kInductionSeqLen, R = kInductionRows, H = recipe_.heads, L = recipe_.layers;
-  InductionScores scores;
-  long long argmax_right = 0;
-  for (size_t start = 0; start < count; start += kEvalBatch) {
-    const int B = static_cast<int>(std::min<size_t>(kEvalBatch, count - start));
-    for (int b = 0; b < B; ++b) idx_[static_cast<size_t>(b)] = static_cast<int>(start) + b;
-    fill_induction_batch(set, idx_.data(), B, &eval_batch_);
-    double loss;
-    if (!model_.forward(eval_batch_, &loss).ok) return;
-    // 1) the predictions and every head's scores (induction.h)
-    add_induction_scores(model_, set, idx_.data(), B, &scores);
-    // 2) some head of the last layer has its readout row's largest weight on the token to copy
-    const CMatMap att = model_.attention(L - 1);
-    for (int b = 0; b < B; ++b) {
-      const InductionSequence& s = set[static_cast<size_t>(idx_[static_cast<size_t>(b)])];
-      for (int r = 0; r < R; ++r) argmax_right += some_head_argmax_on(att, b, H, T, s.row(r), s.source(r));
-    }
+  const std::vector<InductionSequence>& set = e->all ? induction_.heldout : induction_curve_;
+  fill_induction_batch(set, idx_.data(), B, &eval_batch_);
+  double loss;
+  if (!model_.forward(eval_batch_, &loss).ok) {
+    e->failed = true;
+    return;
   }
-  finish_induction_scores(&scores);
-  acc_ = scores.accuracy();
-  argmax_ = scores.predictions ? static_cast<double>(argmax_right) / scores.predictions : 0.0;
-  evaluated_all_ = &set == &induction_.heldout && count == induction_.heldout.size();
-  induction_scores_ = std::move(scores);
-  patterns_.clear();
+  // 1) the predictions and every head's scores (induction.h)
+  add_induction_scores(model_, set, idx_.data(), B, &e->scores);
+  // 2) some head of the last layer has its readout row's largest weight on the token to copy
+  const CMatMap att = model_.attention(L - 1);
+  for (int b = 0; b < B; ++b) {
+    const InductionSequence& s = set[static_cast<size_t>(idx_[static_cast<size_t>(b)])];
+    for (int r = 0; r < R; ++r) e->argmax_right += some_head_argmax_on(att, b, H, T, s.row(r), s.source(r));
+  }
 }
 
-void Trainer::evaluate_coref(const std::vector<CorefSentence>& set, size_t count) {
+// One batch of the coreference sentences idx_[0 … B).
+void Trainer::evaluate_coref_batch(int B, Evaluation* e) {
   const int T = data_.seq_len, H = recipe_.heads, L = recipe_.layers, K = kHeadsClasses;
-  const bool all = count == data_.heldout.size() && &set == &data_.heldout;
-  int right = 0, argmax_right = 0;
-  size_t animal = 0;
-  std::vector<HeadPattern> patterns;
-  patterns_.clear();
-  for (size_t start = 0; start < count; start += kEvalBatch) {
-    const int B = static_cast<int>(std::min<size_t>(kEvalBatch, count - start));
-    for (int b = 0; b < B; ++b) idx_[static_cast<size_t>(b)] = static_cast<int>(start) + b;
-    fill(set, B, &eval_batch_);
-    double loss;
-    if (!model_.forward(eval_batch_, &loss).ok) return;
-    if (all) add_head_patterns(model_, set, idx_.data(), B, &patterns);  // the same forward pass
-    const CMatMap att = model_.attention(L - 1);
-    for (int b = 0; b < B; ++b) {
-      const CorefSentence& s = set[static_cast<size_t>(idx_[static_cast<size_t>(b)])];
-      animal += s.refers_to_animal;
-      Eigen::Index best;
-      if (classifier()) {
-        // 1) the largest of the "it" row's 40 logits (probabilities: same order) names the referent
-        model_.class_probs().row(b * kHeadsRows).head(K).maxCoeff(&best);
-        right += best == referent_class(s);
-        // 2) some head of the last layer has its row's largest weight on the referent
-        argmax_right += some_head_argmax_on(att, b, H, T, s.it_pos, s.target_pos());
-        continue;
-      }
-      const auto row = att.row((b * H + 0) * T + s.it_pos);  // the pointer head: 0
-      right += row(s.target_pos()) > row(s.distractor_pos());
-      row.maxCoeff(&best);
-      argmax_right += best == s.target_pos();
-    }
+  const std::vector<CorefSentence>& set = e->all ? data_.heldout : curve_set_;
+  fill(set, B, &eval_batch_);
+  double loss;
+  if (!model_.forward(eval_batch_, &loss).ok) {
+    e->failed = true;
+    return;
   }
-  acc_ = count ? static_cast<double>(right) / count : 0.0;
-  argmax_ = count ? static_cast<double>(argmax_right) / count : 0.0;
-  evaluated_all_ = all;
-  if (all) {
-    finish_head_patterns(animal, count - animal, &patterns);
-    patterns_ = std::move(patterns);
+  if (e->all) add_head_patterns(model_, set, idx_.data(), B, &e->patterns);  // the same forward pass
+  const CMatMap att = model_.attention(L - 1);
+  for (int b = 0; b < B; ++b) {
+    const CorefSentence& s = set[static_cast<size_t>(idx_[static_cast<size_t>(b)])];
+    e->animal += s.refers_to_animal;
+    Eigen::Index best;
+    if (classifier()) {
+      // 1) the largest of the "it" row's 40 logits (probabilities: same order) names the referent
+      model_.class_probs().row(b * kHeadsRows).head(K).maxCoeff(&best);
+      e->right += best == referent_class(s);
+      // 2) some head of the last layer has its row's largest weight on the referent
+      e->argmax_right += some_head_argmax_on(att, b, H, T, s.it_pos, s.target_pos());
+      continue;
+    }
+    const auto row = att.row((b * H + 0) * T + s.it_pos);  // the pointer head: 0
+    e->right += row(s.target_pos()) > row(s.distractor_pos());
+    row.maxCoeff(&best);
+    e->argmax_right += best == s.target_pos();
   }
 }
 
@@ -284,20 +308,61 @@ Status Trainer::attention_of(const std::vector<std::string>& words, SentenceAtte
 }
 
 Status Trainer::set_weights(const std::vector<std::pair<std::string, Mat>>& weights, int step, double heldout_accuracy) {
+  AP_TRY(stage_weights(weights, step, heldout_accuracy));
+  Status installed;
+  measure_staged(SIZE_MAX, &installed);
+  return installed;
+}
+
+Status Trainer::stage_weights(const std::vector<std::pair<std::string, Mat>>& weights, int step, double heldout_accuracy) {
   ParamStore& ps = model_.params();
   AP_TRY(check_params(weights, ps));
   if (step < 0 || step > recipe_.steps)
     return Status::Error("{0} must be between {1} and {2}, got {3}", {"step", arg(0), arg(recipe_.steps), arg(step)});
-  for (const auto& [name, m] : weights) ps.find(name)->value = m;
-  step_ = step;
-  evaluate(step >= recipe_.steps);
-  curve_.assign(1, {step_, std::nan(""), acc_, argmax_});
-  snapshot();
-  // The accuracy written with the weights is measured again: a checkpoint cannot claim what they do not give.
-  if (std::fabs(acc_ - heldout_accuracy) > 1e-9)
-    return Status::Error("the checkpoint says held-out accuracy {0}, its weights give {1}",
-                         {format_number(heldout_accuracy), format_number(acc_)});
+  Staged st;
+  st.weights.resize(ps.size());  // in the model's order
+  for (const auto& [name, m] : weights)
+    for (size_t i = 0; i < ps.size(); ++i)
+      if (ps[i].name == name) st.weights[i] = m;
+  st.step = step;
+  st.claimed = heldout_accuracy;
+  // The last step's weights are measured on every held-out sentence, as the run measured them.
+  begin_evaluation(step >= recipe_.steps, &st.eval);
+  staged_ = std::move(st);
   return Status::Ok();
+}
+
+void Trainer::swap_staged() {
+  ParamStore& ps = model_.params();
+  for (size_t i = 0; i < ps.size(); ++i) ps[i].value.swap(staged_->weights[i]);  // O(1): the buffers trade places
+}
+
+bool Trainer::measure_staged(size_t batches, Status* result) {
+  if (!staged_) return false;
+  // 1) the staged weights in the model for these batches only: between calls the model is the one before
+  swap_staged();
+  const bool done = evaluate_batches(&staged_->eval, batches);
+  swap_staged();
+  if (!done) return false;
+  Evaluation& e = staged_->eval;
+  // 2) the accuracy written with the weights is measured again: a checkpoint cannot claim what they do not give
+  if (e.failed)
+    *result = Status::Error("the checkpoint's weights could not be measured");
+  else if (std::fabs(e.acc - staged_->claimed) > 1e-9)
+    *result = Status::Error("the checkpoint says held-out accuracy {0}, its weights give {1}",
+                            {format_number(staged_->claimed), format_number(e.acc)});
+  else {
+    // 3) they are what they claim: installed (copied into the model's own buffers), with step and measurement
+    ParamStore& ps = model_.params();
+    for (size_t i = 0; i < ps.size(); ++i) ps[i].value = staged_->weights[i];
+    step_ = staged_->step;
+    keep_evaluation(&e);
+    curve_.assign(1, {step_, std::nan(""), acc_, argmax_});
+    snapshot();
+    *result = Status::Ok();
+  }
+  staged_.reset();
+  return true;
 }
 
 }  // namespace train

@@ -21,6 +21,7 @@
 // Deterministic: the same recipe gives bitwise the same weights and curve, whatever the chunk sizes of advance.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -113,12 +114,43 @@ class Trainer {
 
   // Installs weights (a checkpoint's) of the same names and shapes as this recipe's model, at `step`, with
   // its measured accuracy. Adam's moments start again from 0.
+  // All or nothing: weights that do not give `heldout_accuracy` leave the model as it was.
   Status set_weights(const std::vector<std::pair<std::string, Mat>>& weights, int step, double heldout_accuracy);
+  // The same in slices (a run's newer weights while the page draws: the last step's are measured on every
+  // held-out sentence, tens of milliseconds in wasm). stage_weights checks names, shapes, values and step and
+  // begins the measurement (a newer staging replaces an older one); measure_staged measures up to `batches`
+  // more batches of 64 with the staged weights swapped in, and swaps the model's own back: between calls the
+  // model, its step and its accuracy are the ones before. At the end (returns true) the weights are installed
+  // when they give the accuracy they claim, else dropped; *result says which. False: more to measure, or none.
+  Status stage_weights(const std::vector<std::pair<std::string, Mat>>& weights, int step, double heldout_accuracy);
+  bool measure_staged(size_t batches, Status* result);
+  bool staging() const { return staged_.has_value(); }
 
  private:
+  // An evaluation under way: which sentences, how far, what was counted (begin → batches → keep).
+  struct Evaluation {
+    bool all = false;             // every held-out sentence (else the curve's)
+    size_t count = 0, next = 0;   // sentences; the first not measured yet
+    long long right = 0, argmax_right = 0;
+    size_t animal = 0;            // sentences whose referent is the animal
+    std::vector<HeadPattern> patterns;  // coref and heads, on every held-out sentence
+    InductionScores scores;       // induction
+    bool failed = false;          // a forward pass failed: nothing is kept
+    double acc = 0, argmax = 0;   // at the end
+  };
+  struct Staged {
+    std::vector<Mat> weights;  // in the model's parameter order
+    int step = 0;
+    double claimed = 0;
+    Evaluation eval;
+  };
   void evaluate(bool all);  // on the curve's sentences, or on every held-out one
-  void evaluate_coref(const std::vector<CorefSentence>& set, size_t count);
-  void evaluate_induction(const std::vector<InductionSequence>& set, size_t count);
+  void begin_evaluation(bool all, Evaluation* e) const;
+  bool evaluate_batches(Evaluation* e, size_t batches);  // true at the end (or on a failure)
+  void keep_evaluation(Evaluation* e);
+  void evaluate_coref_batch(int B, Evaluation* e);
+  void evaluate_induction_batch(int B, Evaluation* e);
+  void swap_staged();
   void fill(const std::vector<CorefSentence>& set, int B, Batch* batch) const;  // the task's batch of idx_[0 … B)
   bool classifier() const { return recipe_.task == kHeadsTask; }
   bool induction() const { return recipe_.task == kInductionTask; }
@@ -149,6 +181,7 @@ class Trainer {
   Status divergence_;
   int diverged_step_ = -1;
   double diverged_loss_ = 0;
+  std::optional<Staged> staged_;
 };
 
 }  // namespace train
