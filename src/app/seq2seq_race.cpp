@@ -159,6 +159,8 @@ json Seq2SeqRace::json() const {
     o["task"] = r.task;
     o["attention"] = train::seq2seq_attention_name(r.attention);
     o["steps"] = r.steps;
+    o["learning_rate"] = r.learning_rate;
+    o["decay_from"] = r.decay_from;
     if (k < runs_.size()) {
       const train::Seq2SeqTrainer& t = *runs_[k];
       const train::Seq2SeqCurvePoint& last = t.curve().back();

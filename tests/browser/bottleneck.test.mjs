@@ -113,7 +113,7 @@ test('bottleneck scene: URL parameters, bad input refused with a message, last g
 });
 
 // The papers' measurement, trained in the page (#18): Seq2Seq without and with attention, the same data and
-// budget (reversal of 4 … 24 symbols, 2000 steps each), held-out accuracy against length. The frames around the
+// budget (reversal of 4 … 24 symbols, 1200 steps each, the rate decaying over the second half), held-out accuracy against length. The frames around the
 // training are timed; the figures go to build/screenshots/bottleneck-race.json.
 test('bottleneck scene: both models trained in the page, accuracy against length', async () => {
   const { page, errors } = await openPage(browser.context, url + '?scene=bottleneck&step=4');
@@ -151,8 +151,9 @@ test('bottleneck scene: both models trained in the page, accuracy against length
   assert.ok(a.with_attention[at16] >= 0.99, `with attention at 16: ${a.with_attention[at16]}`);
   assert.ok(a.without_attention[at16] < a.with_attention[at16] - 0.1, `without attention at 16: ${a.without_attention[at16]}`);
   assert.ok(a.without_attention[last] < a.without_attention[0] - 0.1, 'without attention falls with length');
-  // #18's target is 30 s (60 at most); on the main thread in 12-ms slices it is not met here (reported, with the
-  // frames over 50 ms: an evaluation of the held-out set is one slice): the measurement must finish all the same.
+  // #18's target is 30 s (60 at most): the time is reported here (and in the JSON), a timed test does not gate it;
+  // the bound only says that the measurement finishes. Frames over 50 ms are reported too: a held-out evaluation
+  // (200 strings decoded) is one slice, about 40 ms here.
   assert.ok(seconds <= 170, `trained and measured in ${seconds} s`);
   if (seconds > 30) console.log(`NOTE: the race took ${seconds.toFixed(1)} s (target 30 s, 60 at most), ${report.over_50ms} frames over 50 ms`);
   for (const lang of ['en', 'zh']) {

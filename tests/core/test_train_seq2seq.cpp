@@ -156,7 +156,9 @@ TEST(CoreTrainSeq2Seq, ReversalIsLearnedWithAttentionAndItsAlignmentIsTheAntiDia
   int step = 0;
   uint64_t next = 0;
   std::vector<Seq2SeqPair> batch(16);
-  for (; step < 3000 && acc < 0.995; ++step) {
+  // A fixed budget, not "until 99.5 %": the alignment sharpens after the accuracy is reached (stopped at 1300
+  // steps, a sixth of the words still read their neighbour; at 2000 steps the anti-diagonal).
+  for (; step < 2000; ++step) {
     for (auto& p : batch) p = reversal_pair(c.vocab, 3, 8, 1, next++);
     ASSERT_TRUE(m.train_step(batch, adam, &loss).ok);
     if ((step + 1) % 100 == 0) acc = token_accuracy(m, heldout);

@@ -79,6 +79,7 @@ class Adam {
   double step(ParamStore& store);
   int steps() const { return t_; }
   const AdamConfig& config() const { return c_; }
+  void set_lr(double lr) { c_.lr = lr; }  // a schedule's rate for the next steps
 
  private:
   AdamConfig c_;

@@ -26,6 +26,7 @@ void write_seq2seq_checkpoint(const Seq2SeqTrainer& t, std::vector<uint8_t>* out
   put<int32_t>(&payload, r.steps);
   put<double>(&payload, r.learning_rate);
   put<int32_t>(&payload, r.batch);
+  put<double>(&payload, r.decay_from);
   put<int32_t>(&payload, t.evaluated_step());
   put<double>(&payload, t.heldout_accuracy());
   put_params(&payload, t.model().params(), t.evaluated_weights().data());
@@ -58,6 +59,7 @@ Status read_seq2seq_checkpoint(const uint8_t* bytes, size_t size, Seq2SeqTrainer
   r.steps = rd.get<int32_t>();
   r.learning_rate = rd.get<double>();
   r.batch = rd.get<int32_t>();
+  r.decay_from = rd.get<double>();
   const int step = rd.get<int32_t>();
   const double acc = rd.get<double>();
   if (rd.short_read) return Status::Error("the checkpoint's payload ends in the middle of a field");

@@ -2,7 +2,7 @@
 // parameter, in the envelope every checkpoint shares (checkpoint_bytes.h), magic "APSQ".
 //
 //   payload  u8 len + task · u8 len + attention · u8 bidirectional · i32 d_emb, d_h, min_len, max_len · u64 seed
-//            · i32 steps · f64 learning rate · i32 batch · i32 step · f64 held-out token accuracy
+//            · i32 steps · f64 learning rate · i32 batch · f64 decay_from · i32 step · f64 held-out token accuracy
 //            · the parameters (checkpoint_bytes.h)
 // Reading checks the envelope, the recipe (validate_seq2seq_recipe), the parameters against the model the recipe
 // builds, and measures the held-out accuracy again: a file cannot claim what its weights do not give.
@@ -16,7 +16,7 @@
 namespace ap {
 namespace train {
 
-constexpr uint32_t kSeq2SeqCheckpointVersion = 1;
+constexpr uint32_t kSeq2SeqCheckpointVersion = 2;  // 2: the schedule (decay_from)
 
 // The trainer's recipe, the step of its last evaluation, that evaluation's accuracy and the weights it measured.
 void write_seq2seq_checkpoint(const Seq2SeqTrainer& t, std::vector<uint8_t>* out);

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/embedding.h"
+#include "gemm.h"
 
 namespace ap {
 namespace train {
@@ -50,6 +51,9 @@ void softmax_row(const Mat& e, Mat* p) {
   *p /= static_cast<float>(s);
 }
 
+// A column [A, 1] read as the row [1, A] (row-major: the same floats in the same order), for the products below.
+Eigen::Map<const Mat> as_row(const Mat& column) { return Eigen::Map<const Mat>(column.data(), 1, column.size()); }
+
 // dscore_j = α_j (dα_j − Σ_k α_k dα_k): the softmax's backward for one row.
 Mat softmax_row_backward(const Mat& alpha, const Mat& dalpha) {
   const float dot = alpha.cwiseProduct(dalpha).sum();
@@ -69,16 +73,20 @@ Status add_gru(ParamStore& s, const std::string& p, int I, int H, uint64_t seed,
 // x: [1, I]  h_prev: [1, H]  →  z, r, n, h: [1, H]
 void gru_forward(const GruParams& g, const Mat& x, const Mat& h_prev, GruStep* st) {
   const Eigen::Index H = h_prev.cols();
-  const Mat& Wx = g.Wx->value;
   st->x = x;
   st->h_prev = h_prev;
-  // 1. the gates: [z | r] = σ(x·Wx[:, 0:2H] + h·Wh_zr + b[0:2H])            [1, 2H]
-  const Mat a_zr = x * Wx.leftCols(2 * H) + h_prev * g.Wh_zr->value + g.b->value.leftCols(2 * H);
-  st->z = a_zr.leftCols(H).unaryExpr([](float v) { return sigmoid(v); });
-  st->r = a_zr.rightCols(H).unaryExpr([](float v) { return sigmoid(v); });
-  // 2. the candidate reads the reset part of the old state: n = tanh(x·Wx_n + (r ⊙ h)·Wh_n + b_n)   [1, H]
+  // (The products are gemm.h's: a row times a small matrix, 4 lanes at a time in both builds.)
+  // 0. every gate's input part at once: a = x·Wx + b                              [1, 3H]
+  Mat a = g.b->value;
+  gemm_nn(a, x, g.Wx->value, 1.f, true);
+  // 1. the gates: [z | r] = σ(a[:, 0:2H] + h·Wh_zr)                                [1, 2H]
+  gemm_nn(a.leftCols(2 * H), h_prev, g.Wh_zr->value, 1.f, true);
+  st->z = a.leftCols(H).unaryExpr([](float v) { return sigmoid(v); });
+  st->r = a.middleCols(H, H).unaryExpr([](float v) { return sigmoid(v); });
+  // 2. the candidate reads the reset part of the old state: n = tanh(a[:, 2H:3H] + (r ⊙ h)·Wh_n)   [1, H]
   const Mat rh = st->r.cwiseProduct(h_prev);
-  st->n = (x * Wx.rightCols(H) + rh * g.Wh_n->value + g.b->value.rightCols(H)).array().tanh().matrix();
+  gemm_nn(a.rightCols(H), rh, g.Wh_n->value, 1.f, true);
+  st->n = a.rightCols(H).array().tanh().matrix();
   // 3. interpolate: h' = h + z ⊙ (n − h)
   st->h = h_prev + st->z.cwiseProduct(st->n - h_prev);
 }
@@ -94,21 +102,23 @@ void gru_backward(const GruParams& g, const GruStep& st, const Mat& dh, Mat* dx,
   // 2. n = tanh(a_n): da_n = dn ⊙ (1 − n²)
   const Mat da_n = dn.cwiseProduct((1.f - st.n.array().square()).matrix());
   const Mat rh = st.r.cwiseProduct(st.h_prev);
-  g.Wx->grad.rightCols(H).noalias() += st.x.transpose() * da_n;
+  gemm_tn(g.Wx->grad.rightCols(H), st.x, da_n, 1.f, true);  // outer products [I, H], [H, H]
   g.b->grad.rightCols(H) += da_n;
-  g.Wh_n->grad.noalias() += rh.transpose() * da_n;
-  const Mat drh = da_n * g.Wh_n->value.transpose();
+  gemm_tn(g.Wh_n->grad, rh, da_n, 1.f, true);
+  Mat drh(1, H);
+  gemm_nt(drh, da_n, g.Wh_n->value);
   const Mat dr = drh.cwiseProduct(st.h_prev);
   dhp += drh.cwiseProduct(st.r);
   // 1. σ' = σ(1 − σ)
   Mat da_zr(1, 2 * H);
   da_zr.leftCols(H) = dz.cwiseProduct(st.z.cwiseProduct((1.f - st.z.array()).matrix()));
   da_zr.rightCols(H) = dr.cwiseProduct(st.r.cwiseProduct((1.f - st.r.array()).matrix()));
-  g.Wx->grad.leftCols(2 * H).noalias() += st.x.transpose() * da_zr;
+  gemm_tn(g.Wx->grad.leftCols(2 * H), st.x, da_zr, 1.f, true);
   g.b->grad.leftCols(2 * H) += da_zr;
-  g.Wh_zr->grad.noalias() += st.h_prev.transpose() * da_zr;
-  dhp.noalias() += da_zr * g.Wh_zr->value.transpose();
-  dx->noalias() += da_zr * Wx.leftCols(2 * H).transpose() + da_n * Wx.rightCols(H).transpose();
+  gemm_tn(g.Wh_zr->grad, st.h_prev, da_zr, 1.f, true);
+  gemm_nt(dhp, da_zr, g.Wh_zr->value, 1.f, true);
+  gemm_nt(*dx, da_zr, Wx.leftCols(2 * H), 1.f, true);
+  gemm_nt(*dx, da_n, Wx.rightCols(H), 1.f, true);
   *dh_prev += dhp;
 }
 
@@ -177,9 +187,13 @@ void Seq2SeqModel::encode(const std::vector<int>& src, Seq2SeqTrace* tr) const {
     tr->h_last.rightCols(Hd) = h;  // ←h_0: the backward reader's whole sentence
   }
   // The keys' half of an additive / concat score does not depend on the decoder step: computed once.
-  if (U_a_) tr->HU.noalias() = tr->H * U_a_->value;
+  if (U_a_) {
+    tr->HU.resize(n, c_.d_a);
+    gemm_nn(tr->HU, tr->H, U_a_->value);
+  }
   // s_0 = tanh(h_last·W_init + b_init)
-  tr->s0_pre = tr->h_last * W_init_->value + b_init_->value;
+  tr->s0_pre = b_init_->value;
+  gemm_nn(tr->s0_pre, tr->h_last, W_init_->value, 1.f, true);
   tr->s0 = tr->s0_pre.array().tanh().matrix();
 }
 
@@ -189,21 +203,28 @@ void Seq2SeqModel::decode_step(int t, int in, const Mat& s_prev, Seq2SeqTrace* t
   const Mat& H = tr->H;
   // The scores of one query q against every h_j, softmax, context: α = softmax(score), c = α·H.
   const auto attend = [&](const Mat& q) {
-    Mat score(1, tr->n);
+    Mat& score = tr->score[k];
+    score.resize(1, tr->n);
     switch (c_.attention) {
-      case Seq2SeqAttention::Dot: score = q * H.transpose(); break;
-      case Seq2SeqAttention::General: score = (q * W_a_->value) * H.transpose(); break;
+      case Seq2SeqAttention::Dot: gemm_nt(score, q, H); break;  // q·Hᵀ
+      case Seq2SeqAttention::General: {                         // (q·W_a)·Hᵀ
+        Mat qW(1, W_a_->value.cols());
+        gemm_nn(qW, q, W_a_->value);
+        gemm_nt(score, qW, H);
+        break;
+      }
       default: {  // additive / concat: u_j = tanh(q·W_a + h_j·U_a), score_j = u_j·v_a
         Mat& u = tr->u[k];
         Mat& qW = tr->query[k];
-        qW.noalias() = q * W_a_->value;  // [1, A], added to every row of H·U_a
+        qW.resize(1, c_.d_a);
+        gemm_nn(qW, q, W_a_->value);  // [1, A], added to every row of H·U_a
         u = (tr->HU.rowwise() + qW.row(0)).array().tanh().matrix();
-        score = (u * v_a_->value).transpose();
+        gemm_nt(score, as_row(v_a_->value), u);  // (u·v_a)ᵀ = v_aᵀ·uᵀ
       }
     }
-    tr->score[k] = score;
     softmax_row(score, &tr->alpha[k]);
-    tr->context[k] = tr->alpha[k] * H;
+    tr->context[k].resize(1, H.cols());
+    gemm_nn(tr->context[k], tr->alpha[k], H);
   };
   Mat out_in;
   switch (c_.attention) {
@@ -220,10 +241,16 @@ void Seq2SeqModel::decode_step(int t, int in, const Mat& s_prev, Seq2SeqTrace* t
     default:  // Luong: update, then attend with the CURRENT state
       gru_forward(dec_, e, s_prev, &tr->dec[k]);
       attend(tr->dec[k].h);
-      tr->htilde[k] = (concat_row(tr->context[k], tr->dec[k].h) * W_c_->value + b_c_->value).array().tanh().matrix();
+      {
+        Mat pre = b_c_->value;
+        gemm_nn(pre, concat_row(tr->context[k], tr->dec[k].h), W_c_->value, 1.f, true);
+        tr->htilde[k] = pre.array().tanh().matrix();
+      }
       out_in = tr->htilde[k];
   }
-  softmax_row(out_in * W_out_->value + b_out_->value, &tr->probs[k]);
+  Mat logits = b_out_->value;
+  gemm_nn(logits, out_in, W_out_->value, 1.f, true);
+  softmax_row(logits, &tr->probs[k]);
 }
 
 namespace {
@@ -279,31 +306,37 @@ void Seq2SeqModel::backward(const Seq2SeqPair& p, const Seq2SeqTrace& tr, float 
   // parameters and *dq.
   const auto attend_backward = [&](size_t k, const Mat& q, const Mat& dc, Mat* dq) {
     const Mat& alpha = tr.alpha[k];
-    dH.noalias() += alpha.transpose() * dc;  // c = α·H
-    const Mat dalpha = dc * H.transpose();   // [1, n]
+    gemm_tn(dH, alpha, dc, 1.f, true);  // c = α·H: dH += αᵀ·dc
+    Mat dalpha(1, n);                    // dc·Hᵀ
+    gemm_nt(dalpha, dc, H);
     const Mat dscore = softmax_row_backward(alpha, dalpha);
     switch (c_.attention) {
       case Seq2SeqAttention::Dot:  // score = q·Hᵀ
-        dq->noalias() += dscore * H;
-        dH.noalias() += dscore.transpose() * q;
+        gemm_nn(*dq, dscore, H, 1.f, true);
+        gemm_tn(dH, dscore, q, 1.f, true);
         break;
       case Seq2SeqAttention::General: {  // score = (q·W_a)·Hᵀ
-        const Mat qW = q * W_a_->value;
-        const Mat dqW = dscore * H;  // [1, D]
-        dH.noalias() += dscore.transpose() * qW;
-        W_a_->grad.noalias() += q.transpose() * dqW;
-        dq->noalias() += dqW * W_a_->value.transpose();
+        Mat qW(1, D), dqW(1, D);
+        gemm_nn(qW, q, W_a_->value);
+        gemm_nn(dqW, dscore, H);
+        gemm_tn(dH, dscore, qW, 1.f, true);
+        gemm_tn(W_a_->grad, q, dqW, 1.f, true);
+        gemm_nt(*dq, dqW, W_a_->value, 1.f, true);
         break;
       }
       default: {  // u = tanh(1·(q·W_a) + H·U_a), score = (u·v_a)ᵀ
         const Mat& u = tr.u[k];
-        v_a_->grad.noalias() += u.transpose() * dscore.transpose();
-        const Mat du = dscore.transpose() * v_a_->value.transpose();                 // [n, A]
-        const Mat da = du.cwiseProduct((1.f - u.array().square()).matrix());         // through tanh
+        const int A = c_.d_a;
+        Mat dva(1, A);  // dscore·u = (uᵀ·dscoreᵀ)ᵀ, v_a's gradient as a row
+        gemm_nn(dva, dscore, u);
+        v_a_->grad += dva.transpose();
+        Mat du(n, A);  // dscoreᵀ·v_aᵀ: an outer product [n, A]
+        gemm_tn(du, dscore, as_row(v_a_->value));
+        const Mat da = du.cwiseProduct((1.f - u.array().square()).matrix());  // through tanh
         dHU += da;
-        const Mat dqW = da.colwise().sum();                                          // q·W_a is added to every row
-        W_a_->grad.noalias() += q.transpose() * dqW;
-        dq->noalias() += dqW * W_a_->value.transpose();
+        const Mat dqW = da.colwise().sum();  // q·W_a is added to every row
+        gemm_tn(W_a_->grad, q, dqW, 1.f, true);
+        gemm_nt(*dq, dqW, W_a_->value, 1.f, true);
       }
     }
   };
@@ -318,14 +351,16 @@ void Seq2SeqModel::backward(const Seq2SeqPair& p, const Seq2SeqTrace& tr, float 
     if (luong(c_.attention)) {
       // logits = h̃·W_out + b_out;  h̃ = tanh([c; s]·W_c + b_c)
       const Mat& ht = tr.htilde[k];
-      W_out_->grad.noalias() += ht.transpose() * dlogits;
+      gemm_tn(W_out_->grad, ht, dlogits, 1.f, true);
       b_out_->grad += dlogits;
-      const Mat dht = dlogits * W_out_->value.transpose();
+      Mat dht(1, S);
+      gemm_nt(dht, dlogits, W_out_->value);
       const Mat dpre = dht.cwiseProduct((1.f - ht.array().square()).matrix());
       const Mat cs = concat_row(tr.context[k], tr.dec[k].h);
-      W_c_->grad.noalias() += cs.transpose() * dpre;
+      gemm_tn(W_c_->grad, cs, dpre, 1.f, true);
       b_c_->grad += dpre;
-      const Mat dcs = dpre * W_c_->value.transpose();
+      Mat dcs(1, D + S);
+      gemm_nt(dcs, dpre, W_c_->value);
       const Mat dc = dcs.leftCols(D);
       Mat dst = ds + dcs.rightCols(S);
       attend_backward(k, tr.dec[k].h, dc, &dst);
@@ -334,9 +369,10 @@ void Seq2SeqModel::backward(const Seq2SeqPair& p, const Seq2SeqTrace& tr, float 
     } else {
       // logits = [s_t; c_t]·W_out + b_out
       const Mat out_in = concat_row(tr.dec[k].h, tr.context[k]);
-      W_out_->grad.noalias() += out_in.transpose() * dlogits;
+      gemm_tn(W_out_->grad, out_in, dlogits, 1.f, true);
       b_out_->grad += dlogits;
-      const Mat dout_in = dlogits * W_out_->value.transpose();
+      Mat dout_in(1, S + D);
+      gemm_nt(dout_in, dlogits, W_out_->value);
       const Mat dst = ds + dout_in.leftCols(S);
       Mat dc = dout_in.rightCols(D);
       dx = Mat::Zero(1, E + D);
@@ -349,14 +385,14 @@ void Seq2SeqModel::backward(const Seq2SeqPair& p, const Seq2SeqTrace& tr, float 
     ds = ds_prev;
   }
   if (U_a_) {  // HU = H·U_a
-    U_a_->grad.noalias() += H.transpose() * dHU;
-    dH.noalias() += dHU * U_a_->value.transpose();
+    gemm_tn(U_a_->grad, H, dHU, 1.f, true);
+    gemm_nt(dH, dHU, U_a_->value, 1.f, true);
   }
   // s_0 = tanh(h_last·W_init + b_init)
   const Mat dpre0 = ds.cwiseProduct((1.f - tr.s0.array().square()).matrix());
-  W_init_->grad.noalias() += tr.h_last.transpose() * dpre0;
+  gemm_tn(W_init_->grad, tr.h_last, dpre0, 1.f, true);
   b_init_->grad += dpre0;
-  dh_last.noalias() += dpre0 * W_init_->value.transpose();
+  gemm_nt(dh_last, dpre0, W_init_->value, 1.f, true);
   // Encoder: h_last = [→h_{n−1}; ←h_0]
   dH.row(n - 1).leftCols(Hd) += dh_last.leftCols(Hd);
   if (c_.bidirectional) dH.row(0).rightCols(Hd) += dh_last.rightCols(Hd);

@@ -31,7 +31,16 @@ Status validate_seq2seq_recipe(const Seq2SeqRecipe& r) {
   if (r.batch < 1 || r.batch > 128) return Status::Error("batch must be 1 … 128, got {0}", {arg(r.batch)});
   if (!(std::isfinite(r.learning_rate) && r.learning_rate > 0 && r.learning_rate <= 1))
     return Status::Error("the learning rate must be a number in (0, 1], got {0}", {std::to_string(r.learning_rate)});
+  if (!(std::isfinite(r.decay_from) && r.decay_from >= 0 && r.decay_from <= 1))
+    return Status::Error("the decay must start at a share of the run in [0, 1], got {0}", {std::to_string(r.decay_from)});
   return Status::Ok();
+}
+
+double seq2seq_learning_rate(const Seq2SeqRecipe& r, int step) {
+  const double at = static_cast<double>(step) / r.steps;
+  if (r.decay_from >= 1 || at <= r.decay_from) return r.learning_rate;
+  // linear: the full rate at decay_from, a tenth of it at the last step
+  return r.learning_rate * (1.0 - 0.9 * std::min(1.0, (at - r.decay_from) / (1.0 - r.decay_from)));
 }
 
 Seq2SeqPair Seq2SeqTrainer::make_pair(uint64_t seed, uint64_t index, int min_len, int max_len) const {
@@ -221,6 +230,7 @@ int Seq2SeqTrainer::advance(int n) {
       while (heldout_sources_.count(key_of(p.src)));
     }
     double loss = 0;
+    adam_.set_lr(seq2seq_learning_rate(recipe_, step_));
     const Status s = model_.train_step(batch_, adam_, &loss);
     ++step_;
     ++taken;
