@@ -41,8 +41,9 @@ struct Seq2SeqRecipe {
   double learning_rate = 1e-2;
   int batch = 16;
   // The rate's schedule: constant up to this share of the run, then falling linearly to a tenth of it at the last
-  // step (1: constant throughout).
-  double decay_from = 1.0;
+  // step (1: constant throughout). Half: at a constant rate the last steps wander (natively, seeds 1–3 of the
+  // translation recipes ended at 95.0 … 99.6 % of held-out words; decayed, at 97.5 … 100 %).
+  double decay_from = 0.5;
   bool operator==(const Seq2SeqRecipe& o) const {
     return task == o.task && attention == o.attention && bidirectional == o.bidirectional && d_emb == o.d_emb &&
            d_h == o.d_h && min_len == o.min_len && max_len == o.max_len && seed == o.seed && steps == o.steps &&
@@ -74,7 +75,6 @@ inline Seq2SeqRecipe reversal_recipe(Seq2SeqAttention a) {
   r.max_len = 24;
   r.steps = 1200;
   r.learning_rate = 3e-3;
-  r.decay_from = 0.5;
   return r;
 }
 
