@@ -8,6 +8,7 @@
 #include "core/attention.h"
 #include "core/embedding.h"
 #include "core/sweep.h"
+#include "core/train/seq2seq_trainer.h"
 
 extern "C" {
 // Milliseconds per scaled dot-product attention of n tokens with d_k = d_v = d in this wasm build, every
@@ -55,6 +56,28 @@ EMSCRIPTEN_KEEPALIVE double ap_bench_kernel(int kind, int simd, int n, int d, in
     per_call.push_back(ms / static_cast<double>(reps));
   }
   return ap::median_of(per_call);
+}
+
+// Milliseconds per 100 training steps of an encoder–decoder in this module, where the page trains them (the
+// scenes' races, in slices of the frame loop): which 0 the Bahdanau scene's translation recipe, 1 and 2 the
+// bottleneck's reversal recipe with and without attention; as bench/bench_train.cpp's seq2seq_100_steps (steps
+// 20000 so that no call reaches the end, one untimed call first), median of `calls` calls. -1 on bad input.
+EMSCRIPTEN_KEEPALIVE double ap_bench_seq2seq(int which, int calls) {
+  if (which < 0 || which > 2 || calls < 1 || calls > 20) return -1;
+  using ap::train::Seq2SeqAttention;
+  ap::train::Seq2SeqRecipe r = which == 0 ? ap::train::Seq2SeqRecipe{}
+                               : ap::train::reversal_recipe(which == 1 ? Seq2SeqAttention::Additive : Seq2SeqAttention::None);
+  r.steps = 20000;
+  ap::train::Seq2SeqTrainer t;
+  if (!t.init(r).ok) return -1;
+  t.advance(100);
+  std::vector<double> ms;
+  for (int c = 0; c < calls; ++c) {
+    const double t0 = emscripten_get_now();
+    t.advance(100);
+    ms.push_back(emscripten_get_now() - t0);
+  }
+  return ap::median_of(ms);
 }
 }
 #endif

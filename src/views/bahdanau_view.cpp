@@ -34,8 +34,8 @@ namespace ap {
 namespace {
 // The strings this view draws (its scene's own, for getState and errors, are in app/scenes/bahdanau_scene.cpp).
 const TrPair kViewStrings[] = {
-    {"The build's recipe, trained here (600 steps of 16 sentences, learning rate 0.01, seed 1); when it is done the trained view shows this page's model, and Reset brings the build's back.",
-     "构建时的配方在这里再训练一次（600 步、每步 16 个句子，学习率 0.01，种子 1）；训练完后，训练视图显示本页训练出的模型，按“重置”换回构建时的模型。"},
+    {"The build's recipe, trained here ({0} steps of {1} sentences, {2}, seed {3}); when it is done the trained view shows this page's model, and Reset brings the build's back.",
+     "构建时的配方在这里再训练一次（{0} 步、每步 {1} 个句子，{2}，种子 {3}）；训练完后，训练视图显示本页训练出的模型，按“重置”换回构建时的模型。"},
     {"trained in this page", "在本页中训练"},
     {"Notice: the attention costs {0} of the model's {1} numbers ({2} %): W_a, U_a and v_a are all it takes to let every decoder step weigh every h_j.",
      "注意：注意力只占模型 {1} 个数中的 {0} 个（{2} %）：有了 W_a、U_a 和 v_a，解码器的每一步就能给每个 h_j 加权。"},
@@ -146,7 +146,9 @@ void BahdanauView::training_panel(ViewContext& ctx) {
   if (race.busy() || !scene_.training_error().ok) ImGui::SetNextItemOpen(true, ImGuiCond_Always);
   if (!ImGui::CollapsingHeader((std::string(tr("Train this model again")) + "###bahdanau_train_panel").c_str())) return;
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  text_wrapped("%s", tr("The build's recipe, trained here (600 steps of 16 sentences, learning rate 0.01, seed 1); when it is done the trained view shows this page's model, and Reset brings the build's back."));
+  const train::Seq2SeqRecipe& r = race.recipes().front();
+  text_wrapped("%s", tr_format(N_("The build's recipe, trained here ({0} steps of {1} sentences, {2}, seed {3}); when it is done the trained view shows this page's model, and Reset brings the build's back."),
+                               {std::to_string(r.steps), std::to_string(r.batch), rate_schedule_text(r), std::to_string(r.seed)}).c_str());
   ImGui::PopStyleColor();
   race_buttons(ctx, race, "bahdanau", tr("Train"));
   race_curves(race, {{tr("trained in this page"), accent_cool()}}, ImVec2(ImGui::GetContentRegionAvail().x, fs * 10.f), "bahdanau_race");

@@ -79,8 +79,8 @@ const TrPair kViewStrings[] = {
     {"held-out words right, by source length", "留出数据上词的正确率，按源序列长度"},
     {"source length (symbols)", "源序列长度（符号数）"},
     {"whole strings right", "整串正确"},
-    {"Both models: a GRU encoder and a GRU decoder of {0} units, {1} steps of {2} strings each, learning rate {3}, seed {4}; the task: write a string of 4 to 24 symbols backwards. One reads only the last state c, one attends over every h_j.",
-     "两个模型：{0} 维的 GRU 编码器和 GRU 解码器，各训练 {1} 步、每步 {2} 个串，学习率 {3}，种子 {4}；任务：把 4 到 24 个符号的串倒着写出来。一个只读最后的状态 c，一个对每个 h_j 做注意力。"},
+    {"Both models: a GRU encoder and a GRU decoder of {0} units, {1} steps of {2} strings each, {3}, seed {4}; the task: write a string of 4 to 24 symbols backwards. One reads only the last state c, one attends over every h_j.",
+     "两个模型：{0} 维的 GRU 编码器和 GRU 解码器，各训练 {1} 步、每步 {2} 个串，{3}，种子 {4}；任务：把 4 到 24 个符号的串倒着写出来。一个只读最后的状态 c，一个对每个 h_j 做注意力。"},
     {"Measured on {0} strings of each length that neither model saw in training.", "在每个长度 {0} 个两个模型训练中都没见过的串上测量。"},
     {"Notice: at {0} symbols the model with attention gets {1} of the words right, the one that reads only c {2}; at {3} symbols {4} and {5}.",
      "注意：{0} 个符号时，有注意力的模型 {1} 的词正确，只读 c 的模型 {2}；{3} 个符号时分别是 {4} 和 {5}。"},
@@ -523,8 +523,8 @@ void BottleneckView::trained_stage(ViewContext& ctx) {
   const float fs = ImGui::GetFontSize();
   const train::Seq2SeqRecipe& r = race.recipes().front();
   ImGui::PushTextWrapPos(0.f);
-  dim_wrapped(tr_format(N_("Both models: a GRU encoder and a GRU decoder of {0} units, {1} steps of {2} strings each, learning rate {3}, seed {4}; the task: write a string of 4 to 24 symbols backwards. One reads only the last state c, one attends over every h_j."),
-                        {std::to_string(r.d_h), std::to_string(r.steps), std::to_string(r.batch), fmt_sig(r.learning_rate, 2), std::to_string(r.seed)}));
+  dim_wrapped(tr_format(N_("Both models: a GRU encoder and a GRU decoder of {0} units, {1} steps of {2} strings each, {3}, seed {4}; the task: write a string of 4 to 24 symbols backwards. One reads only the last state c, one attends over every h_j."),
+                        {std::to_string(r.d_h), std::to_string(r.steps), std::to_string(r.batch), rate_schedule_text(r), std::to_string(r.seed)}));
   ImGui::PopTextWrapPos();
   race_buttons(ctx, race, "bottleneck", tr("Train both"));
   const std::vector<RaceSeries> names = {{tr("without attention (c = h_n)"), accent_warm()}, {tr("with attention (c_t = Σ α h_j)"), accent_cool()}};

@@ -47,8 +47,8 @@ const TrPair kViewStrings[] = {
     {"Teacher forcing: step t reads the reference word y_t-1 (<s> at t = 1); the last step emits </s>. Each score is its own trained model: its own encoder, decoder and weights.",
      "教师强制：第 t 步读入参考译文的词 y_t-1（t = 1 时为 <s>）；最后一步输出 </s>。每种评分是一个单独训练的模型：有自己的编码器、解码器和权重。"},
     {"Trained here: the three scores on the same data", "在这里训练：三种评分，同样的数据"},
-    {"Each: a unidirectional GRU encoder and a GRU decoder of {0} units, {1} steps of {2} sentences of the toy translation, learning rate {3}, seed {4} (the build's recipe); measured on {5} held-out sentences it never saw.",
-     "每个模型：{0} 维的单向 GRU 编码器和 GRU 解码器，在玩具翻译上训练 {1} 步、每步 {2} 个句子，学习率 {3}，种子 {4}（与构建时的配方相同）；在 {5} 个从未见过的留出句子上测量。"},
+    {"Each: a unidirectional GRU encoder and a GRU decoder of {0} units, {1} steps of {2} sentences of the toy translation, {3}, seed {4} (the build's recipe); measured on {5} held-out sentences it never saw.",
+     "每个模型：{0} 维的单向 GRU 编码器和 GRU 解码器，在玩具翻译上训练 {1} 步、每步 {2} 个句子，{3}，种子 {4}（与构建时的配方相同）；在 {5} 个从未见过的留出句子上测量。"},
     {"words right", "词正确率"},
     {"sentences right", "句子正确率"},
     {"content words aligned", "实词对齐率"},
@@ -555,8 +555,8 @@ void LuongView::race_section(ViewContext& ctx) {
   section_heading(tr("Trained here: the three scores on the same data"));
   const train::Seq2SeqRecipe& r = race.recipes().front();
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  text_wrapped("%s", tr_format(N_("Each: a unidirectional GRU encoder and a GRU decoder of {0} units, {1} steps of {2} sentences of the toy translation, learning rate {3}, seed {4} (the build's recipe); measured on {5} held-out sentences it never saw."),
-                               {std::to_string(r.d_h), std::to_string(r.steps), std::to_string(r.batch), fmt_sig(r.learning_rate, 2),
+  text_wrapped("%s", tr_format(N_("Each: a unidirectional GRU encoder and a GRU decoder of {0} units, {1} steps of {2} sentences of the toy translation, {3}, seed {4} (the build's recipe); measured on {5} held-out sentences it never saw."),
+                               {std::to_string(r.d_h), std::to_string(r.steps), std::to_string(r.batch), rate_schedule_text(r),
                                 std::to_string(r.seed), std::to_string(train::kSeq2SeqHeldout)}).c_str());
   ImGui::PopStyleColor();
   race_buttons(ctx, race, "luong", tr("Train all"));

@@ -15,10 +15,20 @@ const TrPair kStrings[] = {
     {"Train all", "全部训练"},
     {"held-out words right", "留出数据上词的正确率"},
     {"{0} s of training in this page", "在本页中训练了 {0} 秒"},
+    {"learning rate {0}", "学习率 {0}"},
+    {"learning rate {0}, falling linearly to {1} from step {2}", "学习率 {0}，从第 {2} 步起线性降到 {1}"},
 };
 }  // namespace
 
 const TrPair* race_panel_strings(size_t* count) { return translation_table(kStrings, count); }
+
+std::string rate_schedule_text(const train::Seq2SeqRecipe& r) {
+  const std::string lr = fmt_sig(r.learning_rate, 2);
+  if (r.decay_from >= 1) return tr_format(N_("learning rate {0}"), {lr});
+  return tr_format(N_("learning rate {0}, falling linearly to {1} from step {2}"),
+                   {lr, fmt_sig(seq2seq_learning_rate(r, r.steps), 2),
+                    std::to_string(static_cast<int>(r.decay_from * r.steps))});
+}
 
 void race_status_line(bool started, int done, int total, const char* state, double seconds) {
   const std::string where = std::string(tr("step")) + " " + std::to_string(done) + " / " + std::to_string(total) + " · " + tr(state);

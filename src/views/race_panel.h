@@ -25,6 +25,8 @@ struct RaceSeries {
 // Race: a Seq2SeqRace or the masks scene's BugTraining (state(), State, command(), started(), done_steps(),
 // total_steps(), state_name(), train_seconds()); `train` is the Train button's translated name.
 void race_status_line(bool started, int done, int total, const char* state, double seconds);
+// The recipe's rate and its schedule, translated: "learning rate 0.01, falling linearly to 0.001 from step 300".
+std::string rate_schedule_text(const train::Seq2SeqRecipe& r);
 template <class Race>
 void race_buttons(ViewContext& ctx, Race& race, const char* id, const char* train) {
   const std::string pre = std::string("###") + id + "_race_";
