@@ -21,8 +21,7 @@ Status BugTraining::command(const std::string& c) { return run_race_command(*thi
 
 Status BugTraining::start() {
   if (state_ == State::Idle) {
-    AP_TRY(runs_[0].init(recipe_, true));
-    AP_TRY(runs_[1].init(recipe_, false));  // the bug: the causal mask forgotten
+    for (int k = 0; k < kRuns; ++k) AP_TRY(runs_[k].init(recipe_, kMasks[k]));
     seconds_ = longest_slice_ms_ = 0;
     measured_ = 0;
   }
@@ -36,8 +35,7 @@ void BugTraining::pause() {
 
 void BugTraining::reset() {
   state_ = State::Idle;
-  runs_[0] = train::BugLabRun{};
-  runs_[1] = train::BugLabRun{};
+  for (train::BugLabRun& r : runs_) r = train::BugLabRun{};
   measured_ = 0;
   seconds_ = longest_slice_ms_ = 0;
 }
@@ -45,24 +43,30 @@ void BugTraining::reset() {
 bool BugTraining::slice(double budget_ms) {
   return timed_slice(budget_ms, [this] { return busy(); }, [&] {
     if (state_ == State::Running) {
-      // 1. a step of the run behind: both see the same sequences in the same order (the recipe's seed)
-      if (runs_[0].finished() && runs_[1].finished()) {
+      // 1. a step of the run furthest behind: all see the same sequences in the same order (the recipe's seed)
+      train::BugLabRun* next = nullptr;
+      for (train::BugLabRun& r : runs_)
+        if (!r.finished() && (!next || r.step() < next->step())) next = &r;
+      if (!next) {
         state_ = State::Measuring;
         return;
       }
-      train::BugLabRun& next = runs_[0].finished()   ? runs_[1]
-                               : runs_[1].finished() ? runs_[0]
-                               : runs_[1].step() < runs_[0].step() ? runs_[1] : runs_[0];
-      next.advance(1);
+      next->advance(1);
     } else {
       // 2. one model's measurement per pass: teacher-forced and generated, on the same held-out prompts
       train::BugLabRun& r = runs_[measured_];
       teacher_forced_[measured_] = r.teacher_forced_accuracy(train::kBugLabPrompts);
       generation_[measured_] = r.generation_accuracy(train::kBugLabPrompts);
       samples_[measured_] = r.generate_sample(0);
-      if (++measured_ == 2) state_ = State::Done;
+      if (++measured_ == kRuns) state_ = State::Done;
     }
   }, &seconds_, &longest_slice_ms_);
+}
+
+int BugTraining::done_steps() const {
+  int n = 0;
+  for (const train::BugLabRun& r : runs_) n += r.step();
+  return n;
 }
 
 nlohmann::json BugTraining::json() const {
@@ -75,9 +79,9 @@ nlohmann::json BugTraining::json() const {
   j["seconds"] = seconds_;
   j["longest_slice_ms"] = longest_slice_ms_;
   nlohmann::json runs = nlohmann::json::array();
-  for (int k = 0; k < 2; ++k) {
+  for (int k = 0; k < kRuns; ++k) {
     nlohmann::json o;
-    o["mask"] = k == 0 ? "causal" : "forgotten";
+    o["mask"] = train::bug_lab_mask_name(kMasks[k]);
     o["step"] = state_ == State::Idle ? 0 : runs_[k].step();
     o["train_loss"] = state_ == State::Idle ? nlohmann::json(nullptr) : num(runs_[k].train_loss());
     nlohmann::json curve = nlohmann::json::array();
@@ -99,6 +103,9 @@ nlohmann::json BugTraining::results() const {
           {"generation_accuracy_bug", generation_[1]},
           {"teacher_forced_accuracy_correct", teacher_forced_[0]},
           {"teacher_forced_accuracy_bug", teacher_forced_[1]},
+          {"mask_after_softmax", {{"train_loss", runs_[2].train_loss()},
+                                  {"generation_accuracy", generation_[2]},
+                                  {"teacher_forced_accuracy", teacher_forced_[2]}}},
           {"prompts", train::kBugLabPrompts},
           {"steps", recipe_.steps}};
 }

@@ -1,9 +1,9 @@
 // The masks scene's "train with the bug" (core/train/mask_bug_lm.h), in slices of the frame loop: the same tiny
-// causal language model trained with its causal mask and with the mask forgotten, step for step on the same
-// sequences, then each measured: training loss, held-out accuracy with the whole sequence given (teacher
+// causal language model trained with its causal mask, with the mask forgotten and with the mask applied after the
+// softmax, step for step on the same sequences, then each measured: training loss, held-out accuracy with the whole sequence given (teacher
 // forcing), and held-out accuracy of what it writes on its own from a prompt (generation).
 //
-//   Idle ──start──> Running ──both at their last step──> Measuring (one model per slice) ──> Done
+//   Idle ──start──> Running ──all at their last step──> Measuring (one model per slice) ──> Done
 //                    pause ⇅ start                                      reset (any time) ──> Idle
 #pragma once
 #include <nlohmann/json.hpp>
@@ -21,7 +21,10 @@ class BugTraining {
   using State = RaceState;  // app/seq2seq_race.h
   static const char* state_name(State s) { return race_state_name(s); }
 
-  static constexpr const char* kBug = "causal_forgotten";  // the bug trained: the causal mask left out
+  static constexpr const char* kBug = "causal_forgotten";  // results' "bug" (and *_bug): the causal mask left out
+  static constexpr int kRuns = 3;
+  static constexpr train::BugLabMask kMasks[kRuns] = {train::BugLabMask::Causal, train::BugLabMask::Forgotten,
+                                                      train::BugLabMask::AfterSoftmax};
 
   Status configure(const train::BugLabRecipe& r);  // validated (validate_bug_lab_recipe); resets
   const train::BugLabRecipe& recipe() const { return recipe_; }
@@ -36,10 +39,10 @@ class BugTraining {
   bool started() const { return state_ != State::Idle; }
   bool done() const { return state_ == State::Done; }
 
-  // Run 0: the correct mask; run 1: the bug.
+  // Run k masks as kMasks[k]: 0 correctly, 1 not at all, 2 after the softmax.
   const train::BugLabRun& run(int k) const { return runs_[k]; }
-  int done_steps() const { return runs_[0].step() + runs_[1].step(); }
-  int total_steps() const { return 2 * recipe_.steps; }
+  int done_steps() const;
+  int total_steps() const { return kRuns * recipe_.steps; }
   // Measured once Done: per run.
   double generation(int k) const { return generation_[k]; }
   double teacher_forced(int k) const { return teacher_forced_[k]; }
@@ -51,14 +54,16 @@ class BugTraining {
   // getState's "training": {state, step, steps, seconds, longest_slice_ms, runs: [{mask, step, train_loss, curve}]}.
   nlohmann::json json() const;
   // results.bug_training once Done: {bug, train_loss_correct, train_loss_bug, generation_accuracy_correct,
-  // generation_accuracy_bug, teacher_forced_accuracy_correct, teacher_forced_accuracy_bug, prompts, steps}.
+  // generation_accuracy_bug, teacher_forced_accuracy_correct, teacher_forced_accuracy_bug, prompts, steps} (the
+  // *_bug fields: the forgotten mask) and mask_after_softmax: {train_loss, generation_accuracy,
+  // teacher_forced_accuracy}.
   nlohmann::json results() const;
 
  private:
   train::BugLabRecipe recipe_;
-  train::BugLabRun runs_[2];
-  double generation_[2] = {0, 0}, teacher_forced_[2] = {0, 0};
-  train::BugLabRun::Sample samples_[2];
+  train::BugLabRun runs_[kRuns];
+  double generation_[kRuns] = {0, 0, 0}, teacher_forced_[kRuns] = {0, 0, 0};
+  train::BugLabRun::Sample samples_[kRuns];
   int measured_ = 0;
   State state_ = State::Idle;
   double seconds_ = 0, longest_slice_ms_ = 0;

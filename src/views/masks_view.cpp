@@ -30,18 +30,24 @@ namespace ap {
 namespace {
 // The strings this view draws (its scene's own, for getState and errors, are in app/scenes/masks_scene.cpp).
 const TrPair kViewStrings[] = {
-    {"Train the two", "训练这两个模型"},
-    {"Train both models: the same data, the same steps, one difference: the causal mask.", "训练两个模型：同样的数据，同样的步数，唯一的区别是因果掩码。"},
-    {"training loss: {0} with the mask, {1} without; writing on its own: {2} and {3} right", "训练损失：有掩码 {0}，无掩码 {1}；自己生成时的正确率：{2} 和 {3}"},
+    {"Train the three", "训练这三个模型"},
+    {"Train three models: the same data, the same steps, one difference: how the future is masked.", "训练三个模型：同样的数据，同样的步数，唯一的区别是如何遮住未来。"},
+    {"training loss: {0} with the mask, {1} without, {2} masked after the softmax; writing on its own: {3}, {4} and {5} right",
+     "训练损失：有掩码 {0}，无掩码 {1}，softmax 之后加掩码 {2}；自己生成时的正确率：{3}、{4} 和 {5}"},
     {"with the causal mask", "带因果掩码"},
     {"causal mask forgotten (the bug)", "忘了因果掩码（bug）"},
+    {"mask after softmax (the bug)", "softmax 之后加掩码（bug）"},
+    {"Notice: masked after the softmax, the future gets weight 0 but still takes its share of each row's normaliser: the visible keys share less than 1, and the row sums carry the future. Here that did not pay: its training loss ends at {0} against the correct model's {1}, and writing on its own it is right {2}.",
+     "注意：在 softmax 之后加掩码，未来的权重是 0，但它仍然在每行的归一化分母中占一份：可见的 key 分到的总和小于 1，而行和携带着未来的信息。这里这并没有带来好处：它的训练损失最后是 {0}，正确的模型是 {1}；自己生成时的正确率是 {2}。"},
+    {"Notice: masked after the softmax, the future gets weight 0 but still takes its share of each row's normaliser, and the row sums carry the future: its training loss ends {0} times lower than the correct model's ({1} against {2}); writing on its own it is right {3}.",
+     "注意：在 softmax 之后加掩码，未来的权重是 0，但它仍然在每行的归一化分母中占一份，行和携带着未来的信息：它的训练损失比正确的模型低了 {0} 倍（{1} 对 {2}）；自己生成时的正确率是 {3}。"},
     {"training loss", "训练损失"},
     {"training loss (last {0} steps)", "训练损失（最后 {0} 步）"},
     {"right with the whole sequence given", "给出整个序列时的正确率"},
     {"right when writing on its own", "自己生成时的正确率"},
     {"model", "模型"},
-    {"Both: the induction task's model (2 attention layers, d_model {0}), {1} steps of {2} sequences, learning rate {3}, seed {4}; the same sequences in the same order. Each sequence repeats a segment of 6 random tokens; the loss is on the repeat.",
-     "两个模型：归纳任务的模型（2 层注意力，d_model {0}），训练 {1} 步、每步 {2} 个序列，学习率 {3}，种子 {4}；同样的序列，同样的顺序。每个序列把 6 个随机词元组成的片段重复一次；损失算在重复部分上。"},
+    {"All three: the induction task's model (2 attention layers, d_model {0}), {1} steps of {2} sequences, learning rate {3}, seed {4}; the same sequences in the same order. Each sequence repeats a segment of 6 random tokens; the loss is on the repeat.",
+     "三个模型：归纳任务的模型（2 层注意力，d_model {0}），训练 {1} 步、每步 {2} 个序列，学习率 {3}，种子 {4}；同样的序列，同样的顺序。每个序列把 6 个随机词元组成的片段重复一次；损失算在重复部分上。"},
     {"Measured on {0} held-out sequences: given the whole sequence, and writing the repeat on its own from the prompt (everything up to its first token).",
      "在 {0} 个留出序列上测量：给出整个序列时，以及从提示（直到重复部分的第一个词元）开始自己写出重复部分时。"},
     {"Notice: without the mask the training loss ends {0} times lower ({1} against {2}) and with the whole sequence given it is right {3}; writing on its own it is right {4}, the correct model {5}. It learned to read the answer from the next position, which is not there when it writes.",
@@ -176,9 +182,10 @@ void MasksView::controls(ViewContext& ctx) {
 std::string MasksView::step_text(const ViewContext&) const {
   if (scene_.timeline.stage() == static_cast<int>(MasksStage::Training)) {
     const BugTraining& t = scene_.race();
-    if (!t.done()) return tr("Train both models: the same data, the same steps, one difference: the causal mask.");
-    return tr_format(N_("training loss: {0} with the mask, {1} without; writing on its own: {2} and {3} right"),
-                     {fmt_sig(t.run(0).train_loss()), fmt_sig(t.run(1).train_loss()), fmt_percent(t.generation(0)), fmt_percent(t.generation(1))});
+    if (!t.done()) return tr("Train three models: the same data, the same steps, one difference: how the future is masked.");
+    return tr_format(N_("training loss: {0} with the mask, {1} without, {2} masked after the softmax; writing on its own: {3}, {4} and {5} right"),
+                     {fmt_sig(t.run(0).train_loss()), fmt_sig(t.run(1).train_loss()), fmt_sig(t.run(2).train_loss()),
+                      fmt_percent(t.generation(0)), fmt_percent(t.generation(1)), fmt_percent(t.generation(2))});
   }
   const MasksModel& m = scene_.model();
   const MasksParams& p = scene_.params();
@@ -453,17 +460,18 @@ void MasksView::training_stage(ViewContext& ctx) {
   const train::BugLabRecipe& r = t.recipe();
   const float fs = ImGui::GetFontSize();
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  text_wrapped("%s", tr_format(N_("Both: the induction task's model (2 attention layers, d_model {0}), {1} steps of {2} sequences, learning rate {3}, seed {4}; the same sequences in the same order. Each sequence repeats a segment of 6 random tokens; the loss is on the repeat."),
+  text_wrapped("%s", tr_format(N_("All three: the induction task's model (2 attention layers, d_model {0}), {1} steps of {2} sequences, learning rate {3}, seed {4}; the same sequences in the same order. Each sequence repeats a segment of 6 random tokens; the loss is on the repeat."),
                                {std::to_string(r.d_model), std::to_string(r.steps), std::to_string(r.batch), fmt_sig(r.learning_rate, 2), std::to_string(r.seed)}).c_str());
   ImGui::PopStyleColor();
-  race_buttons(ctx, t, "masks", tr("Train the two"));
-  const char* names[2] = {tr("with the causal mask"), tr("causal mask forgotten (the bug)")};
-  const ImU32 colors[2] = {accent_cool(), accent_warm()};
-  // 1) the training loss of both, on a log scale (the bug's falls over decades)
+  race_buttons(ctx, t, "masks", tr("Train the three"));
+  constexpr int kRuns = BugTraining::kRuns;
+  const char* names[kRuns] = {tr("with the causal mask"), tr("causal mask forgotten (the bug)"), tr("mask after softmax (the bug)")};
+  const ImU32 colors[kRuns] = {accent_cool(), accent_warm(), third_series()};
+  // 1) the training loss of each, on a log scale (the forgotten mask's falls over decades)
   PlotSpec s;
   s.title = tr("training loss");
   s.x_label = tr("step");
-  for (int k = 0; k < 2; ++k) {
+  for (int k = 0; k < kRuns; ++k) {
     PlotSeries ps;
     ps.name = names[k];
     ps.color = colors[k];
@@ -498,7 +506,7 @@ void MasksView::training_stage(ViewContext& ctx) {
                          {tr("right when writing on its own"), 1.f}},
                         table_w);
     table_headers_wrapped();
-    for (int k = 0; k < 2; ++k) {
+    for (int k = 0; k < kRuns; ++k) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
       text_wrapped("%s", names[k]);
@@ -507,9 +515,10 @@ void MasksView::training_stage(ViewContext& ctx) {
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(fmt_percent(t.teacher_forced(k)).c_str());
       ImGui::TableNextColumn();
-      if (k == 1) ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(flag_color(Flag::Failure)));
+      const bool failed = t.generation(k) < t.generation(0) - 0.1;  // writes measurably worse than the correct model
+      if (failed) ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(flag_color(Flag::Failure)));
       ImGui::TextUnformatted(fmt_percent(t.generation(k)).c_str());
-      if (k == 1) ImGui::PopStyleColor();
+      if (failed) ImGui::PopStyleColor();
     }
     ImGui::EndTable();
   }
@@ -525,7 +534,7 @@ void MasksView::training_stage(ViewContext& ctx) {
   const train::BugLabRun::Sample& a = t.sample(0);
   ImGui::Text("%s: %s", tr("prompt"), words(a.prompt).c_str());
   ImGui::Text("%s: %s", tr("should be"), words(a.truth).c_str());
-  for (int k = 0; k < 2; ++k) {
+  for (int k = 0; k < kRuns; ++k) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(colors[k]));
     text_wrapped("%s: %s", names[k], words(t.sample(k).written).c_str());
     ImGui::PopStyleColor();
@@ -536,6 +545,14 @@ void MasksView::training_stage(ViewContext& ctx) {
   text_wrapped("%s", tr_format(N_("Notice: without the mask the training loss ends {0} times lower ({1} against {2}) and with the whole sequence given it is right {3}; writing on its own it is right {4}, the correct model {5}. It learned to read the answer from the next position, which is not there when it writes."),
                                {fmt(l1 > 0 ? l0 / l1 : 0.0, 0), fmt_sig(l1), fmt_sig(l0), fmt_percent(t.teacher_forced(1)), fmt_percent(t.generation(1)),
                                 fmt_percent(t.generation(0))}).c_str());
+  // The second bug, read off its own numbers: whether its leak paid in the training loss or cost it the task.
+  const double l2 = t.run(2).train_loss();
+  if (l2 >= l0)
+    text_wrapped("%s", tr_format(N_("Notice: masked after the softmax, the future gets weight 0 but still takes its share of each row's normaliser: the visible keys share less than 1, and the row sums carry the future. Here that did not pay: its training loss ends at {0} against the correct model's {1}, and writing on its own it is right {2}."),
+                                 {fmt_sig(l2), fmt_sig(l0), fmt_percent(t.generation(2))}).c_str());
+  else
+    text_wrapped("%s", tr_format(N_("Notice: masked after the softmax, the future gets weight 0 but still takes its share of each row's normaliser, and the row sums carry the future: its training loss ends {0} times lower than the correct model's ({1} against {2}); writing on its own it is right {3}."),
+                                 {fmt(l2 > 0 ? l0 / l2 : 0.0, 0), fmt_sig(l2), fmt_sig(l0), fmt_percent(t.generation(2))}).c_str());
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   text_wrapped("%s", tr_format(N_("Measured on {0} held-out sequences: given the whole sequence, and writing the repeat on its own from the prompt (everything up to its first token)."),
                                {std::to_string(train::kBugLabPrompts)}).c_str());

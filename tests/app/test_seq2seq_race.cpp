@@ -193,7 +193,7 @@ TEST(AppSeq2SeqRace, TheMasksSceneTrainsWithTheBug) {
   for (int k = 0; k < 100000 && s.wants_time(); ++k) s.run_slice(5.0);
   const json doc = scene_doc(s);
   EXPECT_EQ(doc["training"]["state"], "done");
-  EXPECT_EQ(doc["training"]["step"], 100);
+  EXPECT_EQ(doc["training"]["step"], 150);  // three runs of 50
   const json& b = doc["results"]["bug_training"];
   EXPECT_EQ(b["bug"], "causal_forgotten");
   EXPECT_EQ(b["train_loss_correct"].get<double>(), s.race().run(0).train_loss());
@@ -201,6 +201,10 @@ TEST(AppSeq2SeqRace, TheMasksSceneTrainsWithTheBug) {
   EXPECT_EQ(b["generation_accuracy_bug"].get<double>(), s.race().generation(1));
   EXPECT_EQ(b["prompts"], train::kBugLabPrompts);
   EXPECT_EQ(doc["training"]["runs"][1]["mask"], "forgotten");
+  EXPECT_EQ(doc["training"]["runs"][2]["mask"], "after_softmax");
+  EXPECT_EQ(b["mask_after_softmax"]["train_loss"].get<double>(), s.race().run(2).train_loss());
+  EXPECT_EQ(b["mask_after_softmax"]["generation_accuracy"].get<double>(), s.race().generation(2));
+  EXPECT_EQ(b["mask_after_softmax"]["teacher_forced_accuracy"].get<double>(), s.race().teacher_forced(2));
   ASSERT_TRUE(prepare_commit(s, doc).ok);  // getState back: accepted, nothing restarts
   EXPECT_EQ(scene_doc(s)["training"]["state"], "done");
   ASSERT_TRUE(prepare_commit(s, json{{"training", "reset"}}).ok);

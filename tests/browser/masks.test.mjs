@@ -89,8 +89,8 @@ test('masks scene: sentences typed (Chinese too), bad input refused with a messa
   assert.deepEqual(errors, []);
 });
 
-// "Train with the bug" (#18): the same tiny causal language model trained with its causal mask and with the mask
-// forgotten, in the page: the bug's training loss ends far lower, and writing on its own it fails where the
+// "Train with the bug" (#18): the same tiny causal language model trained with its causal mask, with the mask
+// forgotten and with the mask after the softmax, in the page: the bug's training loss ends far lower, and writing on its own it fails where the
 // correct model writes the repeat. Both languages photographed.
 test('masks scene: a model trained with the causal mask forgotten cheats', async () => {
   const { page, errors } = await openPage(browser.context, url + '?scene=masks&step=4');
@@ -108,6 +108,11 @@ test('masks scene: a model trained with the causal mask forgotten cheats', async
   assert.ok(b.teacher_forced_accuracy_bug >= 0.99);
   assert.ok(b.generation_accuracy_correct >= 0.9, `correct writes ${b.generation_accuracy_correct}`);
   assert.ok(b.generation_accuracy_bug < b.generation_accuracy_correct - 0.5, `the bug writes ${b.generation_accuracy_bug}`);
+  // The second bug, the mask after the softmax: on this budget it learns far less than the correct model.
+  const a = b.mask_after_softmax;
+  assert.ok(a.train_loss > 10 * b.train_loss_correct, `mask after softmax: loss ${a.train_loss}`);
+  assert.ok(a.generation_accuracy < b.generation_accuracy_correct - 0.3, `mask after softmax writes ${a.generation_accuracy}`);
+  assert.deepEqual(s.training.runs.map((r) => r.mask), ['causal', 'forgotten', 'after_softmax']);
   assert.ok(seconds <= 60, `trained and measured in ${seconds} s`);
   for (const lang of ['en', 'zh']) {
     assert.deepEqual(await set({ lang }), { ok: true });

@@ -2,6 +2,7 @@
 // coreference experiment (2 attention layers learn it, 1 layer cannot).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -111,17 +112,27 @@ TEST(CoreTrainModel, GradientCheckClassifierModel) {
   check_model_gradients(c, "classifier model (2 layers, LN, FFN)");
 }
 
-// A next-token loss on R = 3 rows of each sequence (the induction task's readout): causal, attention only.
-TEST(CoreTrainModel, GradientCheckClassifierOnManyRowsPerSequence) {
+// A next-token loss on R = 3 rows of each sequence (the induction task's readout): causal, attention only; its
+// batch of 3 rows per sequence.
+ModelConfig next_token_config(uint64_t seed) {
   ModelConfig c = small_two_layer_config();
   c.causal = true;
   c.readout = Readout::Classifier;
   c.classes = 9;
   c.readout_rows = 3;
-  c.seed = 7;
+  c.seed = seed;
+  return c;
+}
+Batch next_token_batch() {
   Batch b = small_batch(Readout::Classifier);
   b.row = {3, 4, 5, /**/ 1, 2, 5, /**/ 1, 2, 3};
   b.target = {8, 3, 5, /**/ 6, 2, 1, /**/ 8, 5, 0};
+  return b;
+}
+
+TEST(CoreTrainModel, GradientCheckClassifierOnManyRowsPerSequence) {
+  const ModelConfig c = next_token_config(7);
+  const Batch b = next_token_batch();
   check_model_gradients(c, "classifier on 3 rows per sequence (2 layers, causal)", &b);
   // The batch must hold B·R rows and targets.
   AttentionModel m;
@@ -133,6 +144,46 @@ TEST(CoreTrainModel, GradientCheckClassifierOnManyRowsPerSequence) {
   ModelConfig pointer = c;
   pointer.readout = Readout::Pointer;
   EXPECT_FALSE(m.init(pointer).ok);  // the pointer reads one row
+}
+
+// The masks scene's bug "mask after softmax" (ops.h, after_softmax): the same next-token model with the future
+// zeroed after the softmax. Its backward is checked like every other; the weights keep the future at exactly 0
+// while the rows sum to less than 1, and a future token changes the output of an earlier row (the leak), which
+// the correct causal mask never lets happen.
+TEST(CoreTrainModel, GradientCheckMaskAfterSoftmaxBug) {
+  ModelConfig c = next_token_config(8);
+  c.mask_after_softmax = true;
+  const Batch b = next_token_batch();
+  check_model_gradients(c, "classifier on 3 rows, mask after softmax (2 layers)", &b);
+  const int T = c.seq_len;
+  const auto leak = [&](bool after) {  // |Δ probs| of sequence 0's first readout row (position 3) when token 4 changes
+    ModelConfig k = c;
+    k.mask_after_softmax = after;
+    AttentionModel m;
+    EXPECT_TRUE(m.init(k).ok);
+    double loss = 0;
+    EXPECT_TRUE(m.forward(b, &loss).ok);
+    const CMatMap att = m.attention(0);
+    double future = 0, row_sum_gap = 0;
+    for (int i = 0; i < T; ++i) {
+      for (int j = i + 1; j < T; ++j) future = std::max(future, static_cast<double>(std::fabs(att(i, j))));
+      row_sum_gap = std::max(row_sum_gap, 1.0 - att.row(i).sum());
+    }
+    EXPECT_EQ(future, 0.0);  // the future's weights are exactly 0 either way
+    const Mat before = m.class_probs();
+    Batch changed = b;
+    changed.ids[4] = (changed.ids[4] + 1) % c.vocab;  // after position 3: its future
+    EXPECT_TRUE(m.forward(changed, &loss).ok);
+    const double moved = (m.class_probs().row(0) - before.row(0)).cwiseAbs().maxCoeff();
+    std::printf("%s: largest 1 − row sum %.3g, the row at position 3 moved by %.3g when token 4 changed\n",
+                after ? "mask after softmax" : "causal mask", row_sum_gap, moved);
+    return std::make_pair(row_sum_gap, moved);
+  };
+  const auto correct = leak(false), bug = leak(true);
+  EXPECT_LT(correct.first, 1e-6);
+  EXPECT_EQ(correct.second, 0.0);  // the correct mask: the future cannot move an earlier row
+  EXPECT_GT(bug.first, 1e-3);      // the bug: rows sum to less than 1
+  EXPECT_GT(bug.second, 1e-6);     // and the future leaks in through the normaliser
 }
 
 TEST(CoreTrainModel, RefusesBadBatchesAndConfigs) {

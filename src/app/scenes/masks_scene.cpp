@@ -23,8 +23,8 @@ const TrPair kStrings[] = {
      "在 softmax 之前加 −∞ 能精确遮住一个 key，并让每行仍是一个分布；每个 bug 都会可测地破坏其中一点。"},
     {"Masks and a bug lab", "掩码与 bug 实验室"},
     {"Train with the bug", "带着 bug 训练"},
-    {"A tiny language model trained twice on the same sequences: with the causal mask, and with the mask forgotten. Without it every position can read the next token, the very one it must predict: the training loss falls far lower. Writing on its own, the next token is not there yet.",
-     "一个很小的语言模型在同样的序列上训练两次：一次带因果掩码，一次忘了掩码。没有掩码时，每个位置都能读到下一个词——正是它要预测的那个：训练损失降得低得多。可是自己生成时，下一个词还不存在。"},
+    {"A tiny language model trained three times on the same sequences: with the causal mask, with the mask forgotten, and with the mask applied after the softmax. Without it every position can read the next token, the very one it must predict: the training loss falls far lower. Writing on its own, the next token is not there yet.",
+     "一个很小的语言模型在同样的序列上训练三次：一次带因果掩码，一次忘了掩码，一次在 softmax 之后才加掩码。没有掩码时，每个位置都能读到下一个词——正是它要预测的那个：训练损失降得低得多。可是自己生成时，下一个词还不存在。"},
     {"A padded batch", "补齐后的批次"},
     {"Padding and causal masks", "填充掩码与因果掩码"},
     {"Weights: correct and with the bug", "权重：正确的与有 bug 的"},
@@ -247,7 +247,7 @@ const std::vector<StageInfo>& MasksScene::stages() const {
       {"damage", N_("The damage, measured"), "Σⱼ Aᵢⱼ = 1,   Mᵢⱼ = −∞  →  Aᵢⱼ = 0",
        N_("Each bug is run on the same batch; its damage is measured, not asserted.")},
       {"training", N_("Train with the bug"), "p(xₜ₊₁ | x₁ … xₜ)   vs   p(xₜ₊₁ | x₁ … xₙ)",
-       N_("A tiny language model trained twice on the same sequences: with the causal mask, and with the mask forgotten. Without it every position can read the next token, the very one it must predict: the training loss falls far lower. Writing on its own, the next token is not there yet.")},
+       N_("A tiny language model trained three times on the same sequences: with the causal mask, with the mask forgotten, and with the mask applied after the softmax. Without it every position can read the next token, the very one it must predict: the training loss falls far lower. Writing on its own, the next token is not there yet.")},
   };
   return kStages;
 }

@@ -2,7 +2,7 @@
 // and the causal mask (−∞ added before softmax), the weights of one sentence computed correctly and with a
 // real implementation bug, and every bug's damage measured on the same batch (core/mask_lab.h). Then "train with
 // the bug" (app/bug_training.h): a tiny causal language model trained with its causal mask and with the mask
-// forgotten; setState({training: "start" | "pause" | "reset"}) drives it, results.bug_training reports it.
+// forgotten, and with the mask applied after the softmax; setState({training: "start" | "pause" | "reset"}) drives it, results.bug_training reports it.
 #pragma once
 #include <memory>
 #include <string>

@@ -22,11 +22,22 @@ Status validate_bug_lab_recipe(const BugLabRecipe& r) {
   return validate_recipe(as, kInductionSeqLen);
 }
 
-Status BugLabRun::init(const BugLabRecipe& r, bool causal) {
+const char* bug_lab_mask_name(BugLabMask m) {
+  switch (m) {
+    case BugLabMask::Causal: return "causal";
+    case BugLabMask::Forgotten: return "forgotten";
+    case BugLabMask::AfterSoftmax: return "after_softmax";
+  }
+  return "?";
+}
+
+Status BugLabRun::init(const BugLabRecipe& r, BugLabMask mask) {
   AP_TRY(validate_bug_lab_recipe(r));
   // 1) the induction task's model; the bug is the mask alone
   ModelConfig c = induction_model_config(r.layers, r.heads, r.d_model, std::max(r.batch, 64), r.seed);
-  c.causal = causal;
+  c.causal = mask != BugLabMask::Forgotten;
+  c.mask_after_softmax = mask == BugLabMask::AfterSoftmax;
+  mask_ = mask;
   AttentionModel m;
   AP_TRY(m.init(c));
   model_ = std::move(m);

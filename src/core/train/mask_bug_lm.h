@@ -48,6 +48,12 @@ struct BugLabRecipe {
 // (0, 1], steps outside 1 … 20000.
 Status validate_bug_lab_recipe(const BugLabRecipe& r);
 
+// How a run masks the future: correctly (−∞ before the softmax), not at all (the bug "causal mask forgotten"), or
+// after the softmax (the bug "mask after softmax": the future's weights zeroed, but the row's normaliser summed
+// over them, ops.h).
+enum class BugLabMask { Causal, Forgotten, AfterSoftmax };
+const char* bug_lab_mask_name(BugLabMask m);  // "causal", "forgotten", "after_softmax"
+
 struct BugLabPoint {
   int step = 0;
   double loss = 0;  // mean training loss over the steps since the previous point
@@ -55,10 +61,10 @@ struct BugLabPoint {
 
 class BugLabRun {
  public:
-  // causal false: the bug (the causal mask forgotten). The data are the same for both (the recipe's seed).
-  Status init(const BugLabRecipe& r, bool causal);
+  // The data are the same for every mask (the recipe's seed).
+  Status init(const BugLabRecipe& r, BugLabMask mask);
   const BugLabRecipe& recipe() const { return recipe_; }
-  bool causal() const { return model_.config().causal; }
+  BugLabMask mask() const { return mask_; }
   int advance(int n);  // up to n Adam steps; returns how many were taken
   int step() const { return step_; }
   bool finished() const { return step_ >= recipe_.steps || diverged(); }
@@ -80,6 +86,7 @@ class BugLabRun {
   // Writes N−1 tokens after each prompt of held-out[first … first+B); *written: [B][N−1].
   void generate(size_t first, int B, std::vector<std::vector<int>>* written);
   BugLabRecipe recipe_;
+  BugLabMask mask_ = BugLabMask::Causal;
   AttentionModel model_;
   Adam adam_;
   SeededRng rng_{1, 0};

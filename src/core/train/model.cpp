@@ -94,6 +94,7 @@ Status AttentionModel::init(const ModelConfig& c) {
     L.v = acts_.plan(p + "v", T, C);
     L.preatt = acts_.plan(p + "preatt", H * T, T);  // [B·H·T, T]
     L.att = acts_.plan(p + "att", H * T, T);
+    if (c.causal && c.mask_after_softmax) L.probs = acts_.plan(p + "probs", H * T, T);  // P, before the future is zeroed
     L.a = acts_.plan(p + "a", T, C);
     L.o = acts_.plan(p + "o", T, C);
     L.x_mid = acts_.plan(p + "x_mid", T, C);
@@ -156,7 +157,7 @@ Status AttentionModel::forward(const Batch& batch, double* loss) {
   for (int b = 0; b < B; ++b)
     for (int i = 0; i < T; ++i)
       for (int j = 0; j < T; ++j)
-        M(b * T + i, j) = (batch.pad[b * T + j] || (c_.causal && j > i)) ? kNegInf : 0.f;
+        M(b * T + i, j) = (batch.pad[b * T + j] || (c_.causal && !c_.mask_after_softmax && j > i)) ? kNegInf : 0.f;
   // 3) the layers
   for (Layer& L : layers_) {
     if (c_.layer_norm)
@@ -166,7 +167,7 @@ Status AttentionModel::forward(const Batch& batch, double* loss) {
     affine_forward(acts_.view(L.k, B), acts_.view(L.h, B), map(L.Wk->value), map(L.bk->value));
     affine_forward(acts_.view(L.v, B), acts_.view(L.h, B), map(L.Wv->value), map(L.bv->value));
     attention_forward(acts_.view(L.a, B), acts_.view(L.preatt, B), acts_.view(L.att, B), acts_.view(L.q, B),
-                      acts_.view(L.k, B), acts_.view(L.v, B), M, B, T, H);
+                      acts_.view(L.k, B), acts_.view(L.v, B), M, B, T, H, L.probs >= 0 ? acts_.view(L.probs, B).data() : nullptr);
     affine_forward(acts_.view(L.o, B), acts_.view(L.a, B), map(L.Wo->value), map(L.bo->value));
     residual_forward(acts_.view(L.x_mid, B), acts_.view(L.x_in, B), acts_.view(L.o, B));
     if (c_.ffn_hidden > 0) {
@@ -228,7 +229,8 @@ void AttentionModel::backward() {
                     map(L.Wo->value));
     attention_backward(grads_.view(L.q, B), grads_.view(L.k, B), grads_.view(L.v, B), grads_.view(L.preatt, B),
                        grads_.view(L.att, B), grads_.view(L.a, B), acts_.view(L.q, B), acts_.view(L.k, B),
-                       acts_.view(L.v, B), acts_.view(L.att, B), B, T, H);
+                       acts_.view(L.v, B), acts_.view(L.att, B), B, T, H,
+                       L.probs >= 0 ? acts_.view(L.probs, B).data() : nullptr);
     affine_backward(grads_.view(L.h, B), map(L.Wq->grad), map(L.bq->grad), grads_.view(L.q, B), acts_.view(L.h, B),
                     map(L.Wq->value));
     affine_backward(grads_.view(L.h, B), map(L.Wk->grad), map(L.bk->grad), grads_.view(L.k, B), acts_.view(L.h, B),

@@ -43,6 +43,9 @@ struct ModelConfig {
   bool layer_norm = false;  // pre-LN before attention (and before the feed-forward block)
   int ffn_hidden = 0;       // F; 0 = no feed-forward block
   bool causal = false;      // also hide keys j > i
+  // With causal: the bug "mask after softmax" — the future is zeroed in the weights after the softmax instead of
+  // hidden from it (ops.h, attention_forward's after_softmax; the masks scene's bug lab).
+  bool mask_after_softmax = false;
   Readout readout = Readout::Pointer;
   int pointer_head = 0;     // which head of layer L the pointer loss reads
   int classes = 2;          // K, classifier only
@@ -90,7 +93,7 @@ class AttentionModel {
   struct Layer {
     Param *ln_g = nullptr, *ln_b = nullptr, *Wq, *bq, *Wk, *bk, *Wv, *bv, *Wo, *bo;
     Param *ln2_g = nullptr, *ln2_b = nullptr, *W1 = nullptr, *b1 = nullptr, *W2 = nullptr, *b2 = nullptr;
-    int x_in, h, ln_mean = -1, ln_rstd = -1, q, k, v, preatt, att, a, o, x_mid;
+    int x_in, h, ln_mean = -1, ln_rstd = -1, q, k, v, preatt, att, probs = -1, a, o, x_mid;
     int h2 = -1, ln2_mean = -1, ln2_rstd = -1, f1 = -1, f1r = -1, f2 = -1, x_out;
   };
   ModelConfig c_;

@@ -111,7 +111,8 @@ void layernorm_backward(Out dx, Out dgamma, Out dbeta, In dout, In x, In mean, I
 
 // ---- attention --------------------------------------------------------------------------------------------
 
-void attention_forward(Out out, Out preatt, Out att, In q, In k, In v, In mask, int B, int T, int H) {
+void attention_forward(Out out, Out preatt, Out att, In q, In k, In v, In mask, int B, int T, int H,
+                       float* after_softmax) {
   const int d = static_cast<int>(q.cols()) / H;
   const float sqrt_d = static_cast<float>(std::sqrt(static_cast<double>(d)));  // as core/attention.cpp
   for (int b = 0; b < B; ++b)
@@ -141,6 +142,11 @@ void attention_forward(Out out, Out preatt, Out att, In q, In k, In v, In mask, 
         }
         const double inv = 1.0 / sum;
         for (int j = 0; j < T; ++j) A(i, j) = static_cast<float>(A(i, j) * inv);
+        if (after_softmax) {  // the bug: P kept, then the future zeroed (the row is not normalised again)
+          float* P = after_softmax + static_cast<size_t>(r0 + i) * static_cast<size_t>(T);
+          for (int j = 0; j < T; ++j) P[j] = A(i, j);
+          for (int j = i + 1; j < T; ++j) A(i, j) = 0.f;
+        }
       }
       // 4) weighted sum of values, written to this head's columns (concat)     out_bh: [T, d]
       gemm_nn(out.block(b * T, h * d, T, d), A, V);
@@ -148,7 +154,7 @@ void attention_forward(Out out, Out preatt, Out att, In q, In k, In v, In mask, 
 }
 
 void attention_backward(Out dq, Out dk, Out dv, Out dpreatt, Out datt, In dout, In q, In k, In v, In att, int B,
-                        int T, int H) {
+                        int T, int H, const float* after_softmax) {
   const int d = static_cast<int>(q.cols()) / H;
   const float inv_sqrt_d = 1.f / static_cast<float>(std::sqrt(static_cast<double>(d)));
   for (int b = 0; b < B; ++b)
@@ -163,6 +169,16 @@ void attention_backward(Out dq, Out dk, Out dv, Out dpreatt, Out datt, In dout, 
       gemm_nt(dA, dO, V, 1.f, true);                            // [T, d]·[d, T] → [T, T]
       gemm_tn(dv.block(b * T, h * d, T, d), A, dO, 1.f, true);  // [T, T]·[T, d] → [T, d]
       // 2) through the softmax: dZ_ij = A_ij (dA_ij − Σ_k A_ik dA_ik)
+      //    (the bug: through A = P ⊙ C first, dP = dA on j <= i and 0 on the future, then the softmax on P)
+      if (after_softmax) {
+        for (int i = 0; i < T; ++i) {
+          const float* P = after_softmax + static_cast<size_t>(r0 + i) * static_cast<size_t>(T);
+          double s = 0.0;
+          for (int j = 0; j <= i; ++j) s += static_cast<double>(P[j]) * dA(i, j);
+          const float sf = static_cast<float>(s);
+          for (int j = 0; j < T; ++j) dZ(i, j) += P[j] * ((j <= i ? dA(i, j) : 0.f) - sf);
+        }
+      } else
       for (int i = 0; i < T; ++i) {
         double s = 0.0;
         for (int j = 0; j < T; ++j) s += static_cast<double>(A(i, j)) * dA(i, j);

@@ -62,7 +62,13 @@ void layernorm_backward(Out dx, Out dgamma, Out dbeta, In dout, In x, In mean, I
 // <= 0: no overflow, the largest term is exactly 1 so the sum is >= 1), sums in double. A row whose keys are
 // ALL hidden has no maximum: its weights are defined as 0 (not 0/0 = NaN), its output row is 0, and no
 // gradient flows through it.
-void attention_forward(Out out, Out preatt, Out att, In q, In k, In v, In mask, int B, int T, int H);
+//
+// after_softmax (the masks scene's bug "mask after softmax", non-null only there): P = softmax(Z) is taken with the
+// future keys still visible (the mask holds the padding only), kept in after_softmax ([B·H·T, T], contiguous
+// row-major, as att), and the weights are A = P ⊙ C with C_ij = [j <= i]: the future is zeroed AFTER the
+// normaliser summed over it, so each row sums to less than 1 by an amount that depends on the future.
+void attention_forward(Out out, Out preatt, Out att, In q, In k, In v, In mask, int B, int T, int H,
+                       float* after_softmax = nullptr);
 // Backward, per (b, h):
 //   dA = dout_bh·V_bhᵀ                      [T, T]   (into datt)
 //   dV_bh += A_bhᵀ·dout_bh                  [T, d]
@@ -70,8 +76,10 @@ void attention_forward(Out out, Out preatt, Out att, In q, In k, In v, In mask, 
 //                                           from a loss on Z itself: pointer_loss_backward)
 //   dQ_bh += dZ·K_bh / √d     dK_bh += dZᵀ·Q_bh / √d     (the mask is a constant: no gradient)
 // Hidden entries have A = 0, hence dZ = 0 there: the mask needs no special case in the backward.
+// after_softmax (the forward's P): A = P ⊙ C, so dP = dA ⊙ C, and the softmax's backward runs on P:
+//   dZ_ij = P_ij·(dP_ij − Σ_k P_ik·dP_ik)   (non-zero on the future keys too: they moved the normaliser)
 void attention_backward(Out dq, Out dk, Out dv, Out dpreatt, Out datt, In dout, In q, In k, In v, In att, int B,
-                        int T, int H);
+                        int T, int H, const float* after_softmax = nullptr);
 
 // ---- softmax cross-entropy, mean over the N rows ------------------------------------------------------------
 //   logits: [N, V]   targets: [N]   probs: [N, V]   loss = −(1/N) Σ_n log softmax(logits_n)[target_n]
