@@ -328,6 +328,7 @@ const TrPair kTable[] = {
     {"batch must be 1 … 128, got {0}", "批大小必须在 1 … 128 之间，得到 {0}"},
     {"the learning rate must be a number in (0, 1], got {0}", "学习率必须是 (0, 1] 之间的数，得到 {0}"},
     {"the checkpoint holds another recipe than the model it would update", "检查点中的配方与要更新的模型不同"},
+    {"unknown encoder cell '{0}'", "未知的编码器单元“{0}”"},
     {"the checkpoint's weights could not be measured", "无法测量检查点中的权重"},
     {"the decay must start at a share of the run in [0, 1], got {0}", "学习率衰减的起点必须是训练进度中 [0, 1] 之间的比例，得到 {0}"},
     {"training diverged at step {0}: stopped, the weights of step {1} are kept", "训练在第 {0} 步发散：已停止，保留第 {1} 步的权重"},

@@ -158,6 +158,7 @@ json Seq2SeqRace::json() const {
     nlohmann::json o;
     o["task"] = r.task;
     o["attention"] = train::seq2seq_attention_name(r.attention);
+    o["cell"] = train::seq2seq_cell_name(r.cell);
     o["steps"] = r.steps;
     o["learning_rate"] = r.learning_rate;
     o["decay_from"] = r.decay_from;

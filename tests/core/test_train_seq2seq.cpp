@@ -41,6 +41,32 @@ AdamConfig adam_at(double lr) {
   return ac;
 }
 
+// One cell (gru_* or elman_*) against central differences: loss = Σ w ⊙ h' for x [1, I], h [1, H]; every input
+// and parameter of `params`. Returns the worst norm-wise relative error.
+template <class Forward, class Backward>
+double check_cell(const char* tag, Forward forward, Backward backward, ParamStore& store, const std::vector<Param*>& params,
+                  int I, int H, uint64_t seed) {
+  Mat x = seeded_gaussian(1, I, seed, 1, 1.0), h = seeded_gaussian(1, H, seed, 2, 0.8);
+  const Mat w = seeded_gaussian(1, H, seed, 3, 1.0);
+  const auto loss = [&] {
+    GruStep st;
+    forward(x, h, &st);
+    return traintest::dot(w, st.h);
+  };
+  GruStep st;
+  forward(x, h, &st);
+  store.zero_grad();
+  Mat dx = Mat::Zero(1, I), dh = Mat::Zero(1, H);
+  backward(st, w, &dx, &dh);
+  const std::string t = tag;
+  double worst = 0;
+  worst = std::max(worst, report_rel(t + " dx", norm_rel_error(dx, numeric_gradient(x, loss, 1e-2), 1e-6)));
+  worst = std::max(worst, report_rel(t + " dh_prev", norm_rel_error(dh, numeric_gradient(h, loss, 1e-2), 1e-6)));
+  for (Param* p : params)
+    worst = std::max(worst, report_rel(t + " " + p->name, norm_rel_error(p->grad, numeric_gradient(p->value, loss, 1e-2), 1e-6)));
+  return worst;
+}
+
 TEST(CoreTrainSeq2Seq, GruCellBackwardMatchesFiniteDifferences) {
   ParamStore store;
   GruParams g;
@@ -49,29 +75,39 @@ TEST(CoreTrainSeq2Seq, GruCellBackwardMatchesFiniteDifferences) {
   ASSERT_TRUE(store.add("g.Wh_zr", H, 2 * H, Init::Gaussian, 0.7, 3, &g.Wh_zr).ok);
   ASSERT_TRUE(store.add("g.Wh_n", H, H, Init::Gaussian, 0.7, 3, &g.Wh_n).ok);
   ASSERT_TRUE(store.add("g.b", 1, 3 * H, Init::Gaussian, 0.3, 3, &g.b).ok);
-  Mat x = seeded_gaussian(1, I, 11, 1, 1.0), h = seeded_gaussian(1, H, 11, 2, 0.8);
-  const Mat w = seeded_gaussian(1, H, 11, 3, 1.0);  // loss = Σ w ⊙ h'
-  const auto loss = [&] {
-    GruStep st;
-    gru_forward(g, x, h, &st);
-    return traintest::dot(w, st.h);
-  };
-  GruStep st;
-  gru_forward(g, x, h, &st);
-  store.zero_grad();
-  Mat dx = Mat::Zero(1, I), dh = Mat::Zero(1, H);
-  gru_backward(g, st, w, &dx, &dh);
-  double worst = 0;
-  worst = std::max(worst, report_rel("gru dx", norm_rel_error(dx, numeric_gradient(x, loss, 1e-2), 1e-6)));
-  worst = std::max(worst, report_rel("gru dh_prev", norm_rel_error(dh, numeric_gradient(h, loss, 1e-2), 1e-6)));
-  for (Param* p : {g.Wx, g.Wh_zr, g.Wh_n, g.b})
-    worst = std::max(worst, report_rel("gru " + p->name, norm_rel_error(p->grad, numeric_gradient(p->value, loss, 1e-2), 1e-6)));
+  const double worst = check_cell(
+      "gru", [&](const Mat& x, const Mat& h, GruStep* st) { gru_forward(g, x, h, st); },
+      [&](const GruStep& st, const Mat& dh, Mat* dx, Mat* dh_prev) { gru_backward(g, st, dh, dx, dh_prev); }, store,
+      {g.Wx, g.Wh_zr, g.Wh_n, g.b}, I, H, 11);
   EXPECT_LT(worst, 2e-3);
+}
+
+// The Elman cell (the encoder's other cell), the same way; and its forward is the naive formula.
+TEST(CoreTrainSeq2Seq, ElmanCellGradientsMatchFiniteDifferences) {
+  const int I = 3, H = 4;
+  ParamStore store;
+  GruParams g;
+  ASSERT_TRUE(store.add("e.Wx", I, H, Init::Gaussian, 0.6, 9, &g.Wx).ok);
+  ASSERT_TRUE(store.add("e.Wh", H, H, Init::Gaussian, 0.6, 9, &g.Wh_n).ok);
+  ASSERT_TRUE(store.add("e.b", 1, H, Init::Gaussian, 0.3, 9, &g.b).ok);
+  const double worst = check_cell(
+      "elman", [&](const Mat& x, const Mat& h, GruStep* st) { elman_forward(g, x, h, st); },
+      [&](const GruStep& st, const Mat& dh, Mat* dx, Mat* dh_prev) { elman_backward(g, st, dh, dx, dh_prev); }, store,
+      {g.Wx, g.Wh_n, g.b}, I, H, 12);
+  EXPECT_LT(worst, 2e-3);
+  const Mat x = seeded_gaussian(1, I, 5, 1, 1.0), h = seeded_gaussian(1, H, 5, 2, 1.0);
+  GruStep st;
+  elman_forward(g, x, h, &st);
+  const Mat naive = (x * g.Wx->value + h * g.Wh_n->value + g.b->value).array().tanh().matrix();
+  const double diff = (st.h - naive).cwiseAbs().maxCoeff();
+  std::printf("elman forward against tanh(x·Wx + h·Wh + b): largest difference %.3g\n", diff);
+  EXPECT_LT(diff, 1e-6);
 }
 
 struct Variant {
   Seq2SeqAttention attention;
   bool bidirectional;
+  Seq2SeqCell cell = Seq2SeqCell::Gru;  // the encoder's
 };
 
 class CoreTrainSeq2SeqGrad : public ::testing::TestWithParam<Variant> {};
@@ -86,6 +122,7 @@ TEST_P(CoreTrainSeq2SeqGrad, WholeBackwardThroughTimeMatchesFiniteDifferences) {
   c.d_a = 3;
   c.attention = GetParam().attention;
   c.bidirectional = GetParam().bidirectional;
+  c.cell = GetParam().cell;
   c.seed = 5;
   Seq2SeqModel m;
   ASSERT_TRUE(m.init(c).ok);
@@ -107,7 +144,8 @@ TEST_P(CoreTrainSeq2SeqGrad, WholeBackwardThroughTimeMatchesFiniteDifferences) {
     const double rel = norm_rel_error(analytic, numeric_gradient(q.value, loss, 1e-2), 1e-5);
     if (rel > worst) worst = rel, where = q.name;
   }
-  report_rel(std::string(seq2seq_attention_name(c.attention)) + (c.bidirectional ? " bi " : " uni ") + "worst (" + where + ")", worst);
+  report_rel(std::string(seq2seq_attention_name(c.attention)) + (c.bidirectional ? " bi " : " uni ") + seq2seq_cell_name(c.cell) +
+                 " worst (" + where + ")", worst);
   EXPECT_LT(worst, 1e-2) << where;  // central differences at ε = 1e-2 on a float model: ~5e-3 of truncation and rounding
 }
 
@@ -116,9 +154,15 @@ INSTANTIATE_TEST_SUITE_P(Variants, CoreTrainSeq2SeqGrad,
                                            Variant{Seq2SeqAttention::Additive, false}, Variant{Seq2SeqAttention::Additive, true},
                                            Variant{Seq2SeqAttention::Dot, false}, Variant{Seq2SeqAttention::Dot, true},
                                            Variant{Seq2SeqAttention::General, false}, Variant{Seq2SeqAttention::General, true},
-                                           Variant{Seq2SeqAttention::Concat, false}, Variant{Seq2SeqAttention::Concat, true}),
+                                           Variant{Seq2SeqAttention::Concat, false}, Variant{Seq2SeqAttention::Concat, true},
+                                           // the Elman encoder (the bottleneck scene's RNN) under every kind of decoder
+                                           Variant{Seq2SeqAttention::None, false, Seq2SeqCell::Elman},
+                                           Variant{Seq2SeqAttention::Additive, true, Seq2SeqCell::Elman},
+                                           Variant{Seq2SeqAttention::Dot, false, Seq2SeqCell::Elman},
+                                           Variant{Seq2SeqAttention::Concat, true, Seq2SeqCell::Elman}),
                          [](const auto& info) {
-                           return std::string(seq2seq_attention_name(info.param.attention)) + (info.param.bidirectional ? "Bi" : "Uni");
+                           return std::string(seq2seq_attention_name(info.param.attention)) + (info.param.bidirectional ? "Bi" : "Uni") +
+                                  (info.param.cell == Seq2SeqCell::Elman ? "Elman" : "");
                          });
 
 TEST(CoreTrainSeq2Seq, BadSizesAndIdsAreRefused) {

@@ -60,6 +60,28 @@ TEST(CoreTrainSeq2SeqTrainer, ARunIsTheSameWhateverItsChunks) {
   EXPECT_TRUE(std::isnan(a.curve().back().alignment));  // reversal: no reference alignment measured
 }
 
+// The Elman encoder (the bottleneck scene's RNN) in the default recipe's place of the GRU: it trains on the toy
+// translation too, and its checkpoint keeps the cell.
+TEST(CoreTrainSeq2SeqTrainer, AnElmanEncoderTrainsAndItsCheckpointSaysSo) {
+  Seq2SeqRecipe r;
+  r.cell = Seq2SeqCell::Elman;
+  Seq2SeqTrainer t;
+  ASSERT_TRUE(t.init(r).ok);
+  EXPECT_TRUE(t.model().params().find("enc.f.Wh") != nullptr);
+  EXPECT_TRUE(t.model().params().find("enc.f.Wh_zr") == nullptr);
+  while (!t.finished()) t.advance(100);
+  const Seq2SeqCurvePoint& last = t.curve().back();
+  std::printf("Elman encoder, default recipe: held-out tokens %.3f, sentences %.3f, content-word alignment %.3f\n",
+              last.accuracy, last.sentences, last.alignment);
+  EXPECT_GE(last.accuracy, 0.9);
+  std::vector<uint8_t> bytes;
+  write_seq2seq_checkpoint(t, &bytes);
+  Seq2SeqTrainer back;
+  ASSERT_TRUE(read_seq2seq_checkpoint(bytes.data(), bytes.size(), &back).ok);
+  EXPECT_EQ(back.recipe(), r);
+  EXPECT_EQ(back.heldout_accuracy(), t.heldout_accuracy());
+}
+
 TEST(CoreTrainSeq2SeqTrainer, BadRecipesAreRefusedByName) {
   const auto refused = [](Seq2SeqRecipe r, const char* word) {
     Seq2SeqTrainer t;

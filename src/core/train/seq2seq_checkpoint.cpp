@@ -17,6 +17,7 @@ void write_seq2seq_checkpoint(const Seq2SeqTrainer& t, std::vector<uint8_t>* out
   std::vector<uint8_t> payload;
   put_string(&payload, r.task);
   put_string(&payload, seq2seq_attention_name(r.attention));
+  put_string(&payload, seq2seq_cell_name(r.cell));
   put<uint8_t>(&payload, r.bidirectional ? 1 : 0);
   put<int32_t>(&payload, r.d_emb);
   put<int32_t>(&payload, r.d_h);
@@ -50,6 +51,7 @@ Status read_seq2seq_checkpoint(const uint8_t* bytes, size_t size, Seq2SeqTrainer
   Seq2SeqRecipe r;
   r.task = rd.get_string();
   const std::string attention = rd.get_string();
+  const std::string cell = rd.get_string();
   r.bidirectional = rd.get<uint8_t>() != 0;
   r.d_emb = rd.get<int32_t>();
   r.d_h = rd.get<int32_t>();
@@ -64,6 +66,7 @@ Status read_seq2seq_checkpoint(const uint8_t* bytes, size_t size, Seq2SeqTrainer
   const double acc = rd.get<double>();
   if (rd.short_read) return Status::Error("the checkpoint's payload ends in the middle of a field");
   if (!parse_seq2seq_attention(attention, &r.attention)) return Status::Error("unknown attention '{0}'", {attention});
+  if (!parse_seq2seq_cell(cell, &r.cell)) return Status::Error("unknown encoder cell '{0}'", {cell});
   // 3) the parameters, against the model of the recipe
   std::vector<std::pair<std::string, Mat>> weights;
   AP_TRY(get_params(rd, &weights));

@@ -1,7 +1,7 @@
 // Training engine: an encoder–decoder's checkpoint — its recipe, step, measured held-out figures and every
 // parameter, in the envelope every checkpoint shares (checkpoint_bytes.h), magic "APSQ".
 //
-//   payload  u8 len + task · u8 len + attention · u8 bidirectional · i32 d_emb, d_h, min_len, max_len · u64 seed
+//   payload  u8 len + task · u8 len + attention · u8 len + encoder cell · u8 bidirectional · i32 d_emb, d_h, min_len, max_len · u64 seed
 //            · i32 steps · f64 learning rate · i32 batch · f64 decay_from · i32 step · f64 held-out token accuracy
 //            · the parameters (checkpoint_bytes.h)
 // Reading checks the envelope, the recipe (validate_seq2seq_recipe), the parameters against the model the recipe
@@ -16,7 +16,7 @@
 namespace ap {
 namespace train {
 
-constexpr uint32_t kSeq2SeqCheckpointVersion = 2;  // 2: the schedule (decay_from)
+constexpr uint32_t kSeq2SeqCheckpointVersion = 2;  // 2: the encoder's cell and the schedule (decay_from)
 
 // The trainer's recipe, the step of its last evaluation, that evaluation's accuracy and the weights it measured.
 void write_seq2seq_checkpoint(const Seq2SeqTrainer& t, std::vector<uint8_t>* out);

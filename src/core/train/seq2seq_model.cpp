@@ -30,6 +30,17 @@ bool parse_seq2seq_attention(const std::string& name, Seq2SeqAttention* out) {
   return false;
 }
 
+const char* seq2seq_cell_name(Seq2SeqCell c) { return c == Seq2SeqCell::Elman ? "elman" : "gru"; }
+
+bool parse_seq2seq_cell(const std::string& name, Seq2SeqCell* out) {
+  for (Seq2SeqCell c : {Seq2SeqCell::Gru, Seq2SeqCell::Elman})
+    if (name == seq2seq_cell_name(c)) {
+      *out = c;
+      return true;
+    }
+  return false;
+}
+
 namespace {
 bool luong(Seq2SeqAttention a) { return a == Seq2SeqAttention::Dot || a == Seq2SeqAttention::General || a == Seq2SeqAttention::Concat; }
 
@@ -67,7 +78,46 @@ Status add_gru(ParamStore& s, const std::string& p, int I, int H, uint64_t seed,
   AP_TRY(s.add(p + ".b", 1, 3 * H, Init::Zeros, 0, seed, &g->b));
   return Status::Ok();
 }
+
+Status add_elman(ParamStore& s, const std::string& p, int I, int H, uint64_t seed, GruParams* g) {
+  AP_TRY(s.add(p + ".Wx", I, H, Init::Gaussian, 1.0 / std::sqrt(static_cast<double>(I)), seed, &g->Wx));
+  AP_TRY(s.add(p + ".Wh", H, H, Init::Gaussian, 1.0 / std::sqrt(static_cast<double>(H)), seed, &g->Wh_n));
+  AP_TRY(s.add(p + ".b", 1, H, Init::Zeros, 0, seed, &g->b));
+  return Status::Ok();
+}
 }  // namespace
+
+// ---- Elman cell ------------------------------------------------------------------------------------------------
+// x: [1, I]  h_prev: [1, H]  →  h' = tanh(x·Wx + h·Wh + b): [1, H]
+void elman_forward(const GruParams& g, const Mat& x, const Mat& h_prev, GruStep* st) {
+  st->x = x;
+  st->h_prev = h_prev;
+  Mat a = g.b->value;
+  gemm_nn(a, x, g.Wx->value, 1.f, true);
+  gemm_nn(a, h_prev, g.Wh_n->value, 1.f, true);
+  st->n = a.array().tanh().matrix();
+  st->h = st->n;
+}
+
+// dh: [1, H] → da = dh ⊙ (1 − h'²); dx += da·Wxᵀ, dh_prev += da·Whᵀ, and the three parameters' grads.
+void elman_backward(const GruParams& g, const GruStep& st, const Mat& dh, Mat* dx, Mat* dh_prev) {
+  const Mat da = dh.cwiseProduct((1.f - st.h.array().square()).matrix());
+  gemm_tn(g.Wx->grad, st.x, da, 1.f, true);
+  gemm_tn(g.Wh_n->grad, st.h_prev, da, 1.f, true);
+  g.b->grad += da;
+  gemm_nt(*dx, da, g.Wx->value, 1.f, true);
+  gemm_nt(*dh_prev, da, g.Wh_n->value, 1.f, true);
+}
+
+void Seq2SeqModel::enc_forward(const GruParams& g, const Mat& x, const Mat& h_prev, GruStep* st) const {
+  if (c_.cell == Seq2SeqCell::Elman) elman_forward(g, x, h_prev, st);
+  else gru_forward(g, x, h_prev, st);
+}
+
+void Seq2SeqModel::enc_backward(const GruParams& g, const GruStep& st, const Mat& dh, Mat* dx, Mat* dh_prev) const {
+  if (c_.cell == Seq2SeqCell::Elman) elman_backward(g, st, dh, dx, dh_prev);
+  else gru_backward(g, st, dh, dx, dh_prev);
+}
 
 // ---- GRU cell --------------------------------------------------------------------------------------------------
 // x: [1, I]  h_prev: [1, H]  →  z, r, n, h: [1, H]
@@ -135,8 +185,9 @@ Status Seq2SeqModel::init(const Seq2SeqConfig& c) {
   const auto std_of = [](int fan_in) { return 1.0 / std::sqrt(static_cast<double>(fan_in)); };
   AP_TRY(store_.add("src.emb", V, E, Init::Gaussian, 1.0, s, &src_emb_));
   AP_TRY(store_.add("tgt.emb", V, E, Init::Gaussian, 1.0, s, &tgt_emb_));
-  AP_TRY(add_gru(store_, "enc.f", E, Hd, s, &enc_f_));
-  if (c.bidirectional) AP_TRY(add_gru(store_, "enc.b", E, Hd, s, &enc_b_));
+  const auto add_reader = c.cell == Seq2SeqCell::Elman ? add_elman : add_gru;
+  AP_TRY(add_reader(store_, "enc.f", E, Hd, s, &enc_f_));
+  if (c.bidirectional) AP_TRY(add_reader(store_, "enc.b", E, Hd, s, &enc_b_));
   AP_TRY(store_.add("init.W", D, S, Init::Gaussian, std_of(D), s, &W_init_));
   AP_TRY(store_.add("init.b", 1, S, Init::Zeros, 0, s, &b_init_));
   const bool feeds_context = c.attention == Seq2SeqAttention::None || c.attention == Seq2SeqAttention::Additive;
@@ -170,7 +221,7 @@ void Seq2SeqModel::encode(const std::vector<int>& src, Seq2SeqTrace* tr) const {
   tr->H.resize(n, d_enc());
   Mat h = Mat::Zero(1, Hd);
   for (int j = 0; j < n; ++j) {
-    gru_forward(enc_f_, src_emb_->value.row(src[static_cast<size_t>(j)]), h, &tr->enc_f[static_cast<size_t>(j)]);
+    enc_forward(enc_f_, src_emb_->value.row(src[static_cast<size_t>(j)]), h, &tr->enc_f[static_cast<size_t>(j)]);
     h = tr->enc_f[static_cast<size_t>(j)].h;
     tr->H.row(j).leftCols(Hd) = h;
   }
@@ -180,7 +231,7 @@ void Seq2SeqModel::encode(const std::vector<int>& src, Seq2SeqTrace* tr) const {
     tr->enc_b.resize(static_cast<size_t>(n));
     h = Mat::Zero(1, Hd);
     for (int j = n - 1; j >= 0; --j) {
-      gru_forward(enc_b_, src_emb_->value.row(src[static_cast<size_t>(j)]), h, &tr->enc_b[static_cast<size_t>(j)]);
+      enc_forward(enc_b_, src_emb_->value.row(src[static_cast<size_t>(j)]), h, &tr->enc_b[static_cast<size_t>(j)]);
       h = tr->enc_b[static_cast<size_t>(j)].h;
       tr->H.row(j).rightCols(Hd) = h;
     }
@@ -401,7 +452,7 @@ void Seq2SeqModel::backward(const Seq2SeqPair& p, const Seq2SeqTrace& tr, float 
     const Mat dh = dH.row(j).leftCols(Hd) + carry;
     carry.setZero();
     dx.setZero();
-    gru_backward(enc_f_, tr.enc_f[static_cast<size_t>(j)], dh, &dx, &carry);
+    enc_backward(enc_f_, tr.enc_f[static_cast<size_t>(j)], dh, &dx, &carry);
     src_emb_->grad.row(p.src[static_cast<size_t>(j)]) += dx;
   }
   if (c_.bidirectional) {
@@ -410,7 +461,7 @@ void Seq2SeqModel::backward(const Seq2SeqPair& p, const Seq2SeqTrace& tr, float 
       const Mat dh = dH.row(j).rightCols(Hd) + carry;
       carry.setZero();
       dx.setZero();
-      gru_backward(enc_b_, tr.enc_b[static_cast<size_t>(j)], dh, &dx, &carry);
+      enc_backward(enc_b_, tr.enc_b[static_cast<size_t>(j)], dh, &dx, &carry);
       src_emb_->grad.row(p.src[static_cast<size_t>(j)]) += dx;
     }
   }

@@ -23,6 +23,10 @@
 //                h̃_t = tanh([c_t; s_t]·W_c + b_c)       logits_t = h̃_t·W_out + b_out
 //   loss = mean over every target token of −log softmax(logits_t)[y_t]      (teacher forcing)
 //
+// The encoder's cell is a GRU, or the Elman RNN the bottleneck scene draws (cell = Elman):
+//   h' = tanh(x·Wx + h·Wh + b)                          Wx: [I, H], Wh: [H, H], b: [1, H]
+// The decoder is always a GRU.
+//
 // GRU cell (x: [1, I], h: [1, H]; Cho et al. 2014, the candidate reads r ⊙ h):
 //   [z | r] = σ(x·Wx[:, 0:2H] + h·Wh_zr + b[0:2H])      z: update gate, r: reset gate
 //   n = tanh(x·Wx[:, 2H:3H] + (r ⊙ h)·Wh_n + b[2H:3H])  the candidate
@@ -45,6 +49,10 @@ enum class Seq2SeqAttention { None, Additive, Dot, General, Concat };
 const char* seq2seq_attention_name(Seq2SeqAttention a);  // "none", "additive", "dot", "general", "concat"
 bool parse_seq2seq_attention(const std::string& name, Seq2SeqAttention* out);  // false: not one of those
 
+enum class Seq2SeqCell { Gru, Elman };
+const char* seq2seq_cell_name(Seq2SeqCell c);                        // "gru", "elman"
+bool parse_seq2seq_cell(const std::string& name, Seq2SeqCell* out);  // false: not one of those
+
 constexpr int kBos = 0, kEos = 1;  // target ids; the source uses the same vocabulary, without them
 
 struct Seq2SeqConfig {
@@ -53,6 +61,7 @@ struct Seq2SeqConfig {
   int d_h = 32;
   bool bidirectional = false;
   Seq2SeqAttention attention = Seq2SeqAttention::Additive;
+  Seq2SeqCell cell = Seq2SeqCell::Gru;  // the encoder's (the decoder is a GRU)
   int d_a = 32;
   int max_len = 64;  // longest source or target the model accepts
   uint64_t seed = 1;
@@ -63,6 +72,8 @@ struct Seq2SeqPair {
 };
 
 // One GRU's parameters (in the store) and its per-step record for the backward pass.
+// An Elman encoder's cell keeps its three in the same record: Wx [I, H], Wh_n as its Wh [H, H], b [1, H]; Wh_zr
+// null (and its steps' z, r empty; n = h).
 struct GruParams {
   Param *Wx = nullptr, *Wh_zr = nullptr, *Wh_n = nullptr, *b = nullptr;  // [I, 3H], [H, 2H], [H, H], [1, 3H]
 };
@@ -115,6 +126,9 @@ class Seq2SeqModel {
   // The decoder's step t from input id `in` and s_prev; writes row t of the trace. teacher: y known.
   void decode_step(int t, int in, const Mat& s_prev, Seq2SeqTrace* tr) const;
   void encode(const std::vector<int>& src, Seq2SeqTrace* tr) const;
+  // One step of an encoder reader, GRU or Elman (the config's cell), forward and backward.
+  void enc_forward(const GruParams& g, const Mat& x, const Mat& h_prev, GruStep* st) const;
+  void enc_backward(const GruParams& g, const GruStep& st, const Mat& dh, Mat* dx, Mat* dh_prev) const;
 
   Seq2SeqConfig c_;
   ParamStore store_;
@@ -129,6 +143,9 @@ class Seq2SeqModel {
 void gru_forward(const GruParams& g, const Mat& x, const Mat& h_prev, GruStep* st);
 // Backward from dh (the gradient of h'): adds into the parameters' grads, *dx and *dh_prev (both += ).
 void gru_backward(const GruParams& g, const GruStep& st, const Mat& dh, Mat* dx, Mat* dh_prev);
+// The Elman cell, the same way (st->n = st->h = h'; z and r untouched).
+void elman_forward(const GruParams& g, const Mat& x, const Mat& h_prev, GruStep* st);
+void elman_backward(const GruParams& g, const GruStep& st, const Mat& dh, Mat* dx, Mat* dh_prev);
 
 // ---- tasks --------------------------------------------------------------------------------------------------
 // Sequence reversal: a random string of symbols (ids 2 … vocab−1), length uniform in [min_len, max_len]; the

@@ -56,6 +56,7 @@ Status Seq2SeqTrainer::init(const Seq2SeqRecipe& r) {
   c.d_h = c.d_a = r.d_h;
   c.bidirectional = r.bidirectional;
   c.attention = r.attention;
+  c.cell = r.cell;
   c.max_len = 32;  // 30 words and EOS
   c.seed = r.seed;
   Seq2SeqModel m;

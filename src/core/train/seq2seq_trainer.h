@@ -34,6 +34,7 @@ struct Seq2SeqRecipe {
   std::string task = "translation";  // "translation" (translation.h) or "reversal" (seq2seq_model.h)
   Seq2SeqAttention attention = Seq2SeqAttention::Additive;
   bool bidirectional = true;
+  Seq2SeqCell cell = Seq2SeqCell::Gru;  // the encoder's: a GRU, or the Elman RNN (the decoder is a GRU)
   int d_emb = 16, d_h = 16;          // d_a = d_h (16: a checkpoint of 86 KB; 32 learns no better here, 190 KB)
   int min_len = 3, max_len = 12;     // source lengths of training and held-out pairs
   uint64_t seed = 1;                 // initial weights and the training pairs' stream
@@ -47,7 +48,7 @@ struct Seq2SeqRecipe {
   bool operator==(const Seq2SeqRecipe& o) const {
     return task == o.task && attention == o.attention && bidirectional == o.bidirectional && d_emb == o.d_emb &&
            d_h == o.d_h && min_len == o.min_len && max_len == o.max_len && seed == o.seed && steps == o.steps &&
-           learning_rate == o.learning_rate && batch == o.batch && decay_from == o.decay_from;
+           learning_rate == o.learning_rate && batch == o.batch && decay_from == o.decay_from && cell == o.cell;
   }
 };
 
