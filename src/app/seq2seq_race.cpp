@@ -56,7 +56,7 @@ Status Seq2SeqRace::start() {
     std::vector<std::unique_ptr<train::Seq2SeqTrainer>> runs;
     for (const train::Seq2SeqRecipe& r : recipes_) {
       auto t = std::make_unique<train::Seq2SeqTrainer>();
-      AP_TRY(t->init(r));
+      AP_TRY(t->init(r, kRaceEvalPairs));
       runs.push_back(std::move(t));
     }
     if (!lengths_.empty()) {
@@ -80,6 +80,8 @@ void Seq2SeqRace::reset() {
   by_token_.clear();
   by_sentence_.clear();
   measure_next_ = 0;
+  measure_pair_ = 0;
+  measure_tally_ = train::HeldOutTally();
   seconds_ = 0;
   longest_slice_ms_ = 0;
   state_ = State::Idle;
@@ -107,18 +109,21 @@ bool Seq2SeqRace::slice(double budget_ms) {
       }
       next->advance(1);
     } else {
-      // 3. one (run, length) of the measurement: held-out token and sentence accuracy of greedy decoding
+      // 3. kRaceEvalPairs more pairs of one (run, length) of the measurement: held-out token and sentence
+      //    accuracy of greedy decoding, counted (the counts of its slices add up to the length's figures)
       const size_t nl = lengths_.size(), run = measure_next_ / nl, li = measure_next_ % nl;
       if (run >= runs_.size()) {
         state_ = State::Done;
         return;
       }
-      const auto first = length_pairs_.begin() + static_cast<std::ptrdiff_t>(li * static_cast<size_t>(per_length_));
-      const std::vector<train::Seq2SeqPair> group(first, first + per_length_);
-      double tok = 0, sent = 0;
-      train::held_out_scores(runs_[run]->model(), group, &tok, &sent);
-      by_token_[run].push_back(tok);
-      by_sentence_[run].push_back(sent);
+      const size_t per = static_cast<size_t>(per_length_), n = std::min<size_t>(kRaceEvalPairs, per - measure_pair_);
+      train::tally_held_out(runs_[run]->model(), length_pairs_.data() + li * per + measure_pair_, n, &measure_tally_);
+      measure_pair_ += n;
+      if (measure_pair_ < per) return;
+      by_token_[run].push_back(measure_tally_.tokens());
+      by_sentence_[run].push_back(measure_tally_.sentence_share());
+      measure_tally_ = train::HeldOutTally();
+      measure_pair_ = 0;
       ++measure_next_;
       if (measure_next_ >= nl * runs_.size()) state_ = State::Done;
     }
@@ -162,7 +167,7 @@ json Seq2SeqRace::json() const {
     o["steps"] = r.steps;
     o["learning_rate"] = r.learning_rate;
     o["decay_from"] = r.decay_from;
-    if (k < runs_.size()) {
+    if (k < runs_.size() && !runs_[k]->curve().empty()) {  // (step 0's evaluation is measured in slices too)
       const train::Seq2SeqTrainer& t = *runs_[k];
       const train::Seq2SeqCurvePoint& last = t.curve().back();
       o["step"] = t.step();

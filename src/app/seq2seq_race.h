@@ -38,6 +38,11 @@ Status run_race_command(Race& race, const std::string& c) {
   return Status::Ok();
 }
 
+// A race's unit of measuring, in held-out pairs: a run's evaluation (200 pairs, Seq2SeqTrainer::init's
+// eval_pairs) and each length's measurement are measured this many pairs per unit, a few milliseconds, so that
+// a frame's slice ends near its budget (a whole evaluation of the reversal was one unit of about 45 ms).
+constexpr int kRaceEvalPairs = 20;
+
 class Seq2SeqRace {
  public:
   using State = RaceState;
@@ -88,6 +93,8 @@ class Seq2SeqRace {
   std::vector<train::Seq2SeqPair> length_pairs_;  // length_set: lengths_ × per_length_, in length order
   std::vector<std::vector<double>> by_token_, by_sentence_;
   size_t measure_next_ = 0;  // (run, length) pairs measured so far
+  size_t measure_pair_ = 0;  // and of the next, its pairs counted so far
+  train::HeldOutTally measure_tally_;
   State state_ = State::Idle;
   double seconds_ = 0;
   double longest_slice_ms_ = 0;

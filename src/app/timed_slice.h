@@ -6,7 +6,9 @@
 namespace ap {
 
 // One slice: work() while busy() and under budget_ms (at least once); the time spent is added to *seconds and the
-// longest slice kept in *longest_ms. False when there was nothing to do.
+// longest slice kept in *longest_ms. False when there was nothing to do. A slice can run over its budget by one
+// unit of work: the callers keep their units to a few milliseconds (a training step, 20 held-out pairs, one
+// batch), so that a frame stays near its budget and still does as much work as fits in it.
 template <class Busy, class Work>
 bool timed_slice(double budget_ms, Busy busy, Work work, double* seconds, double* longest_ms) {
   if (!busy()) return false;

@@ -150,7 +150,7 @@ bool CheckpointSlot::measure_update(double budget_ms, Status* result) {
   double seconds = 0, longest_ms = 0;
   timed_slice(
       budget_ms, [&] { return updating() && !ended; },
-      [&] { ended = trainer_->measure_staged(4, result); }, &seconds, &longest_ms);
+      [&] { ended = trainer_->measure_staged(1, result); }, &seconds, &longest_ms);
   if (!ended || !result->ok) return ended;
   from_run_ = true;
   state_ = State::Ready;

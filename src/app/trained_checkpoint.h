@@ -42,8 +42,11 @@ using CheckpointTrainer = bool (*)(BuildCheckpoint which, std::vector<uint8_t>* 
 void set_checkpoint_trainer(CheckpointTrainer t);
 CheckpointTrainer checkpoint_trainer();  // null: none installed
 
-// A frame's share of measuring a run's newer weights (CheckpointSlot::measure_update).
-constexpr double kMeasureSliceMs = 8.0;
+// A frame's share of measuring a run's newer weights (CheckpointSlot::measure_update), one batch of 64 held-out
+// sentences at a time. Small: while a run trains, the worker holds one of two cores and the software GL more of
+// them, so a frame's work is stretched by waiting for a core; the last step's 8,000 sentences take some twenty
+// frames.
+constexpr double kMeasureSliceMs = 4.0;
 
 class CheckpointSlot {
  public:

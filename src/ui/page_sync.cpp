@@ -37,7 +37,13 @@ void page_sync(PlaygroundState& st, UiState& ui) {
                                  std::to_string(sc.generation());
   const bool scene_changed = ui.synced_step.empty() || ui.synced_step.substr(0, ui.synced_step.find('/')) != sc.id();
   ui.synced_view = key;
-  platform_replace_url(view_query(st));
+  // history.replaceState is not free, and the browser throttles a page that calls it at every frame: only a
+  // link that changed is written.
+  std::string query = view_query(st);
+  if (query != ui.synced_query) {
+    platform_replace_url(query);
+    ui.synced_query = std::move(query);
+  }
   const bool step_changed = step_key != ui.synced_step;
   if (!step_changed && !model_changed) return;
   ui.synced_step = step_key;

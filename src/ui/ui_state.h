@@ -56,6 +56,7 @@ struct UiState {
   int export_decimals = 2;       // for LaTeX and the SVG's numbers
   std::string synced_view;       // the view last written to the address bar and told to the host page
   std::string synced_step;       // the scene and stage last told to the host page
+  std::string synced_query;      // the address last written (a run's new weights change the model, not the link)
   std::string share_note;        // "Copied" after a copy
   bool share_hide[4] = {false, true, false, false};  // the embed snippet's hide= (url.h kHidablePanels order)
   int share_size = 0;            // the embed snippet's size preset

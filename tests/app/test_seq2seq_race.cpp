@@ -37,7 +37,8 @@ void run_to_end(Seq2SeqRace& race) {
 
 TEST(AppSeq2SeqRace, TrainsRoundRobinThenMeasuresByLength) {
   Seq2SeqRace race;
-  ASSERT_TRUE(race.configure({small(Seq2SeqAttention::None), small(Seq2SeqAttention::Additive, 150)}, {3, 5, 8}, 10).ok);
+  // 45 pairs a length: measured in slices of kRaceEvalPairs (20, 20, 5), counted, and added up
+  ASSERT_TRUE(race.configure({small(Seq2SeqAttention::None), small(Seq2SeqAttention::Additive, 150)}, {3, 5, 8}, 45).ok);
   EXPECT_EQ(race.state(), Seq2SeqRace::State::Idle);
   EXPECT_FALSE(race.slice(5.0));  // nothing to do while idle
   EXPECT_EQ(race.total_steps(), 250);
@@ -68,7 +69,7 @@ TEST(AppSeq2SeqRace, TrainsRoundRobinThenMeasuresByLength) {
   }
   EXPECT_GT(race.train_seconds(), 0.0);
   // The measurement equals held_out_scores over the same pairs (length_set), computed again here.
-  std::vector<train::Seq2SeqPair> pairs = train::length_set(race.run(1), {5}, 10);
+  std::vector<train::Seq2SeqPair> pairs = train::length_set(race.run(1), {5}, 45);
   double tok = 0, sent = 0;
   train::held_out_scores(race.run(1).model(), pairs, &tok, &sent);
   EXPECT_EQ(race.tokens_by_length(1)[1], tok);

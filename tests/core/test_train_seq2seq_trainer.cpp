@@ -60,6 +60,61 @@ TEST(CoreTrainSeq2SeqTrainer, ARunIsTheSameWhateverItsChunks) {
   EXPECT_TRUE(std::isnan(a.curve().back().alignment));  // reversal: no reference alignment measured
 }
 
+// A race on the page's main thread measures each evaluation in slices (init's eval_pairs): one slice of 7
+// held-out pairs per advance() call, no step taken until the evaluation has its point; the curve (token,
+// sentence and alignment figures, one decoding for all three) and the weights are those of a run measured at
+// once, bit for bit.
+TEST(CoreTrainSeq2SeqTrainer, AnEvaluationInSlicesIsTheEvaluationAtOnce) {
+  Seq2SeqRecipe r;  // the toy translation: the alignment is measured too
+  r.d_h = 16;
+  r.steps = 100;
+  Seq2SeqTrainer a, b;
+  ASSERT_TRUE(a.init(r).ok);
+  ASSERT_TRUE(b.init(r, 7).ok);
+  EXPECT_FALSE(a.evaluating());
+  EXPECT_EQ(a.curve().size(), 1u);
+  EXPECT_TRUE(b.evaluating());  // step 0's evaluation, in slices too
+  EXPECT_TRUE(b.curve().empty());
+  EXPECT_FALSE(b.finished());
+  a.advance(1000);
+  const int slices_per_evaluation = (kSeq2SeqHeldout + 6) / 7;  // 29
+  int calls = 0, slices = 0;
+  while (!b.finished() && calls < 10000) {
+    const int step = b.step();
+    const size_t points = b.curve().size();
+    const bool measuring = b.evaluating();
+    const int taken = b.advance(1);
+    ++calls;
+    if (measuring) {  // a slice: no step, and the point only once every pair is measured
+      ++slices;
+      EXPECT_EQ(taken, 0);
+      EXPECT_EQ(b.step(), step);
+      EXPECT_EQ(b.curve().size(), points + (b.evaluating() ? 0u : 1u));
+    } else {
+      EXPECT_EQ(taken, 1);
+    }
+  }
+  ASSERT_TRUE(b.finished());
+  std::printf("%d calls: %d steps and %d slices of 7 pairs\n", calls, b.step(), slices);
+  EXPECT_EQ(slices, 3 * slices_per_evaluation);  // steps 0, 50 and 100
+  EXPECT_EQ(calls, 100 + slices);
+  ASSERT_EQ(a.curve().size(), b.curve().size());
+  for (size_t k = 0; k < a.curve().size(); ++k) {
+    EXPECT_EQ(a.curve()[k].step, b.curve()[k].step);
+    EXPECT_EQ(a.curve()[k].accuracy, b.curve()[k].accuracy);
+    EXPECT_EQ(a.curve()[k].sentences, b.curve()[k].sentences);
+    EXPECT_EQ(a.curve()[k].alignment, b.curve()[k].alignment);
+    if (k) EXPECT_EQ(a.curve()[k].loss, b.curve()[k].loss);
+  }
+  // The figures are the ones the separate measurements give (each decoding the held-out set again).
+  double tok = 0, sent = 0;
+  held_out_scores(a.model(), a.heldout(), &tok, &sent);
+  EXPECT_EQ(a.curve().back().accuracy, tok);
+  EXPECT_EQ(a.curve().back().sentences, sent);
+  EXPECT_EQ(a.curve().back().alignment, alignment_accuracy(a.model(), a.heldout_sentences(), true));
+  EXPECT_EQ(a.evaluated_weights(), b.evaluated_weights());
+}
+
 // The Elman encoder (the bottleneck scene's RNN) in the default recipe's place of the GRU: it trains on the toy
 // translation too, and its checkpoint keeps the cell.
 TEST(CoreTrainSeq2SeqTrainer, AnElmanEncoderTrainsAndItsCheckpointSaysSo) {

@@ -516,38 +516,35 @@ Seq2SeqPair reversal_pair(int vocab, int min_len, int max_len, uint64_t seed, ui
   return p;
 }
 
-namespace {
-// Greedy decoding of each pair: right and total target tokens, and whole sentences right.
-struct Tally {
-  long long right = 0, total = 0, sentences_right = 0, sentences = 0;
-};
-Tally tally(const Seq2SeqModel& m, const std::vector<Seq2SeqPair>& pairs) {
-  Tally c;
+void tally_held_out(const Seq2SeqModel& m, const Seq2SeqPair* first, size_t n, HeldOutTally* c,
+                    const std::function<void(size_t, const std::vector<int>&, const Seq2SeqTrace&)>& each) {
   Seq2SeqTrace tr;
   std::vector<int> out;
-  for (const Seq2SeqPair& p : pairs) {
+  for (size_t k = 0; k < n; ++k) {
+    const Seq2SeqPair& p = first[k];
     if (!m.greedy(p.src, static_cast<int>(p.tgt.size()), &out, &tr).ok) continue;
     out.push_back(kEos);
     long long here = 0;
     for (size_t t = 0; t < p.tgt.size(); ++t) here += t < out.size() && out[t] == p.tgt[t];
-    c.right += here;
-    c.total += static_cast<long long>(p.tgt.size());
-    c.sentences_right += here == static_cast<long long>(p.tgt.size()) && out.size() == p.tgt.size();
-    ++c.sentences;
+    c->right += here;
+    c->total += static_cast<long long>(p.tgt.size());
+    c->sentences_right += here == static_cast<long long>(p.tgt.size()) && out.size() == p.tgt.size();
+    ++c->sentences;
+    if (each) each(k, out, tr);
   }
-  return c;
 }
-}  // namespace
 
 double token_accuracy(const Seq2SeqModel& m, const std::vector<Seq2SeqPair>& pairs) {
-  const Tally c = tally(m, pairs);
-  return c.total ? static_cast<double>(c.right) / static_cast<double>(c.total) : 0.0;
+  HeldOutTally c;
+  tally_held_out(m, pairs.data(), pairs.size(), &c);
+  return c.tokens();
 }
 
 void held_out_scores(const Seq2SeqModel& m, const std::vector<Seq2SeqPair>& pairs, double* tokens, double* sentences) {
-  const Tally c = tally(m, pairs);
-  *tokens = c.total ? static_cast<double>(c.right) / static_cast<double>(c.total) : 0.0;
-  *sentences = c.sentences ? static_cast<double>(c.sentences_right) / static_cast<double>(c.sentences) : 0.0;
+  HeldOutTally c;
+  tally_held_out(m, pairs.data(), pairs.size(), &c);
+  *tokens = c.tokens();
+  *sentences = c.sentence_share();
 }
 
 LengthAccuracy accuracy_by_length(const Seq2SeqModel& m, const std::vector<int>& lengths, int per_length,
@@ -557,10 +554,11 @@ LengthAccuracy accuracy_by_length(const Seq2SeqModel& m, const std::vector<int>&
   for (int L : lengths) {
     pairs.clear();
     for (int k = 0; k < per_length; ++k) pairs.push_back(make(L, static_cast<uint64_t>(k)));
-    const Tally c = tally(m, pairs);
+    HeldOutTally c;
+    tally_held_out(m, pairs.data(), pairs.size(), &c);
     out.lengths.push_back(L);
-    out.token.push_back(c.total ? static_cast<double>(c.right) / static_cast<double>(c.total) : 0.0);
-    out.sentence.push_back(c.sentences ? static_cast<double>(c.sentences_right) / static_cast<double>(c.sentences) : 0.0);
+    out.token.push_back(c.tokens());
+    out.sentence.push_back(c.sentence_share());
   }
   return out;
 }

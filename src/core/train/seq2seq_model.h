@@ -156,6 +156,19 @@ Seq2SeqPair reversal_pair(int vocab, int min_len, int max_len, uint64_t seed, ui
 // Held-out token accuracy of greedy decoding: the share of target positions (EOS included) whose word is right
 // (a decoded sentence shorter than the target counts its missing words wrong; longer ones are cut).
 double token_accuracy(const Seq2SeqModel& m, const std::vector<Seq2SeqPair>& pairs);
+// What those shares are made of: counts, which add up, so a set measured in parts (a slice per frame) gives
+// the same figures, bit for bit, as the set measured at once.
+struct HeldOutTally {
+  long long right = 0, total = 0;               // target tokens decoded right, of all
+  long long sentences_right = 0, sentences = 0;  // whole sentences (EOS in its place)
+  double tokens() const { return total ? static_cast<double>(right) / static_cast<double>(total) : 0.0; }
+  double sentence_share() const { return sentences ? static_cast<double>(sentences_right) / static_cast<double>(sentences) : 0.0; }
+};
+// Greedy-decodes the n pairs from `first` and adds their counts to *c. `each` (may be empty) is shown every pair
+// decoded, with its index in the range, the words decoded (EOS appended) and the trace: a second measurement
+// (translation.h: count_aligned) from the same decoding.
+void tally_held_out(const Seq2SeqModel& m, const Seq2SeqPair* first, size_t n, HeldOutTally* c,
+                    const std::function<void(size_t, const std::vector<int>&, const Seq2SeqTrace&)>& each = {});
 // The same and, in one pass, the share of whole sentences decoded right (EOS in its place).
 void held_out_scores(const Seq2SeqModel& m, const std::vector<Seq2SeqPair>& pairs, double* tokens, double* sentences);
 

@@ -48,7 +48,7 @@ Seq2SeqPair Seq2SeqTrainer::make_pair(uint64_t seed, uint64_t index, int min_len
   return toy_seq2seq_pair(toy_translation_pair(seed, index, min_len, max_len));
 }
 
-Status Seq2SeqTrainer::init(const Seq2SeqRecipe& r) {
+Status Seq2SeqTrainer::init(const Seq2SeqRecipe& r, int eval_pairs) {
   AP_TRY(validate_seq2seq_recipe(r));
   Seq2SeqConfig c;
   c.vocab = r.task == "reversal" ? kReversalVocab : static_cast<int>(toy_vocabulary().size());
@@ -88,23 +88,51 @@ Status Seq2SeqTrainer::init(const Seq2SeqRecipe& r) {
   if (r.task == "translation") heldout_sources_.insert(key_of(toy_seq2seq_pair(toy_notes_pair()).src));  // the scenes' own
   batch_.resize(static_cast<size_t>(r.batch));
   // 2. the untrained model's point: step 0 of the curve, and the weights a divergence goes back to
-  evaluate(std::numeric_limits<double>::quiet_NaN());
+  eval_pairs_ = std::max(0, eval_pairs);
+  evaluating_ = false;
+  if (eval_pairs_ > 0) begin_evaluation(std::numeric_limits<double>::quiet_NaN());
+  else evaluate(std::numeric_limits<double>::quiet_NaN());
   return Status::Ok();
 }
 
 void Seq2SeqTrainer::evaluate(double loss) {
+  begin_evaluation(loss);
+  evaluate_slice(SIZE_MAX);
+}
+
+void Seq2SeqTrainer::begin_evaluation(double loss) {
+  evaluating_ = true;
+  eval_loss_ = loss;
+  eval_next_ = 0;
+  eval_tally_ = HeldOutTally();
+  eval_aligned_ = eval_aligned_of_ = 0;
+}
+
+void Seq2SeqTrainer::evaluate_slice(size_t pairs) {
+  // 1. the next pairs, each decoded once: token and sentence counts, and (translation) the alignment's
+  const size_t n = std::min(pairs, heldout_.size() - eval_next_);
+  const bool translation = recipe_.task == "translation";
+  const size_t at = eval_next_;
+  tally_held_out(model_, heldout_.data() + at, n, &eval_tally_, [&](size_t k, const std::vector<int>& out, const Seq2SeqTrace& tr) {
+    if (translation) count_aligned(heldout_text_[at + k], heldout_[at + k], out, tr, true, &eval_aligned_, &eval_aligned_of_);
+  });
+  eval_next_ += n;
+  if (eval_next_ < heldout_.size()) return;
+  // 2. all measured: the curve's point, and the weights it measured (what a divergence goes back to)
   Seq2SeqCurvePoint p;
   p.step = step_;
-  p.loss = loss;
-  held_out_scores(model_, heldout_, &p.accuracy, &p.sentences);
-  p.alignment = recipe_.task == "translation" ? alignment_accuracy(model_, heldout_text_, true)
-                                              : std::numeric_limits<double>::quiet_NaN();
+  p.loss = eval_loss_;
+  p.accuracy = eval_tally_.tokens();
+  p.sentences = eval_tally_.sentence_share();
+  p.alignment = !translation ? std::numeric_limits<double>::quiet_NaN()
+                : eval_aligned_of_ ? static_cast<double>(eval_aligned_) / eval_aligned_of_ : 0.0;
   curve_.push_back(p);
   good_.clear();
   for (size_t k = 0; k < model_.params().size(); ++k) {
     const Mat& v = model_.params()[k].value;
     good_.insert(good_.end(), v.data(), v.data() + v.size());
   }
+  evaluating_ = false;
 }
 
 Status Seq2SeqTrainer::set_weights(const std::vector<std::pair<std::string, Mat>>& weights, int step, double heldout_accuracy) {
@@ -226,6 +254,10 @@ std::vector<Seq2SeqPair> length_set(const Seq2SeqTrainer& t, const std::vector<i
 int Seq2SeqTrainer::advance(int n) {
   int taken = 0;
   while (taken < n && !finished() && !diverged()) {
+    if (evaluating_) {  // in slices: this call's work is one slice of the evaluation under way
+      evaluate_slice(static_cast<size_t>(eval_pairs_));
+      break;
+    }
     for (Seq2SeqPair& p : batch_) {
       do p = make_pair(recipe_.seed, next_++, recipe_.min_len, recipe_.max_len);
       while (heldout_sources_.count(key_of(p.src)));
@@ -250,10 +282,16 @@ int Seq2SeqTrainer::advance(int n) {
     }
     loss_sum_ += loss;
     ++loss_steps_;
-    if (step_ % kSeq2SeqEvalEvery == 0 || finished()) {
-      evaluate(loss_sum_ / loss_steps_);
+    if (step_ % kSeq2SeqEvalEvery == 0 || step_ >= recipe_.steps) {
+      const double mean = loss_sum_ / loss_steps_;
       loss_sum_ = 0;
       loss_steps_ = 0;
+      if (eval_pairs_ == 0) {
+        evaluate(mean);
+      } else {
+        begin_evaluation(mean);  // measured by the next calls
+        break;
+      }
     }
   }
   return taken;

@@ -117,12 +117,17 @@ struct Seq2SeqAlignment {
 
 class Seq2SeqTrainer {
  public:
-  Status init(const Seq2SeqRecipe& r);
+  // eval_pairs > 0: every evaluation (step 0's included) is measured in slices of that many held-out pairs, one
+  // slice per advance() call, so that a call's work stays small (a race on the page's main thread: a
+  // reversal's evaluation is 200 strings decoded, tens of milliseconds). 0: each evaluation at once.
+  Status init(const Seq2SeqRecipe& r, int eval_pairs = 0);
   const Seq2SeqRecipe& recipe() const { return recipe_; }
-  // Up to n steps (fewer at the end or on divergence); returns how many were taken.
+  // Up to n steps (fewer at the end or on divergence); returns how many were taken. In slices, a call that meets
+  // an evaluation under way measures one slice of it and returns: no step is taken until it is measured.
   int advance(int n);
   int step() const { return step_; }
-  bool finished() const { return step_ >= recipe_.steps; }
+  bool finished() const { return step_ >= recipe_.steps && !evaluating_; }
+  bool evaluating() const { return evaluating_; }  // an evaluation in slices under way (curve() lacks its point)
   bool diverged() const { return !divergence_.ok; }
   const Status& divergence() const { return divergence_; }
   const std::vector<Seq2SeqCurvePoint>& curve() const { return curve_; }
@@ -148,8 +153,18 @@ class Seq2SeqTrainer {
   Status exclude(const std::vector<Seq2SeqPair>& pairs);
 
  private:
+  // An evaluation: begun at its step, measured in slices of eval_pairs_ (or at once: evaluate), and ended by
+  // its curve point.
   void evaluate(double loss);
+  void begin_evaluation(double loss);
+  void evaluate_slice(size_t pairs);
   Seq2SeqRecipe recipe_;
+  int eval_pairs_ = 0;
+  bool evaluating_ = false;
+  double eval_loss_ = 0;
+  size_t eval_next_ = 0;  // the first held-out pair not measured yet
+  HeldOutTally eval_tally_;
+  int eval_aligned_ = 0, eval_aligned_of_ = 0;
   Seq2SeqModel model_;
   Adam adam_;
   int step_ = 0;

@@ -189,21 +189,25 @@ Seq2SeqPair toy_seq2seq_pair(const TranslationPair& p) {
   return s;
 }
 
+void count_aligned(const TranslationPair& p, const Seq2SeqPair& ids, const std::vector<int>& decoded, const Seq2SeqTrace& tr,
+                   bool content_only, int* right, int* total) {
+  for (size_t t = 0; t < p.en.size() && t < decoded.size() && t < tr.alpha.size(); ++t) {
+    if (p.align[t] < 0 || decoded[t] != ids.tgt[t] || tr.alpha[t].cols() == 0 || (content_only && !p.content[t])) continue;
+    Eigen::Index best;
+    tr.alpha[t].row(0).maxCoeff(&best);
+    *right += best == p.align[t] || best == p.align_also[t];
+    ++*total;
+  }
+}
+
 double alignment_accuracy(const Seq2SeqModel& m, const std::vector<TranslationPair>& pairs, bool content_only, int* counted) {
   int right = 0, total = 0;
-  Seq2SeqTrace tr;
-  std::vector<int> out;
-  for (const TranslationPair& p : pairs) {
-    const Seq2SeqPair s = toy_seq2seq_pair(p);
-    if (!m.greedy(s.src, static_cast<int>(s.tgt.size()), &out, &tr).ok) continue;
-    for (size_t t = 0; t < p.en.size() && t < out.size() && t < tr.alpha.size(); ++t) {
-      if (p.align[t] < 0 || out[t] != s.tgt[t] || tr.alpha[t].cols() == 0 || (content_only && !p.content[t])) continue;
-      Eigen::Index best;
-      tr.alpha[t].row(0).maxCoeff(&best);
-      right += best == p.align[t] || best == p.align_also[t];
-      ++total;
-    }
-  }
+  std::vector<Seq2SeqPair> decoded;
+  for (const TranslationPair& p : pairs) decoded.push_back(toy_seq2seq_pair(p));
+  HeldOutTally unused;
+  tally_held_out(m, decoded.data(), decoded.size(), &unused, [&](size_t k, const std::vector<int>& out, const Seq2SeqTrace& tr) {
+    count_aligned(pairs[k], decoded[k], out, tr, content_only, &right, &total);
+  });
   if (counted) *counted = total;
   return total ? static_cast<double>(right) / total : 0.0;
 }

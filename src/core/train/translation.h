@@ -55,6 +55,10 @@ Seq2SeqPair toy_seq2seq_pair(const TranslationPair& p);
 // "le" / "un", and trained models do attend there). *counted: how many target words were counted.
 double alignment_accuracy(const Seq2SeqModel& m, const std::vector<TranslationPair>& pairs, bool content_only,
                           int* counted = nullptr);
+// The same counts for one pair already decoded (tally_held_out's `each`: the words decoded and the trace of
+// ids = toy_seq2seq_pair(p)), added to *right and *total.
+void count_aligned(const TranslationPair& p, const Seq2SeqPair& ids, const std::vector<int>& decoded, const Seq2SeqTrace& tr,
+                   bool content_only, int* right, int* total);
 
 }  // namespace train
 }  // namespace ap
