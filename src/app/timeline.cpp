@@ -9,9 +9,12 @@ namespace ap {
 void Timeline::set_substeps(std::vector<int> counts) {
   if (counts.empty()) counts.push_back(1);
   for (int& c : counts) c = std::max(1, c);
+  // A stage shown complete stays complete (a model that arrives with more rows, a link opened at a stage,
+  // shows all of them); one under way keeps its place.
+  const bool complete = stage_complete();
   substeps_ = std::move(counts);
   stage_ = std::clamp(stage_, 0, stage_count() - 1);
-  sub_ = std::min(sub_, static_cast<double>(substeps(stage_)));
+  sub_ = complete ? static_cast<double>(substeps(stage_)) : std::min(sub_, static_cast<double>(substeps(stage_)));
 }
 
 int Timeline::substeps(int stage) const {

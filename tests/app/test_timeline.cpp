@@ -467,8 +467,12 @@ TEST(AppTimeline, SetSizesKeepsTheStageAndClampsSub) {
   EXPECT_EQ(t.stage(), kScores);
   EXPECT_DOUBLE_EQ(t.sub(), 4.0);
   EXPECT_TRUE(t.stage_complete());
-  t.set_substeps(sdpa_substeps(8, 8));  // growing keeps the progress
-  EXPECT_DOUBLE_EQ(t.sub(), 4.0);
+  t.set_substeps(sdpa_substeps(8, 8));  // a stage shown complete stays complete (a model with more rows)
+  EXPECT_DOUBLE_EQ(t.sub(), 64.0);
+  EXPECT_TRUE(t.stage_complete());
+  t.set_stage_at(kScores, 3.0);
+  t.set_substeps(sdpa_substeps(9, 9));  // one under way keeps its place
+  EXPECT_DOUBLE_EQ(t.sub(), 3.0);
   EXPECT_FALSE(t.stage_complete());
   t.set_substeps(sdpa_substeps(0, -3));  // sizes below 1 are taken as 1
   EXPECT_EQ(t.substeps(kScores), 1);
