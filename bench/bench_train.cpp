@@ -38,8 +38,10 @@ BENCHMARK(BM_TrainHeads100Steps)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TrainInduction100Steps)->Unit(benchmark::kMillisecond);
 
 // The encoder–decoders (core/train/seq2seq_trainer.h), 100 steps of 16 pairs with the evaluations every 50 steps:
-// the Bahdanau scene's translation model, and the bottleneck's reversal models with and without attention.
-void seq2seq_100_steps(benchmark::State& state, ap::train::Seq2SeqRecipe r) {
+// seq2seq_bench_recipe(k), the Bahdanau scene's translation model, and the bottleneck's reversal models with and
+// without attention.
+void seq2seq_100_steps(benchmark::State& state, int k) {
+  ap::train::Seq2SeqRecipe r = ap::train::seq2seq_bench_recipe(k);
   r.steps = 20000;
   ap::train::Seq2SeqTrainer t;
   const ap::Status s = t.init(r);
@@ -51,14 +53,9 @@ void seq2seq_100_steps(benchmark::State& state, ap::train::Seq2SeqRecipe r) {
   for (auto _ : state) benchmark::DoNotOptimize(t.advance(100));
 }
 
-using ap::train::Seq2SeqAttention;
-void BM_Seq2SeqTranslation100Steps(benchmark::State& state) { seq2seq_100_steps(state, ap::train::Seq2SeqRecipe{}); }
-void BM_Seq2SeqReversalAttention100Steps(benchmark::State& state) {
-  seq2seq_100_steps(state, ap::train::reversal_recipe(Seq2SeqAttention::Additive));
-}
-void BM_Seq2SeqReversalNoAttention100Steps(benchmark::State& state) {
-  seq2seq_100_steps(state, ap::train::reversal_recipe(Seq2SeqAttention::None));
-}
+void BM_Seq2SeqTranslation100Steps(benchmark::State& state) { seq2seq_100_steps(state, 0); }
+void BM_Seq2SeqReversalAttention100Steps(benchmark::State& state) { seq2seq_100_steps(state, 1); }
+void BM_Seq2SeqReversalNoAttention100Steps(benchmark::State& state) { seq2seq_100_steps(state, 2); }
 BENCHMARK(BM_Seq2SeqTranslation100Steps)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Seq2SeqReversalAttention100Steps)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Seq2SeqReversalNoAttention100Steps)->Unit(benchmark::kMillisecond);

@@ -59,8 +59,8 @@ class TrainableParamScene : public ParamScene<Params, Model>, public TrainedView
   void poll() override {
     const auto apply = [this](const Params& p) { return this->apply(p); };
     std::vector<unsigned char> w;
-    if (training_.poll(&w)) training_error_ = this->take_weights(w, this->params_.trained, this->params_, apply);
-    this->measure_weights(this->params_.trained, this->params_, apply, &training_error_);
+    const bool fresh = training_.poll(&w);
+    this->follow_run(fresh ? &w : nullptr, this->params_.trained, this->params_, apply, &training_error_);
   }
   bool wants_time() const override { return training_.wants_frames() || this->measuring_weights(); }
   const std::vector<UrlParam>& url_params() const override {

@@ -158,6 +158,18 @@ bool CheckpointSlot::measure_update(double budget_ms, Status* result) {
   return true;
 }
 
+bool CheckpointSlot::follow_run(const std::vector<unsigned char>* bytes, Status* status) {
+  if (bytes) {
+    *status = update(*bytes);
+    if (!status->ok) return false;
+    if (!updating()) return true;  // read at once
+  }
+  Status measured;
+  if (!measure_update(kMeasureSliceMs, &measured)) return false;
+  *status = measured;
+  return measured.ok;
+}
+
 void CheckpointSlot::fail(const Status& error) {
   state_ = State::Failed;
   error_ = error;

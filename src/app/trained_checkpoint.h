@@ -79,6 +79,11 @@ class CheckpointSlot {
   // Up to budget_ms of that measuring. True when it ended in this call: *result is Ok when the weights were
   // installed (the view recomputes), else why they were refused (the model stays).
   bool measure_update(double budget_ms, Status* result);
+  // A frame of following a run, what every trained view's poll does: the run's newer weights (`bytes`, null when
+  // none came this frame) are taken (update), and staged ones measured for kMeasureSliceMs. True when weights
+  // were installed in this call (the view shows them); *status gets a refusal or the measurement's outcome, and
+  // is left as it was while nothing ended.
+  bool follow_run(const std::vector<unsigned char>* bytes, Status* status);
   bool from_run() const { return from_run_; }  // the model is a run's (update), not the build's checkpoint
   // Forgets a run's model: the build's checkpoint is asked for again (the platform keeps the fetched bytes).
   void restore_build();
@@ -166,21 +171,14 @@ class TrainedView {
     const Status shown = apply(held_params_);
     if (!shown.ok) checkpoint_failed(shown);
   }
-  // Newer weights from the scene's training panel: the slot's model follows them, and the view is recomputed
-  // when it shows the trained model (`showing`: the installed parameters are a trained view's) or waits for one.
+  // Newer weights from the scene's training panel (`bytes`, null when none came this frame; the scene's poll
+  // calls it every frame, and its wants_time holds while measuring_weights()): the slot's model follows them
+  // (CheckpointSlot::follow_run), and once they are installed the view is recomputed when it shows the trained
+  // model (`showing`: the installed parameters are a trained view's) or waits for one. *status: a refusal or
+  // the outcome, untouched while nothing ended.
   template <class Apply>
-  Status take_weights(const std::vector<unsigned char>& bytes, bool showing, const Params& installed, Apply apply) {
-    AP_TRY(slot_.update(bytes));
-    return slot_.updating() ? Status::Ok() : show_weights(showing, installed, apply);
-  }
-  // Weights that take_weights staged, measured a slice at a time (the scene's poll calls it every frame, and its
-  // wants_time holds while measuring_weights()); once they are installed, shown as take_weights shows them.
-  // *status: the end's outcome, untouched before it.
-  template <class Apply>
-  void measure_weights(bool showing, const Params& installed, Apply apply, Status* status) {
-    Status r;
-    if (!slot_.measure_update(kMeasureSliceMs, &r)) return;
-    *status = r.ok ? show_weights(showing, installed, apply) : r;
+  void follow_run(const std::vector<unsigned char>* bytes, bool showing, const Params& installed, Apply apply, Status* status) {
+    if (slot_.follow_run(bytes, status)) *status = show_weights(showing, installed, apply);
   }
   bool measuring_weights() const { return slot_.updating(); }
   const Params& shown(const Params& installed) const { return waiting_ ? held_params_ : installed; }

@@ -59,14 +59,12 @@ EMSCRIPTEN_KEEPALIVE double ap_bench_kernel(int kind, int simd, int n, int d, in
 }
 
 // Milliseconds per 100 training steps of an encoder–decoder in this module, where the page trains them (the
-// scenes' races, in slices of the frame loop): which 0 the Bahdanau scene's translation recipe, 1 and 2 the
-// bottleneck's reversal recipe with and without attention; as bench/bench_train.cpp's seq2seq_100_steps (steps
-// 20000 so that no call reaches the end, one untimed call first), median of `calls` calls. -1 on bad input.
+// scenes' races, in slices of the frame loop): seq2seq_bench_recipe(which); as bench/bench_train.cpp's
+// seq2seq_100_steps (steps 20000 so that no call reaches the end, one untimed call first), median of `calls`
+// calls. -1 on bad input.
 EMSCRIPTEN_KEEPALIVE double ap_bench_seq2seq(int which, int calls) {
-  if (which < 0 || which > 2 || calls < 1 || calls > 20) return -1;
-  using ap::train::Seq2SeqAttention;
-  ap::train::Seq2SeqRecipe r = which == 0 ? ap::train::Seq2SeqRecipe{}
-                               : ap::train::reversal_recipe(which == 1 ? Seq2SeqAttention::Additive : Seq2SeqAttention::None);
+  if (which < 0 || which >= ap::train::kSeq2SeqBenchRecipes || calls < 1 || calls > 20) return -1;
+  ap::train::Seq2SeqRecipe r = ap::train::seq2seq_bench_recipe(which);
   r.steps = 20000;
   ap::train::Seq2SeqTrainer t;
   if (!t.init(r).ok) return -1;

@@ -363,8 +363,8 @@ void BahdanauScene::poll() {
     run_shown_ = true;
     std::vector<uint8_t> b;
     train::write_seq2seq_checkpoint(race_.run(0), &b);
-    training_error_ = take_weights(std::vector<unsigned char>(b.begin(), b.end()), params_.trained, params_,
-                                   [this](const BahdanauParams& p) { return apply(p); });
+    const std::vector<unsigned char> bytes(b.begin(), b.end());
+    follow_run(&bytes, params_.trained, params_, [this](const BahdanauParams& p) { return apply(p); }, &training_error_);
   } else if (run_shown_ && race_.state() == RaceState::Idle) {
     run_shown_ = false;
     training_error_ = Status::Ok();

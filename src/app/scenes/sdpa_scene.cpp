@@ -530,18 +530,11 @@ void SdpaScene::receive_checkpoint(const std::vector<unsigned char>& bytes) {
 }
 
 void SdpaScene::poll() {
-  // The run's newer weights: the slot's model follows (staged, then measured in slices: measure_update), and a
-  // trained view on screen (or waiting) is recomputed once they are installed.
+  // The run's newer weights: the slot's model follows (CheckpointSlot::follow_run), and a trained view on
+  // screen (or waiting) is recomputed once they are installed.
   std::vector<unsigned char> w;
-  if (training_.poll(&w)) {
-    training_error_ = ck_.update(w);
-    if (!training_error_.ok || ck_.updating()) return;
-  } else {
-    Status measured;
-    if (!ck_.measure_update(kMeasureSliceMs, &measured)) return;
-    training_error_ = measured;
-    if (!measured.ok) return;
-  }
+  const bool fresh = training_.poll(&w);
+  if (!ck_.follow_run(fresh ? &w : nullptr, &training_error_)) return;
   if (trained_ || pending_)  // (show_trained's commit ends the waiting)
     training_error_ = show_trained(join(pending_ ? pending_words_ : qkv_.words), pending_ ? pending_layer_ : layer_);
 }

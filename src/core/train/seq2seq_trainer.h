@@ -79,6 +79,14 @@ inline Seq2SeqRecipe reversal_recipe(Seq2SeqAttention a) {
   return r;
 }
 
+// The scenes' default recipes as the benchmarks time them (bench/bench_train.cpp natively, ap_bench_seq2seq in
+// the page's module): 0 the toy translation (the Bahdanau scene's; Luong's differ in the score only), 1 and 2 the
+// bottleneck's reversal with and without attention.
+constexpr int kSeq2SeqBenchRecipes = 3;
+inline Seq2SeqRecipe seq2seq_bench_recipe(int k) {
+  return k == 0 ? Seq2SeqRecipe{} : reversal_recipe(k == 1 ? Seq2SeqAttention::Additive : Seq2SeqAttention::None);
+}
+
 // Refused, each by name with its range: an unknown task, widths outside 1 … 128, lengths outside the task's
 // (translation 3 … 30, reversal 1 … 30, min <= max), steps outside 1 … 20000, a batch outside 1 … 128, a learning
 // rate that is not a finite number in (0, 1], a decay start outside [0, 1].
