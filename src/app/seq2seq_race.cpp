@@ -80,8 +80,7 @@ void Seq2SeqRace::reset() {
   by_token_.clear();
   by_sentence_.clear();
   measure_next_ = 0;
-  measure_pair_ = 0;
-  measure_tally_ = train::HeldOutTally();
+  measure_ = train::HeldOutProgress();
   seconds_ = 0;
   longest_slice_ms_ = 0;
   state_ = State::Idle;
@@ -116,14 +115,11 @@ bool Seq2SeqRace::slice(double budget_ms) {
         state_ = State::Done;
         return;
       }
-      const size_t per = static_cast<size_t>(per_length_), n = std::min<size_t>(kRaceEvalPairs, per - measure_pair_);
-      train::tally_held_out(runs_[run]->model(), length_pairs_.data() + li * per + measure_pair_, n, &measure_tally_);
-      measure_pair_ += n;
-      if (measure_pair_ < per) return;
-      by_token_[run].push_back(measure_tally_.tokens());
-      by_sentence_[run].push_back(measure_tally_.sentence_share());
-      measure_tally_ = train::HeldOutTally();
-      measure_pair_ = 0;
+      const size_t per = static_cast<size_t>(per_length_);
+      if (!train::tally_slice(runs_[run]->model(), length_pairs_.data() + li * per, per, kRaceEvalPairs, &measure_)) return;
+      by_token_[run].push_back(measure_.tally.tokens());
+      by_sentence_[run].push_back(measure_.tally.sentence_share());
+      measure_ = train::HeldOutProgress();
       ++measure_next_;
       if (measure_next_ >= nl * runs_.size()) state_ = State::Done;
     }

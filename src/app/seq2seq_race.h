@@ -93,8 +93,7 @@ class Seq2SeqRace {
   std::vector<train::Seq2SeqPair> length_pairs_;  // length_set: lengths_ × per_length_, in length order
   std::vector<std::vector<double>> by_token_, by_sentence_;
   size_t measure_next_ = 0;  // (run, length) pairs measured so far
-  size_t measure_pair_ = 0;  // and of the next, its pairs counted so far
-  train::HeldOutTally measure_tally_;
+  train::HeldOutProgress measure_;  // and of the next, its pairs counted so far
   State state_ = State::Idle;
   double seconds_ = 0;
   double longest_slice_ms_ = 0;

@@ -534,6 +534,15 @@ void tally_held_out(const Seq2SeqModel& m, const Seq2SeqPair* first, size_t n, H
   }
 }
 
+bool tally_slice(const Seq2SeqModel& m, const Seq2SeqPair* pairs, size_t count, size_t slice, HeldOutProgress* p,
+                 const std::function<void(size_t, const std::vector<int>&, const Seq2SeqTrace&)>& each) {
+  const size_t at = p->next, n = std::min(slice, count - at);
+  tally_held_out(m, pairs + at, n, &p->tally, each ? [&](size_t k, const std::vector<int>& out, const Seq2SeqTrace& tr) { each(at + k, out, tr); }
+                                               : std::function<void(size_t, const std::vector<int>&, const Seq2SeqTrace&)>());
+  p->next += n;
+  return p->next >= count;
+}
+
 double token_accuracy(const Seq2SeqModel& m, const std::vector<Seq2SeqPair>& pairs) {
   HeldOutTally c;
   tally_held_out(m, pairs.data(), pairs.size(), &c);

@@ -169,6 +169,16 @@ struct HeldOutTally {
 // (translation.h: count_aligned) from the same decoding.
 void tally_held_out(const Seq2SeqModel& m, const Seq2SeqPair* first, size_t n, HeldOutTally* c,
                     const std::function<void(size_t, const std::vector<int>&, const Seq2SeqTrace&)>& each = {});
+// A set counted a slice at a time (a frame's share of an evaluation): the first pair not counted yet, and the
+// counts so far.
+struct HeldOutProgress {
+  size_t next = 0;
+  HeldOutTally tally;
+};
+// Counts up to `slice` more of the `count` pairs from `pairs` (`each` as tally_held_out's, with the pair's index
+// in the whole set); true once every pair is counted.
+bool tally_slice(const Seq2SeqModel& m, const Seq2SeqPair* pairs, size_t count, size_t slice, HeldOutProgress* p,
+                 const std::function<void(size_t, const std::vector<int>&, const Seq2SeqTrace&)>& each = {});
 // The same and, in one pass, the share of whole sentences decoded right (EOS in its place).
 void held_out_scores(const Seq2SeqModel& m, const std::vector<Seq2SeqPair>& pairs, double* tokens, double* sentences);
 

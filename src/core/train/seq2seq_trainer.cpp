@@ -103,27 +103,23 @@ void Seq2SeqTrainer::evaluate(double loss) {
 void Seq2SeqTrainer::begin_evaluation(double loss) {
   evaluating_ = true;
   eval_loss_ = loss;
-  eval_next_ = 0;
-  eval_tally_ = HeldOutTally();
+  eval_ = HeldOutProgress();
   eval_aligned_ = eval_aligned_of_ = 0;
 }
 
 void Seq2SeqTrainer::evaluate_slice(size_t pairs) {
   // 1. the next pairs, each decoded once: token and sentence counts, and (translation) the alignment's
-  const size_t n = std::min(pairs, heldout_.size() - eval_next_);
   const bool translation = recipe_.task == "translation";
-  const size_t at = eval_next_;
-  tally_held_out(model_, heldout_.data() + at, n, &eval_tally_, [&](size_t k, const std::vector<int>& out, const Seq2SeqTrace& tr) {
-    if (translation) count_aligned(heldout_text_[at + k], heldout_[at + k], out, tr, true, &eval_aligned_, &eval_aligned_of_);
-  });
-  eval_next_ += n;
-  if (eval_next_ < heldout_.size()) return;
+  if (!tally_slice(model_, heldout_.data(), heldout_.size(), pairs, &eval_, [&](size_t k, const std::vector<int>& out, const Seq2SeqTrace& tr) {
+        if (translation) count_aligned(heldout_text_[k], heldout_[k], out, tr, true, &eval_aligned_, &eval_aligned_of_);
+      }))
+    return;
   // 2. all measured: the curve's point, and the weights it measured (what a divergence goes back to)
   Seq2SeqCurvePoint p;
   p.step = step_;
   p.loss = eval_loss_;
-  p.accuracy = eval_tally_.tokens();
-  p.sentences = eval_tally_.sentence_share();
+  p.accuracy = eval_.tally.tokens();
+  p.sentences = eval_.tally.sentence_share();
   p.alignment = !translation ? std::numeric_limits<double>::quiet_NaN()
                 : eval_aligned_of_ ? static_cast<double>(eval_aligned_) / eval_aligned_of_ : 0.0;
   curve_.push_back(p);

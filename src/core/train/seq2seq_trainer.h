@@ -170,8 +170,7 @@ class Seq2SeqTrainer {
   int eval_pairs_ = 0;
   bool evaluating_ = false;
   double eval_loss_ = 0;
-  size_t eval_next_ = 0;  // the first held-out pair not measured yet
-  HeldOutTally eval_tally_;
+  HeldOutProgress eval_;  // the held-out pairs measured so far
   int eval_aligned_ = 0, eval_aligned_of_ = 0;
   Seq2SeqModel model_;
   Adam adam_;
