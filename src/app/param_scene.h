@@ -35,7 +35,7 @@ class ParamScene : public Scene {
     change->params = p;
     AP_TRY(complete(nlohmann::json::object(), &change->params));  // the fields the rest fix follow it
     change->waiting = must_wait(change->params);
-    if (!change->waiting) AP_TRY(compute(change->params, &change->model));
+    AP_TRY(change->waiting ? check_waiting(change->params) : compute(change->params, &change->model));
     commit(std::move(change));
     return Status::Ok();
   }
@@ -57,6 +57,7 @@ class ParamScene : public Scene {
     auto change = std::make_unique<Change>();
     change->params = p;
     if (must_wait(p)) {
+      AP_TRY(check_waiting(p));
       change->waiting = true;
       *out = std::move(change);
       return Status::Ok();
@@ -136,6 +137,12 @@ class ParamScene : public Scene {
     return false;
   }
   virtual void wait_for(const Params& p) { (void)p; }
+  // What can be checked of `p` while its model is not here (must_wait): refused now, not once the model arrives
+  // (a sentence outside a trained model's vocabulary).
+  virtual Status check_waiting(const Params& p) const {
+    (void)p;
+    return Status::Ok();
+  }
 
   Params params_;
   Model model_;

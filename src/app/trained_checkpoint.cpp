@@ -47,7 +47,8 @@ train::Recipe checkpoint_recipe(BuildCheckpoint which) {
 const char* CheckpointSlot::state_name() const {
   switch (state_) {
     case State::None: return "none";
-    case State::Wanted: return "loading";
+    case State::Wanted:
+    case State::Reading: return "loading";
     case State::Ready: return "loaded";
     case State::Failed: return "failed";
   }
@@ -79,17 +80,56 @@ Status CheckpointSlot::receive(const std::vector<unsigned char>& bytes) {
     error_ = Status::Ok();
     return s;
   }
-  auto t = std::make_unique<train::Trainer>();
-  Status s = train::read_checkpoint(bytes.data(), bytes.size(), t.get());
-  if (s.ok) s = check_model(t->recipe());
+  // An attention model: the head is checked now (the task and sizes this view explains), the weights read and
+  // measured in slices (read_slice).
+  train::Recipe r;
+  Status s = train::peek_checkpoint(bytes.data(), bytes.size(), &r);
+  if (s.ok) s = check_model(r);
   if (!s.ok) {
     fail(s);
     return s;
   }
-  trainer_ = std::move(t);
-  state_ = State::Ready;
+  incoming_bytes_ = bytes;
+  incoming_.reset();
+  state_ = State::Reading;
   error_ = Status::Ok();
   return s;
+}
+
+bool CheckpointSlot::read_slice(double budget_ms) {
+  Status s;
+  bool ended = false;
+  double seconds = 0, longest_ms = 0;
+  timed_slice(
+      budget_ms, [&] { return reading() && !ended; },
+      [&] {
+        if (!incoming_) {  // 1) the model of the checkpoint's recipe (its data and step-0 evaluation): one unit
+          train::Recipe r;
+          auto t = std::make_unique<train::Trainer>();
+          s = train::peek_checkpoint(incoming_bytes_.data(), incoming_bytes_.size(), &r);
+          if (s.ok) s = t->init(r, /*measure_untrained=*/false);
+          // 2) the weights staged (names, shapes, values, step), to be measured with the rest
+          if (s.ok) s = train::stage_checkpoint(incoming_bytes_.data(), incoming_bytes_.size(), t.get());
+          ended = !s.ok;
+          incoming_ = std::move(t);
+          return;
+        }
+        // 3) a batch of the measurement: installed once the weights give the accuracy the file says
+        ended = incoming_->measure_staged(1, &s);
+      },
+      &seconds, &longest_ms);
+  if (!ended) return false;
+  incoming_bytes_.clear();
+  incoming_bytes_.shrink_to_fit();
+  if (!s.ok) {
+    incoming_.reset();
+    fail(s);
+    return true;
+  }
+  trainer_ = std::move(incoming_);
+  state_ = State::Ready;
+  error_ = Status::Ok();
+  return true;
 }
 
 // A view explains its own model (the pointer model, the heads', the example's): a checkpoint of another task or
@@ -105,7 +145,14 @@ Status CheckpointSlot::check_model(const train::Recipe& got) const {
   return Status::Ok();
 }
 
+void CheckpointSlot::drop_incoming() {
+  incoming_.reset();
+  incoming_bytes_.clear();
+  incoming_bytes_.shrink_to_fit();
+}
+
 void CheckpointSlot::restore_build() {
+  drop_incoming();
   trainer_.reset();
   seq2seq_.clear();
   from_run_ = false;
@@ -125,6 +172,7 @@ Status CheckpointSlot::update(const std::vector<unsigned char>& bytes) {
         return Status::Error("the checkpoint holds another model than this view shows ({0}, {1} attention)",
                              {q[k]->recipe().task, train::seq2seq_attention_name(q[k]->recipe().attention)});
     seq2seq_ = std::move(q);
+    drop_incoming();
     from_run_ = true;
     state_ = State::Ready;
     error_ = Status::Ok();
@@ -139,6 +187,7 @@ Status CheckpointSlot::update(const std::vector<unsigned char>& bytes) {
   if (trainer_ && trainer_->recipe() == r) return train::stage_checkpoint(bytes.data(), bytes.size(), t);  // measure_update
   AP_TRY(train::read_checkpoint(bytes.data(), bytes.size(), t));
   if (fresh) trainer_ = std::move(fresh);
+  drop_incoming();  // a run's model before the build's was read: the run's is shown
   from_run_ = true;
   state_ = State::Ready;
   error_ = Status::Ok();
@@ -159,6 +208,7 @@ bool CheckpointSlot::measure_update(double budget_ms, Status* result) {
 }
 
 bool CheckpointSlot::follow_run(const std::vector<unsigned char>* bytes, Status* status) {
+  if (reading() && !bytes) return read_slice(kMeasureSliceMs) && state_ == State::Ready;
   if (bytes) {
     *status = update(*bytes);
     if (!status->ok) return false;
@@ -171,6 +221,7 @@ bool CheckpointSlot::follow_run(const std::vector<unsigned char>* bytes, Status*
 }
 
 void CheckpointSlot::fail(const Status& error) {
+  drop_incoming();
   state_ = State::Failed;
   error_ = error;
   ++failures_;

@@ -4,17 +4,24 @@
 // (coref.aptc), the multi-head scene the heads experiment's (heads.aptc, two heads); the platform keeps the
 // fetched bytes, so the second scene's read costs no second download.
 //
-//   None ──want()──> Wanted ──receive(bytes)──> Ready    (trainer(): the checkpoint's model)
+//   None ──want()──> Wanted ──receive(bytes)──> Reading ──read_slice()…──> Ready   (trainer(): the checkpoint's model)
+//                          │                      └──read_slice() refuses──> Failed
 //                          └──receive(bad) / fail(e)──> Failed  (error() stays: a page reads it once)
+// Reading: an attention model's weights are measured on every held-out sentence before they are shown (a
+// checkpoint cannot claim what its weights do not give): some 80 ms in wasm, so they are measured in slices of
+// kMeasureSliceMs a frame (the scene's poll, follow_run) and the frame that receives stays short. The
+// encoder–decoders' checkpoints are read at once (receive goes to Ready).
 #pragma once
 #include <nlohmann/json.hpp>
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "core/status.h"
 #include "core/train/seq2seq_trainer.h"
 #include "core/train/trainer.h"
+#include "core/train/translation.h"
 
 namespace ap {
 
@@ -50,14 +57,14 @@ constexpr double kMeasureSliceMs = 4.0;
 
 class CheckpointSlot {
  public:
-  enum class State { None, Wanted, Ready, Failed };  // not asked for, to be fetched, read, unreadable
+  enum class State { None, Wanted, Reading, Ready, Failed };  // not asked for, to be fetched, being read, read, unreadable
   explicit CheckpointSlot(BuildCheckpoint which = BuildCheckpoint::Coref) : which_(which) {}
   BuildCheckpoint which() const { return which_; }
   const char* asset() const { return checkpoint_asset(which_); }
   train::Recipe recipe() const { return checkpoint_recipe(which_); }
 
   State state() const { return state_; }
-  // "none", "loading", "loaded", "failed": the state document's field "checkpoint".
+  // "none", "loading" (Wanted and Reading), "loaded", "failed": the state document's field "checkpoint".
   const char* state_name() const;
   void want() {
     if (state_ == State::None) state_ = State::Wanted;
@@ -66,8 +73,13 @@ class CheckpointSlot {
   void unwant() {
     if (state_ == State::Wanted) state_ = State::None;
   }
-  // Reads the bytes: Ready, or Failed with the reader's message (returned).
+  // Takes the fetched bytes: Reading (an attention model: read_slice reads it), Ready (encoder–decoders, read
+  // here; or a run's model that stays), or Failed with the reader's message (returned).
   Status receive(const std::vector<unsigned char>& bytes);
+  bool reading() const { return state_ == State::Reading; }
+  // Up to budget_ms of that reading, in units of one batch of held-out sentences (the model's set-up is one
+  // unit). True when it ended in this call: Ready, or Failed with the reason (error(), one failure more).
+  bool read_slice(double budget_ms);
   void fail(const Status& error);
   // Newer weights of a run (a scene's training panel, app/scene_training.h): read in place when the recipe is the
   // model's own. Unreadable ones change nothing (the model and the state stay) and the reason is returned.
@@ -82,7 +94,8 @@ class CheckpointSlot {
   // A frame of following a run, what every trained view's poll does: the run's newer weights (`bytes`, null when
   // none came this frame) are taken (update), and staged ones measured for kMeasureSliceMs. True when weights
   // were installed in this call (the view shows them); *status gets a refusal or the measurement's outcome, and
-  // is left as it was while nothing ended.
+  // is left as it was while nothing ended. The build's checkpoint being read is read here too (read_slice): true
+  // when it is Ready in this call (*status untouched; a refusal is the slot's error()).
   bool follow_run(const std::vector<unsigned char>* bytes, Status* status);
   bool from_run() const { return from_run_; }  // the model is a run's (update), not the build's checkpoint
   // Forgets a run's model: the build's checkpoint is asked for again (the platform keeps the fetched bytes).
@@ -103,10 +116,27 @@ class CheckpointSlot {
   Status error_;
   int failures_ = 0;
   Status check_model(const train::Recipe& got) const;  // this view's task and sizes
+  void drop_incoming();
   bool from_run_ = false;
   std::unique_ptr<train::Trainer> trainer_;
+  // Reading: the fetched bytes, and the model they go into (null until its set-up, a unit of its own)
+  std::vector<unsigned char> incoming_bytes_;
+  std::unique_ptr<train::Trainer> incoming_;
   std::vector<std::unique_ptr<train::Seq2SeqTrainer>> seq2seq_;
 };
+
+// A trained encoder–decoder view's check while its models are not here (ParamScene::check_waiting of the
+// Bahdanau and Luong scenes): the sentences of `p` (source, target), split by the scene's own `tokens(text,
+// field, &words)`, against the toy vocabulary, as the models' align will check them (train::toy_pair_ids).
+template <class Params, class Tokens>
+Status check_toy_sentences(const Params& p, Tokens tokens) {
+  if (!p.trained) return Status::Ok();
+  std::vector<std::string> source, target;
+  AP_TRY(tokens(p.source, "source", &source));
+  AP_TRY(tokens(p.target, "target", &target));
+  train::ToyPairIds ids;
+  return train::toy_pair_ids(source, target, &ids);
+}
 
 // A ParamScene's trained view and its checkpoint (the self-attention and multi-head scenes derive from it beside
 // ParamScene): the slot, its state as the views and tests read it, and the parameters that wait for it. The
@@ -163,13 +193,14 @@ class TrainedView {
     waiting_ = false;
   }
   // apply(params) → Status: the scene's apply.
+  // An attention model is read in slices (the scene's poll, follow_run): the view keeps waiting until then.
   template <class Apply>
   void take_checkpoint(const std::vector<unsigned char>& bytes, Apply apply) {
-    const bool was_waiting = waiting_;
-    waiting_ = false;
-    if (!slot_.receive(bytes).ok || !was_waiting) return;
-    const Status shown = apply(held_params_);
-    if (!shown.ok) checkpoint_failed(shown);
+    if (!slot_.receive(bytes).ok) {
+      waiting_ = false;
+      return;
+    }
+    if (slot_.state() == Checkpoint::Ready) show_checkpoint(apply);
   }
   // Newer weights from the scene's training panel (`bytes`, null when none came this frame; the scene's poll
   // calls it every frame, and its wants_time holds while measuring_weights()): the slot's model follows them
@@ -178,13 +209,31 @@ class TrainedView {
   // the outcome, untouched while nothing ended.
   template <class Apply>
   void follow_run(const std::vector<unsigned char>* bytes, bool showing, const Params& installed, Apply apply, Status* status) {
-    if (slot_.follow_run(bytes, status)) *status = show_weights(showing, installed, apply);
+    const bool was_reading = slot_.reading();
+    const bool installed_now = slot_.follow_run(bytes, status);
+    if (was_reading && !slot_.reading() && slot_.state() != Checkpoint::Ready) waiting_ = false;  // refused
+    if (!installed_now) return;
+    if (was_reading && !from_run_weights()) {
+      show_checkpoint(apply);  // the build's checkpoint, read: the view that waited for it
+      return;
+    }
+    *status = show_weights(showing, installed, apply);
   }
-  bool measuring_weights() const { return slot_.updating(); }
+  // The run's weights being measured, or the build's checkpoint being read: the scene keeps drawing.
+  bool measuring_weights() const { return slot_.updating() || slot_.reading(); }
   const Params& shown(const Params& installed) const { return waiting_ ? held_params_ : installed; }
   void restore_build_checkpoint() { slot_.restore_build(); }
 
  private:
+  bool from_run_weights() const { return slot_.from_run(); }
+  // The build's checkpoint is Ready: the view that waited for it is shown (a failure counts as the checkpoint's).
+  template <class Apply>
+  void show_checkpoint(Apply apply) {
+    if (!waiting_) return;
+    waiting_ = false;
+    const Status shown = apply(held_params_);
+    if (!shown.ok) checkpoint_failed(shown);
+  }
   template <class Apply>
   Status show_weights(bool showing, const Params& installed, Apply apply) {
     if (waiting_) {

@@ -80,5 +80,18 @@ inline int count_key(const PlaygroundState& st, const std::string& key) {
   return c;
 }
 
+// A fetched checkpoint handed to a scene as its view hands it (receive_checkpoint), then read as the page reads
+// it: a slice a frame (the scene's poll) while the slot is reading. Returns the frames that took.
+template <class S, class Bytes>
+int deliver_checkpoint(S& s, const Bytes& b) {
+  s.receive_checkpoint(std::vector<unsigned char>(b.begin(), b.end()));
+  int frames = 0;
+  while (s.checkpoint_slot().reading() && frames < 1000000) {
+    s.poll();
+    ++frames;
+  }
+  return frames;
+}
+
 }  // namespace test
 }  // namespace ap

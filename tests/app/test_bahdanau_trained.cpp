@@ -109,6 +109,23 @@ TEST(AppBahdanauTrained, WordsOutsideTheModelsVocabularyAreRefusedByName) {
   EXPECT_EQ(scene_doc(s, true), before);
 }
 
+// Before the model has arrived too: refused at once, by name; the model is still wanted and then shown.
+TEST(AppBahdanauTrained, WordsOutsideTheVocabularyAreRefusedBeforeTheModelArrives) {
+  BahdanauScene s;
+  const json before = scene_doc(s, true);
+  const Status r = prepare_commit(s, json{{"weights", "trained"}, {"source", "le chat violet"}, {"target", "the violet cat"}});
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.message.find("'violet'"), std::string::npos) << r.message;
+  EXPECT_EQ(scene_doc(s, true), before);
+  EXPECT_FALSE(s.trained_pending());
+  EXPECT_NE(s.checkpoint(), BahdanauScene::Checkpoint::Failed);
+  ASSERT_TRUE(prepare_commit(s, trained_doc()).ok);
+  EXPECT_TRUE(s.trained_pending());
+  s.receive_checkpoint(bytes_of(bahdanau_checkpoint_bytes()));
+  EXPECT_TRUE(s.model().trained) << s.checkpoint_error().message;
+  EXPECT_EQ(s.checkpoint_failures(), 0);
+}
+
 TEST(AppBahdanauTrained, ADamagedCheckpointLeavesAMessageAndTheSeededView) {
   BahdanauScene s;
   const BahdanauModel seeded = s.model();

@@ -41,7 +41,7 @@ void settle(PlaygroundState& st) {
   SdpaScene* s = st.get<SdpaScene>();
   if (s && s->checkpoint() == SdpaScene::Checkpoint::Wanted) {
     const auto& b = default_checkpoint_bytes();
-    s->receive_checkpoint(std::vector<unsigned char>(b.begin(), b.end()));
+    test::deliver_checkpoint(*s, std::vector<unsigned char>(b.begin(), b.end()));
   }
 }
 

@@ -52,7 +52,7 @@ TEST(AppImportScene, DefaultIsTheTrainedExampleAndTheBuiltInIsTheSdpaScenesWeigh
   EXPECT_EQ(str(doc["source"]), "trained");
   EXPECT_EQ(doc["results"]["layers"], 1);  // what is on screen while it loads
   const auto& b = example_checkpoint_bytes();
-  sc.receive_checkpoint(std::vector<unsigned char>(b.begin(), b.end()));
+  test::deliver_checkpoint(sc, std::vector<unsigned char>(b.begin(), b.end()));
   doc = state(st, true);
   EXPECT_EQ(str(doc["source"]), "trained");
   EXPECT_EQ(doc["results"]["layers"], 2);
@@ -224,7 +224,7 @@ TEST(AppImportScene, TheTrainedExampleIsEveryHeadOfATrainedModelWithItsTokens) {
   EXPECT_EQ(s.generation(), gen);  // the data on screen stays until the model is here
   EXPECT_EQ(scene_doc(s)["source"], "trained");
   const auto& b = example_checkpoint_bytes();
-  s.receive_checkpoint(std::vector<unsigned char>(b.begin(), b.end()));
+  test::deliver_checkpoint(s, std::vector<unsigned char>(b.begin(), b.end()));
   ASSERT_FALSE(s.trained_pending());
   const ImportData& d = s.data();
   ASSERT_EQ(d.source, "trained") << s.checkpoint_error().message;
@@ -271,7 +271,7 @@ TEST(AppImportScene, TheTrainedExampleIsEveryHeadOfATrainedModelWithItsTokens) {
   std::vector<unsigned char> bad(b.begin(), b.end());
   bad[bad.size() / 2] ^= 0x55;
   const int g2 = broken.generation();
-  broken.receive_checkpoint(bad);
+  test::deliver_checkpoint(broken, bad);
   EXPECT_EQ(broken.checkpoint(), ImportScene::Checkpoint::Failed);
   EXPECT_NE(broken.checkpoint_error().message.find("checksum"), std::string::npos) << broken.checkpoint_error().message;
   EXPECT_TRUE(broken.is_example());
@@ -292,12 +292,12 @@ TEST(AppImportScene, TheLayerAndHeadAskedForWaitWithTheTrainedExample) {
   EXPECT_EQ(doc["results"]["layers"], 1);
   EXPECT_FALSE(prepare_commit(s, json{{"source", "trained"}, {"layer", -1}}).ok);
   const auto& b = example_checkpoint_bytes();
-  s.receive_checkpoint(std::vector<unsigned char>(b.begin(), b.end()));
+  test::deliver_checkpoint(s, std::vector<unsigned char>(b.begin(), b.end()));
   EXPECT_EQ(s.params().layer, 1);
   EXPECT_EQ(s.params().head, 1);
   ImportScene t;
   ASSERT_TRUE(prepare_commit(t, json{{"source", "trained"}, {"layer", 9}}).ok);
-  t.receive_checkpoint(std::vector<unsigned char>(b.begin(), b.end()));
+  test::deliver_checkpoint(t, std::vector<unsigned char>(b.begin(), b.end()));
   EXPECT_EQ(t.data().source, "trained");
   EXPECT_EQ(t.params().layer, 0);
 }

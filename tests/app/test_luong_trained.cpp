@@ -110,6 +110,27 @@ TEST(AppLuongTrained, WordsOutsideTheVocabularyAreRefusedByName) {
   EXPECT_EQ(scene_doc(s, true), before);
 }
 
+// Before the models have arrived too: refused at once, by name, and the models are still wanted (a refusal once
+// they arrived would have counted as the checkpoint's failure and left the trained view out of reach).
+TEST(AppLuongTrained, WordsOutsideTheVocabularyAreRefusedBeforeTheModelsArrive) {
+  LuongScene s;  // the seeded view, on its own sentence ("mat" is not a toy word)
+  const json before = scene_doc(s, true);
+  const Status r = prepare_commit(s, json{{"weights", "trained"}});
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.message.find("words outside the toy vocabulary"), std::string::npos) << r.message;
+  EXPECT_EQ(scene_doc(s, true), before);
+  EXPECT_FALSE(s.trained_pending());
+  EXPECT_NE(s.checkpoint(), LuongScene::Checkpoint::Failed);
+  const Status v = prepare_commit(s, json{{"weights", "trained"}, {"source", "le chat violet"}, {"target", "the violet cat"}});
+  EXPECT_NE(v.message.find("'violet'"), std::string::npos) << v.message;
+  // The notes' sentence waits for the models, then shows them.
+  ASSERT_TRUE(prepare_commit(s, trained_doc()).ok);
+  EXPECT_TRUE(s.trained_pending());
+  s.receive_checkpoint(bytes_of(luong_checkpoint_bytes()));
+  EXPECT_TRUE(s.model().trained) << s.checkpoint_error().message;
+  EXPECT_EQ(s.checkpoint_failures(), 0);
+}
+
 TEST(AppLuongTrained, ADamagedOrIncompleteFileLeavesAMessageAndTheSeededView) {
   std::vector<uint8_t> cut = luong_checkpoint_bytes();
   cut.resize(cut.size() - 100);  // the third model cut short

@@ -32,7 +32,7 @@ json state(const MultiheadScene& s, bool with_matrices = false) { return test::s
 
 void open_trained(MultiheadScene& s) {
   ASSERT_TRUE(set(s, {{"preset", "trained"}}).ok);
-  s.receive_checkpoint(heads_bytes());
+  test::deliver_checkpoint(s, heads_bytes());
   ASSERT_TRUE(s.model().trained) << s.checkpoint_error().message;
 }
 
@@ -57,7 +57,7 @@ TEST(MultiheadTrained, ThePresetWaitsThenShowsTheTrainedHeadsAndWhatEachReads) {
   EXPECT_TRUE(s.trained_pending());
   EXPECT_EQ(s.generation(), gen);              // the model on screen stays until it arrives
   EXPECT_EQ(state(s)["weights"], "trained");  // the document already names the view it waits for
-  s.receive_checkpoint(heads_bytes());
+  test::deliver_checkpoint(s, heads_bytes());
   ASSERT_TRUE(s.model().trained) << s.checkpoint_error().message;
   EXPECT_FALSE(s.trained_pending());
   const MultiheadModel& m = s.model();
@@ -106,7 +106,7 @@ TEST(MultiheadTrained, TheAdjectiveMovesTheHeadsRowsAtIt) {
 TEST(MultiheadTrained, TheDocumentAndTheLinkRestoreTheTrainedView) {
   PlaygroundState a, b;
   ASSERT_TRUE(test::parse(set_state_json(a, R"({"scene":"multihead","preset":"trained"})")).value("ok", false));
-  a.get<MultiheadScene>()->receive_checkpoint(heads_bytes());
+  test::deliver_checkpoint(*a.get<MultiheadScene>(), heads_bytes());
   ASSERT_TRUE(a.get<MultiheadScene>()->model().trained);
   const std::string doc = get_state_json(a, true);
   ASSERT_TRUE(test::parse(set_state_json(a, doc)).value("ok", false)) << "setState(getState()) is accepted";
@@ -116,7 +116,7 @@ TEST(MultiheadTrained, TheDocumentAndTheLinkRestoreTheTrainedView) {
   EXPECT_TRUE(b.errors.empty()) << query;
   MultiheadScene& mb = *b.get<MultiheadScene>();
   EXPECT_TRUE(mb.trained_pending());
-  mb.receive_checkpoint(heads_bytes());
+  test::deliver_checkpoint(mb, heads_bytes());
   ASSERT_TRUE(mb.model().trained);
   const json ja = test::parse(get_state_json(a, true)), jb = test::parse(get_state_json(b, true));
   for (const char* k : {"scene", "text", "d_model", "h", "weights", "results"}) EXPECT_EQ(ja[k], jb[k]) << k;
@@ -164,7 +164,7 @@ TEST(MultiheadTrained, TheCoreferenceCheckpointIsRefusedByName) {
   MultiheadScene s;
   const json before = state(s, true);
   ASSERT_TRUE(set(s, {{"preset", "trained"}}).ok);
-  s.receive_checkpoint(test::checkpoint_vector());  // the coreference model: another task
+  test::deliver_checkpoint(s, test::checkpoint_vector());  // the coreference model: another task
   EXPECT_EQ(s.checkpoint(), MultiheadScene::Checkpoint::Failed);
   EXPECT_NE(s.checkpoint_error().message.find("\"coref\""), std::string::npos) << s.checkpoint_error().message;
   EXPECT_FALSE(s.model().trained);
@@ -177,7 +177,7 @@ TEST(MultiheadTrained, ADamagedCheckpointLeavesAMessageAndTheWeights) {
   ASSERT_TRUE(set(s, {{"preset", "trained"}}).ok);
   std::vector<unsigned char> b = heads_bytes();
   b[b.size() / 2] ^= 0x5a;
-  s.receive_checkpoint(b);
+  test::deliver_checkpoint(s, b);
   EXPECT_EQ(s.checkpoint(), MultiheadScene::Checkpoint::Failed);
   EXPECT_EQ(s.checkpoint_failures(), 1);
   EXPECT_FALSE(s.model().trained);

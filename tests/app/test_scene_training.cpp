@@ -25,7 +25,7 @@ using nlohmann::json;
 
 void open_trained(SdpaScene& s) {
   ASSERT_TRUE(s.load_preset("it-trained").ok);
-  s.receive_checkpoint(checkpoint_vector());
+  test::deliver_checkpoint(s, checkpoint_vector());
   ASSERT_TRUE(s.trained()) << s.checkpoint_error().message;
 }
 
@@ -191,7 +191,7 @@ TEST(AppSceneTraining, SelfAndMultiheadViewsFollowTheirRuns) {
   WithHost h;
   SelfScene self;
   ASSERT_TRUE(prepare_commit(self, json{{"preset", "trained"}}).ok);
-  self.receive_checkpoint(checkpoint_vector());
+  test::deliver_checkpoint(self, checkpoint_vector());
   ASSERT_TRUE(self.model().trained);
   const Mat built_q = self.model().Q;
   ASSERT_TRUE(prepare_commit(self, json{{"training", "reset"}}).ok);
@@ -206,7 +206,7 @@ TEST(AppSceneTraining, SelfAndMultiheadViewsFollowTheirRuns) {
   MultiheadScene mh;
   ASSERT_TRUE(prepare_commit(mh, json{{"preset", "trained"}}).ok);
   const auto& hb = heads_checkpoint_bytes();
-  mh.receive_checkpoint(std::vector<unsigned char>(hb.begin(), hb.end()));
+  test::deliver_checkpoint(mh, std::vector<unsigned char>(hb.begin(), hb.end()));
   ASSERT_TRUE(mh.model().trained);
   train::Recipe r = mh.training().recipe();
   r.steps = 400;
@@ -233,7 +233,7 @@ TEST(AppSceneTraining, ALinkOfARetrainedViewTrainsTheSameModelOnAnotherPage) {
   PlaygroundState a;
   ASSERT_TRUE(parse(set_state_json(a, R"({"scene": "sdpa", "preset": "it-trained"})")).value("ok", false));
   SdpaScene& s = sdpa(a);
-  s.receive_checkpoint(checkpoint_vector());
+  test::deliver_checkpoint(s, checkpoint_vector());
   ASSERT_TRUE(s.trained());
   EXPECT_EQ(state_to_query(a).find("train_"), std::string::npos);  // the build's model: nothing to say
   train::Recipe r = s.training().recipe();
@@ -253,7 +253,7 @@ TEST(AppSceneTraining, ALinkOfARetrainedViewTrainsTheSameModelOnAnotherPage) {
   ASSERT_TRUE(wait_for(t, [&] { return t.trained_qkv().step > 0 || t.training().run().state() == TrainRunState::Done; }, 120))
       << train_state_name(t.training().run().state()) << " step " << t.training().run().step() << " reports " << t.training().run().reports()
       << " trained " << t.trained() << " pending " << t.trained_pending() << " error " << t.training_error().message << " ck " << t.checkpoint_slot().state_name();
-  t.receive_checkpoint(checkpoint_vector());  // the build's checkpoint after the run's first weights: the run's stay
+  test::deliver_checkpoint(t, checkpoint_vector());  // the build's checkpoint after the run's first weights: the run's stay
   ASSERT_TRUE(wait_for(t, [&] { return t.training().run().state() == TrainRunState::Done && t.trained_qkv().step == 200; }, 120));
   const float diff = largest_difference(t.model().Q, s.model().Q);
   std::printf("largest difference between the link's Q and the page's: %g\n", diff);
@@ -317,7 +317,7 @@ TEST(AppSceneTraining, ThePresetBringsBackTheBuildsModelAfterARun) {
   ASSERT_TRUE(wait_for(s, [&] { return s.trained_qkv().step == 0 && s.training().run().has_report(); }, 120));
   ASSERT_TRUE(s.load_preset("it-trained").ok);
   EXPECT_TRUE(s.trained_pending());  // asked for again: the view waits for the build's checkpoint
-  s.receive_checkpoint(checkpoint_vector());
+  test::deliver_checkpoint(s, checkpoint_vector());
   ASSERT_TRUE(s.trained());
   EXPECT_EQ(s.trained_qkv().step, 1500);
   EXPECT_EQ(largest_difference(s.model().Q, built.model().Q), 0.f);

@@ -4,6 +4,7 @@
 // view; a damaged or foreign checkpoint leaves a message and the weights the scene had.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <nlohmann/json.hpp>
 
 #include "app/api.h"
@@ -44,7 +45,7 @@ TEST(SdpaTrained, ThePresetWaitsForTheCheckpointThenShowsTheDecidingLayer) {
   EXPECT_TRUE(s.trained_pending());
   EXPECT_FALSE(s.trained());
   EXPECT_EQ(s.generation(), gen);  // the model on screen stays until it arrives
-  s.receive_checkpoint(bytes());
+  test::deliver_checkpoint(s, bytes());
   ASSERT_TRUE(s.trained()) << s.checkpoint_error().message;
   EXPECT_EQ(s.trained_layer(), 1);
   EXPECT_EQ(s.model().query_tokens[1], "animal");
@@ -70,7 +71,7 @@ TEST(SdpaTrained, ThePresetWaitsForTheCheckpointThenShowsTheDecidingLayer) {
 
 TEST(SdpaTrained, TheRowFollowsTheAdjectiveAndTheOtherLayerIsOneFieldAway) {
   SdpaScene s;
-  s.receive_checkpoint(bytes());
+  test::deliver_checkpoint(s, bytes());
   ASSERT_TRUE(set(s, {{"preset", "it-trained"}}).ok);
   ASSERT_TRUE(set(s, {{"text", "The animal didn't cross the street because it was too wide"}}).ok);
   EXPECT_TRUE(s.trained());
@@ -87,7 +88,7 @@ TEST(SdpaTrained, TheRowFollowsTheAdjectiveAndTheOtherLayerIsOneFieldAway) {
 
 TEST(SdpaTrained, AWordOutsideTheVocabularyIsNamedAndNothingChanges) {
   SdpaScene s;
-  s.receive_checkpoint(bytes());
+  test::deliver_checkpoint(s, bytes());
   ASSERT_TRUE(set(s, {{"preset", "it-trained"}}).ok);
   const int gen = s.generation();
   const Status st = set(s, {{"text", "the zebra didn't cross the street because it was too tired"}});
@@ -111,8 +112,57 @@ std::vector<unsigned char> heads_checkpoint() {
   return std::vector<unsigned char>(b.begin(), b.end());
 }
 
+// The build's model with every weight zeroed, still claiming the accuracy the trained weights gave: whole and
+// readable, refused only once its weights are measured.
+std::vector<unsigned char> overclaiming_checkpoint() {
+  const std::vector<unsigned char> good = bytes();
+  train::Trainer t;
+  EXPECT_TRUE(train::read_checkpoint(good.data(), good.size(), &t).ok);
+  for (size_t i = 0; i < t.model().params().size(); ++i) t.model().params()[i].value.setZero();
+  std::vector<uint8_t> b;
+  train::write_checkpoint(t, &b);
+  return std::vector<unsigned char>(b.begin(), b.end());
+}
+
+TEST(SdpaTrained, TheCheckpointIsReadAcrossFramesAsTheWholeReadWouldReadIt) {
+  SdpaScene s;
+  ASSERT_TRUE(s.load_preset("it-trained").ok);
+  const int gen = s.generation();
+  s.receive_checkpoint(bytes());
+  // The frame that receives it only checks the head: the weights are measured in later frames (poll).
+  EXPECT_EQ(s.checkpoint(), SdpaScene::Checkpoint::Reading);
+  EXPECT_TRUE(s.trained_pending());
+  EXPECT_TRUE(s.wants_time());  // the page keeps drawing until it is read
+  EXPECT_EQ(s.generation(), gen);
+  json doc;
+  s.write_results(doc, false);
+  EXPECT_EQ(doc["checkpoint"], "loading");
+  int frames = 0;
+  while (s.checkpoint() == SdpaScene::Checkpoint::Reading && frames < 100000) {
+    s.poll();
+    ++frames;
+  }
+  // The set-up and 125 batches of 64 held-out sentences, 4 ms a frame: never one frame.
+  EXPECT_GE(frames, 2);
+  std::printf("read in %d frames\n", frames);
+  ASSERT_TRUE(s.trained()) << s.checkpoint_error().message;
+  EXPECT_FALSE(s.wants_time());
+  EXPECT_EQ(it_argmax(s), 1);  // "it" → "animal"
+  // The model is the one read at once: weights, step and measured accuracy.
+  const std::vector<unsigned char> b = bytes();
+  train::Trainer whole;
+  ASSERT_TRUE(train::read_checkpoint(b.data(), b.size(), &whole).ok);
+  const train::Trainer* slot = s.checkpoint_slot().trainer();
+  ASSERT_TRUE(slot);
+  EXPECT_EQ(slot->step(), whole.step());
+  EXPECT_EQ(slot->heldout_accuracy(), whole.heldout_accuracy());
+  ASSERT_EQ(slot->model().params().size(), whole.model().params().size());
+  for (size_t i = 0; i < whole.model().params().size(); ++i)
+    EXPECT_TRUE(slot->model().params()[i].value == whole.model().params()[i].value) << whole.model().params()[i].name;
+}
+
 TEST(SdpaTrained, ADamagedOrForeignCheckpointLeavesAMessageAndTheWeights) {
-  for (int kind = 0; kind < 4; ++kind) {
+  for (int kind = 0; kind < 5; ++kind) {
     SdpaScene s;
     ASSERT_TRUE(set(s, {{"text", "I love cats"}}).ok);
     const Mat before = s.model().trace.weights();
@@ -122,7 +172,12 @@ TEST(SdpaTrained, ADamagedOrForeignCheckpointLeavesAMessageAndTheWeights) {
     if (kind == 1) b[4] = 9;                     // another version
     if (kind == 2) b.assign({'n', 'o', 'p', 'e'});  // not one at all
     if (kind == 3) b = heads_checkpoint();          // another task
-    s.receive_checkpoint(b);
+    if (kind == 4) b = overclaiming_checkpoint();   // weights that do not give what the file says
+    const int frames = test::deliver_checkpoint(s, b);
+    if (kind == 4) {  // found out by the measurement, frames later
+      EXPECT_GE(frames, 2);
+      EXPECT_NE(s.checkpoint_error().message.find("held-out accuracy"), std::string::npos) << s.checkpoint_error().message;
+    }
     EXPECT_EQ(s.checkpoint(), SdpaScene::Checkpoint::Failed);
     EXPECT_FALSE(s.trained());
     EXPECT_FALSE(s.trained_pending());
@@ -140,7 +195,7 @@ TEST(SdpaTrained, ALinkRestoresTheTrainedView) {
   PlaygroundState st;
   SdpaScene* s = st.get<SdpaScene>();
   ASSERT_TRUE(s);
-  s->receive_checkpoint(bytes());
+  test::deliver_checkpoint(*s, bytes());
   apply_url_query(st, "scene=sdpa&preset=it-trained");
   ASSERT_TRUE(s->trained());
   ASSERT_TRUE(s->show_trained("the animal didn't cross the street because it was too wide", 0).ok);
@@ -150,7 +205,7 @@ TEST(SdpaTrained, ALinkRestoresTheTrainedView) {
   SdpaScene* o = other.get<SdpaScene>();
   apply_url_query(other, q);
   EXPECT_TRUE(o->trained_pending());  // the link asks for the checkpoint; it arrives later
-  o->receive_checkpoint(bytes());
+  test::deliver_checkpoint(*o, bytes());
   ASSERT_TRUE(o->trained());
   EXPECT_EQ(o->trained_layer(), 0);
   EXPECT_EQ(o->model().query_tokens.back(), "wide");

@@ -30,7 +30,7 @@ json state(const SelfScene& s, bool with_matrices = false) { return test::scene_
 // The preset, arrived: the scene on the notes' sentence at the last layer.
 void open_trained(SelfScene& s) {
   ASSERT_TRUE(set(s, {{"preset", "trained"}}).ok);
-  s.receive_checkpoint(bytes());
+  test::deliver_checkpoint(s, bytes());
   ASSERT_TRUE(s.model().trained) << s.checkpoint_error().message;
 }
 
@@ -53,7 +53,7 @@ TEST(SelfTrained, ThePresetWaitsForTheCheckpointThenShowsRandomAndTrainedOnTheSa
   EXPECT_FALSE(s.model().trained);
   EXPECT_EQ(s.generation(), gen);  // the model on screen stays until it arrives
   EXPECT_EQ(state(s)["weights"], "trained");  // the document already names the view it waits for
-  s.receive_checkpoint(bytes());
+  test::deliver_checkpoint(s, bytes());
   ASSERT_TRUE(s.model().trained) << s.checkpoint_error().message;
   EXPECT_FALSE(s.trained_pending());
   EXPECT_NE(s.generation(), gen);
@@ -137,7 +137,7 @@ TEST(SelfTrained, TheDocumentAndTheLinkRestoreTheTrainedView) {
   SelfScene t;
   ASSERT_TRUE(set(t, doc).ok);
   EXPECT_TRUE(t.trained_pending());
-  t.receive_checkpoint(bytes());
+  test::deliver_checkpoint(t, bytes());
   ASSERT_TRUE(t.model().trained);
   EXPECT_EQ(state(t, true), doc);
   // The link carries weights and layer.
@@ -191,7 +191,7 @@ TEST(SelfTrained, FieldsOfSeededWeightsAreRefusedAndChangeNothing) {
 
 TEST(SelfTrained, TheControlsPathFixesTheTrainedShapes) {
   SelfScene s;
-  s.receive_checkpoint(bytes());  // arrived before it was asked for (the SDPA scene fetched it)
+  test::deliver_checkpoint(s, bytes());  // arrived before it was asked for (the SDPA scene fetched it)
   SelfSceneParams p = s.params();
   p.trained = true;
   p.text = "The Animal didn't cross the street because it was too tired";
@@ -207,7 +207,7 @@ TEST(SelfTrained, ADamagedCheckpointLeavesAMessageAndTheWeights) {
   ASSERT_TRUE(set(s, {{"preset", "trained"}}).ok);
   std::vector<unsigned char> b = bytes();
   b[b.size() / 2] ^= 0x5a;
-  s.receive_checkpoint(b);
+  test::deliver_checkpoint(s, b);
   EXPECT_EQ(s.checkpoint(), SelfScene::Checkpoint::Failed);
   EXPECT_FALSE(s.checkpoint_error().message.empty());
   EXPECT_EQ(s.checkpoint_failures(), 1);

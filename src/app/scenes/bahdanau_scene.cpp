@@ -387,6 +387,8 @@ void BahdanauScene::build_first() {
   if (opens_trained_) hold_for_checkpoint(trained_opening());
 }
 
+Status BahdanauScene::check_waiting(const BahdanauParams& p) const { return check_toy_sentences(p, sentence_tokens); }
+
 void BahdanauScene::receive_checkpoint(const std::vector<unsigned char>& bytes) {
   take_checkpoint(bytes, [this](const BahdanauParams& p) { return apply(p); });
 }

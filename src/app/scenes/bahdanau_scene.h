@@ -126,6 +126,7 @@ class BahdanauScene final : public RaceParamScene<BahdanauParams, BahdanauModel,
   const char* matrices_key() const override { return "alignment"; }
   bool must_wait(const BahdanauParams& p) const override { return wants_checkpoint(p.trained); }
   void wait_for(const BahdanauParams& p) override { hold_for_checkpoint(p); }
+  Status check_waiting(const BahdanauParams& p) const override;  // the sentences against the toy vocabulary
   void installed() override { release_hold(); }
   std::vector<const char*> unchecked_results() const override { return {"checkpoint", "checkpoint_error"}; }
   void build_first() override;

@@ -368,10 +368,24 @@ Status ImportScene::import_file(const std::string& name, const std::vector<unsig
 }
 
 void ImportScene::receive_checkpoint(const std::vector<unsigned char>& bytes) {
-  if (!example_.receive(bytes).ok || !pending_) {
+  if (!example_.receive(bytes).ok) {
     pending_ = false;
     return;
   }
+  if (example_.state() == Checkpoint::Ready) show_checkpoint();  // else read in slices (poll)
+}
+
+void ImportScene::poll() {
+  if (!example_.reading() || !example_.read_slice(kMeasureSliceMs)) return;
+  if (example_.state() == Checkpoint::Ready)
+    show_checkpoint();
+  else
+    pending_ = false;  // refused: the slot's error says why
+}
+
+void ImportScene::show_checkpoint() {
+  if (!pending_) return;
+  pending_ = false;
   json doc = {{"source", "trained"}, {"layer", pending_params_.layer}, {"head", pending_params_.head}};
   std::unique_ptr<SceneChange> c;
   Status s = prepare(doc, &c);

@@ -73,8 +73,12 @@ class ImportScene final : public Scene {
   const Status& checkpoint_error() const { return example_.error(); }
   int checkpoint_failures() const { return example_.failures(); }
   bool trained_pending() const { return pending_; }  // the preset "trained" waits for the model
+  // The fetched bytes: read in slices by poll (the frame that receives them stays short), then the waiting
+  // example is shown.
   void receive_checkpoint(const std::vector<unsigned char>& bytes);
   void checkpoint_failed(const Status& error);
+  void poll() override;
+  bool wants_time() const override { return example_.reading(); }
   Status load_preset(const std::string& id);
   // Where the data on screen comes from, in the current language (localized) or English: the trained model's
   // measured label, "The built-in example", or the file's name.
@@ -85,6 +89,7 @@ class ImportScene final : public Scene {
   Status select(int layer, int head);  // the layer and head shown
 
  private:
+  void show_checkpoint();  // the example's checkpoint is read: the view that waited for it
   ImportData data_;
   ImportParams params_;
   std::vector<std::string> labels_;  // tokens, or 1 … n

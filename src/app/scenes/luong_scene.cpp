@@ -375,6 +375,8 @@ LuongScene::LuongScene(bool defer) : TrainedView<LuongParams>(BuildCheckpoint::L
   (void)s;  // the build's recipes are valid (tested)
 }
 
+Status LuongScene::check_waiting(const LuongParams& p) const { return check_toy_sentences(p, sentence_tokens); }
+
 LuongParams LuongScene::trained_opening() {
   LuongParams p;
   const train::TranslationPair notes = train::toy_notes_pair();

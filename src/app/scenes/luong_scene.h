@@ -123,6 +123,7 @@ class LuongScene final : public RaceParamScene<LuongParams, LuongModel, Seq2SeqR
   const char* matrices_key() const override { return "alignments"; }
   bool must_wait(const LuongParams& p) const override { return wants_checkpoint(p.trained); }
   void wait_for(const LuongParams& p) override { hold_for_checkpoint(p); }
+  Status check_waiting(const LuongParams& p) const override;  // the sentences against the toy vocabulary
   void installed() override { release_hold(); }
   std::vector<const char*> unchecked_results() const override { return {"checkpoint", "checkpoint_error"}; }
   void build_first() override;

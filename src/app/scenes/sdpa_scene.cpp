@@ -523,6 +523,10 @@ void SdpaScene::receive_checkpoint(const std::vector<unsigned char>& bytes) {
     pending_ = false;
     return;
   }
+  if (ck_.state() == CheckpointSlot::State::Ready) show_checkpoint();  // else read in slices (poll)
+}
+
+void SdpaScene::show_checkpoint() {
   if (!pending_) return;
   pending_ = false;
   const Status shown = show_trained(join(pending_words_), pending_layer_);
@@ -531,10 +535,18 @@ void SdpaScene::receive_checkpoint(const std::vector<unsigned char>& bytes) {
 
 void SdpaScene::poll() {
   // The run's newer weights: the slot's model follows (CheckpointSlot::follow_run), and a trained view on
-  // screen (or waiting) is recomputed once they are installed.
+  // screen (or waiting) is recomputed once they are installed. The build's checkpoint is read there too.
   std::vector<unsigned char> w;
   const bool fresh = training_.poll(&w);
-  if (!ck_.follow_run(fresh ? &w : nullptr, &training_error_)) return;
+  const bool was_reading = ck_.reading();
+  if (!ck_.follow_run(fresh ? &w : nullptr, &training_error_)) {
+    if (was_reading && !ck_.reading()) pending_ = false;  // the checkpoint was refused: the slot's error says why
+    return;
+  }
+  if (was_reading && !ck_.from_run()) {  // the build's checkpoint, read: the view that waited for it
+    show_checkpoint();
+    return;
+  }
   if (trained_ || pending_)  // (show_trained's commit ends the waiting)
     training_error_ = show_trained(join(pending_ ? pending_words_ : qkv_.words), pending_ ? pending_layer_ : layer_);
 }

@@ -84,7 +84,8 @@ class SdpaScene final : public Scene {
   Checkpoint checkpoint() const { return ck_.state(); }
   const Status& checkpoint_error() const { return ck_.error(); }
   int checkpoint_failures() const { return ck_.failures(); }  // one more per failure (the view reports it)
-  // The view hands over the fetched bytes (or the fetch's failure); a pending trained view is then installed.
+  // The view hands over the fetched bytes (or the fetch's failure); a pending trained view is installed once
+  // they are read (poll reads them in slices).
   void receive_checkpoint(const std::vector<unsigned char>& bytes);
   void checkpoint_failed(const Status& error);
   // "trained on coreference, N steps, held-out accuracy x %", "random, seed s" or "Q, K, V set by hand".
@@ -96,9 +97,10 @@ class SdpaScene final : public Scene {
   const SceneTraining& training() const { return training_; }
   const Status& training_error() const { return training_error_; }  // the last weights that could not be shown
   void poll() override;
-  bool wants_time() const override { return training_.wants_frames() || ck_.updating(); }
+  bool wants_time() const override { return training_.wants_frames() || ck_.updating() || ck_.reading(); }
 
  private:
+  void show_checkpoint();  // the build's checkpoint is read: the view that waited for it
   SdpaModel model_;
   bool trained_ = false, pending_ = false;
   int layer_ = 0, pending_layer_ = -1;

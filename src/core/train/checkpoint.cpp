@@ -103,7 +103,7 @@ Status read_checkpoint(const uint8_t* bytes, size_t size, Trainer* out) {
   std::unique_ptr<Trainer> fresh;
   if (!same) {
     fresh = std::make_unique<Trainer>();
-    AP_TRY(fresh->init(r));
+    AP_TRY(fresh->init(r, /*measure_untrained=*/false));  // set_weights measures them
   }
   Trainer* t = same ? out : fresh.get();
   Head h;

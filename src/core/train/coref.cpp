@@ -133,10 +133,27 @@ Status make_coref_dataset(uint64_t seed, CorefDataset* out) {
   CorefDataset d;
   d.frames = static_cast<int>(coref_frames().size());
 
-  // 1) the vocabulary: <pad>, then every frame word, noun and adjective (coref_vocabulary's order)
+  // 1) the vocabulary: <pad>, then every frame word, noun and adjective (coref_vocabulary's order); each frame
+  //    as ids once, its slots marked (kSlot*): the sentences below copy ints, not look words up (some 60 ms in
+  //    wasm when each of the tens of thousands of sentences looked its words up)
   for (const std::string& w : coref_vocabulary()) d.vocab.add(w);
-  std::vector<std::vector<std::string>> frames;
-  for (const std::string& f : coref_frames()) frames.push_back(split_words(f));
+  constexpr int kSlotAnimal = -1, kSlotPlace = -2, kSlotAdj = -3;
+  std::vector<std::vector<int>> frames;
+  std::vector<int> frame_it;  // the position of "it" in each frame (0 when it has none, as CorefSentence says)
+  for (const std::string& f : coref_frames()) {
+    std::vector<int> ids;
+    int it = 0;
+    for (const std::string& w : split_words(f)) {
+      if (w == "it") it = static_cast<int>(ids.size());
+      ids.push_back(w == "ANIMAL" ? kSlotAnimal : w == "PLACE" ? kSlotPlace : w == "ADJ" ? kSlotAdj : d.vocab.id(w));
+    }
+    frames.push_back(std::move(ids));
+    frame_it.push_back(it);
+  }
+  std::vector<int> animal_id, place_id, adj_id;
+  for (const std::string& w : animals) animal_id.push_back(d.vocab.id(w));
+  for (const std::string& w : places) place_id.push_back(d.vocab.id(w));
+  for (const std::string& w : adjs) adj_id.push_back(d.vocab.id(w));
 
   // 2) the held-out pairs: noun i (permuted rank pn) and adjective j (permuted rank pa) of the same kind are
   //    held out when (pn + pa) % 5 == 0: 2 of 10 adjectives per noun, 4 of 20 nouns per adjective
@@ -161,15 +178,15 @@ Status make_coref_dataset(uint64_t seed, CorefDataset* out) {
           s.place = p;
           s.adj = j;
           s.refers_to_animal = j < n_aadj;
-          for (const std::string& w : frames[f]) {
-            const int pos = static_cast<int>(s.ids.size());
-            if (w == "ANIMAL") s.animal_pos = pos, s.ids.push_back(d.vocab.id(animals[a]));
-            else if (w == "PLACE") s.place_pos = pos, s.ids.push_back(d.vocab.id(places[p]));
-            else if (w == "ADJ") s.adj_pos = pos, s.ids.push_back(d.vocab.id(adjs[j]));
-            else {
-              if (w == "it") s.it_pos = pos;
-              s.ids.push_back(d.vocab.id(w));
-            }
+          s.it_pos = frame_it[static_cast<size_t>(f)];
+          const std::vector<int>& frame = frames[static_cast<size_t>(f)];
+          s.ids.resize(frame.size());
+          for (size_t pos = 0; pos < frame.size(); ++pos) {
+            const int w = frame[pos];
+            if (w == kSlotAnimal) s.animal_pos = static_cast<int>(pos), s.ids[pos] = animal_id[static_cast<size_t>(a)];
+            else if (w == kSlotPlace) s.place_pos = static_cast<int>(pos), s.ids[pos] = place_id[static_cast<size_t>(p)];
+            else if (w == kSlotAdj) s.adj_pos = static_cast<int>(pos), s.ids[pos] = adj_id[static_cast<size_t>(j)];
+            else s.ids[pos] = w;
           }
           d.seq_len = std::max(d.seq_len, static_cast<int>(s.ids.size()));
           const int referent_noun = s.refers_to_animal ? a : n_animal + p;

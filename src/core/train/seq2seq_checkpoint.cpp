@@ -72,7 +72,7 @@ Status read_seq2seq_checkpoint(const uint8_t* bytes, size_t size, Seq2SeqTrainer
   AP_TRY(get_params(rd, &weights));
   if (rd.at != rd.n) return Status::Error("the checkpoint has {0} bytes after its end", {arg(static_cast<long long>(rd.n - rd.at))});
   auto t = std::make_unique<Seq2SeqTrainer>();
-  AP_TRY(t->init(r));
+  AP_TRY(t->init(r, 0, /*measure_untrained=*/false));  // set_weights measures the weights
   AP_TRY(t->set_weights(weights, step, acc));
   *out = std::move(*t);
   return Status::Ok();

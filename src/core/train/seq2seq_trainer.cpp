@@ -48,7 +48,7 @@ Seq2SeqPair Seq2SeqTrainer::make_pair(uint64_t seed, uint64_t index, int min_len
   return toy_seq2seq_pair(toy_translation_pair(seed, index, min_len, max_len));
 }
 
-Status Seq2SeqTrainer::init(const Seq2SeqRecipe& r, int eval_pairs) {
+Status Seq2SeqTrainer::init(const Seq2SeqRecipe& r, int eval_pairs, bool measure_untrained) {
   AP_TRY(validate_seq2seq_recipe(r));
   Seq2SeqConfig c;
   c.vocab = r.task == "reversal" ? kReversalVocab : static_cast<int>(toy_vocabulary().size());
@@ -90,6 +90,7 @@ Status Seq2SeqTrainer::init(const Seq2SeqRecipe& r, int eval_pairs) {
   // 2. the untrained model's point: step 0 of the curve, and the weights a divergence goes back to
   eval_pairs_ = std::max(0, eval_pairs);
   evaluating_ = false;
+  if (!measure_untrained) return Status::Ok();
   if (eval_pairs_ > 0) begin_evaluation(std::numeric_limits<double>::quiet_NaN());
   else evaluate(std::numeric_limits<double>::quiet_NaN());
   return Status::Ok();
@@ -150,20 +151,13 @@ Status Seq2SeqTrainer::align(const std::vector<std::string>& source, const std::
                              Seq2SeqAlignment* out) const {
   if (recipe_.task != "translation") return Status::Error("only a translation model has words to align");
   if (recipe_.attention == Seq2SeqAttention::None) return Status::Error("a model without attention has no alignment");
-  const auto lower = [](std::vector<std::string> words) {
-    for (std::string& w : words)
-      for (char& ch : w)
-        if (ch >= 'A' && ch <= 'Z') ch = static_cast<char>(ch - 'A' + 'a');
-    return words;
-  };
+  ToyPairIds ids;
+  AP_TRY(toy_pair_ids(source, target, &ids));
   Seq2SeqAlignment a;
-  a.source = lower(source);
-  a.target = lower(target);
-  if (a.source.empty() || a.source.size() > 30 || a.target.size() > 30)
-    return Status::Error("sentences of 1 … 30 words, got {0} and {1}", {arg(static_cast<long long>(a.source.size())), arg(static_cast<long long>(a.target.size()))});
-  std::vector<int> src, tgt;
-  AP_TRY(toy_ids(a.source, &src));
-  AP_TRY(toy_ids(a.target, &tgt));
+  a.source = std::move(ids.source);
+  a.target = std::move(ids.target);
+  const std::vector<int>& src = ids.src;
+  const std::vector<int>& tgt = ids.tgt;
   // 1. the model's own translation
   Seq2SeqTrace tr;
   std::vector<int> out_ids;

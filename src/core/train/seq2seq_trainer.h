@@ -128,7 +128,9 @@ class Seq2SeqTrainer {
   // eval_pairs > 0: every evaluation (step 0's included) is measured in slices of that many held-out pairs, one
   // slice per advance() call, so that a call's work stays small (a race on the page's main thread: a
   // reversal's evaluation is 200 strings decoded, tens of milliseconds). 0: each evaluation at once.
-  Status init(const Seq2SeqRecipe& r, int eval_pairs = 0);
+  // measure_untrained false: weights are about to be set (read_seq2seq_checkpoint): step 0 is not measured
+  // (set_weights measures the weights it sets; the curve starts there).
+  Status init(const Seq2SeqRecipe& r, int eval_pairs = 0, bool measure_untrained = true);
   const Seq2SeqRecipe& recipe() const { return recipe_; }
   // Up to n steps (fewer at the end or on divergence); returns how many were taken. In slices, a call that meets
   // an evaluation under way measures one slice of it and returns: no step is taken until it is measured.

@@ -42,7 +42,7 @@ ModelConfig coref_model_config(const Recipe& r, const CorefDataset& data, int ev
   return c;
 }
 
-Status Trainer::init(const Recipe& r) {
+Status Trainer::init(const Recipe& r, bool measure_untrained) {
   const bool induction_task = r.task == kInductionTask;
   AP_TRY(validate_recipe(r, task_seq_len(r.task)));
   // 1) the task's data (the split is the task's: the same for every recipe)
@@ -89,8 +89,12 @@ Status Trainer::init(const Recipe& r) {
   induction_scores_ = InductionScores();  // a run of another task before this one measured its own
   divergence_ = Status::Ok();
   diverged_step_ = -1;
-  evaluate(false);  // step 0: the untrained model
-  curve_.push_back({0, std::nan(""), acc_, argmax_});
+  if (measure_untrained) {
+    evaluate(false);  // step 0: the untrained model
+    curve_.push_back({0, std::nan(""), acc_, argmax_});
+  } else {
+    acc_ = argmax_ = 0;
+  }
   snapshot();
   return Status::Ok();
 }

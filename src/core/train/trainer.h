@@ -72,7 +72,10 @@ Status divergence_status(int step, double loss, int kept_step);
 
 class Trainer {
  public:
-  Status init(const Recipe& r);
+  // The task's data and a seeded model of `r`, measured untrained (the curve's step 0). measure_untrained false:
+  // weights are about to be set (read_checkpoint, a checkpoint read in slices): that measurement, some 60 ms in
+  // wasm, would be thrown away; the curve starts at the set weights' own.
+  Status init(const Recipe& r, bool measure_untrained = true);
   const Recipe& recipe() const { return recipe_; }
 
   // Up to n more steps (fewer at the recipe's end or on divergence). Returns the steps taken.

@@ -162,6 +162,24 @@ const std::vector<std::string>& toy_vocabulary() {
   return k;
 }
 
+Status toy_pair_ids(const std::vector<std::string>& source, const std::vector<std::string>& target, ToyPairIds* out) {
+  const auto lower = [](std::vector<std::string> words) {
+    for (std::string& w : words)
+      for (char& ch : w)
+        if (ch >= 'A' && ch <= 'Z') ch = static_cast<char>(ch - 'A' + 'a');
+    return words;
+  };
+  ToyPairIds p;
+  p.source = lower(source);
+  p.target = lower(target);
+  if (p.source.empty() || p.source.size() > 30 || p.target.size() > 30)
+    return Status::Error("sentences of 1 … 30 words, got {0} and {1}", {arg(static_cast<long long>(p.source.size())), arg(static_cast<long long>(p.target.size()))});
+  AP_TRY(toy_ids(p.source, &p.src));
+  AP_TRY(toy_ids(p.target, &p.tgt));
+  *out = std::move(p);
+  return Status::Ok();
+}
+
 Status toy_ids(const std::vector<std::string>& words, std::vector<int>* ids) {
   static const std::map<std::string, int> index = [] {
     std::map<std::string, int> m;

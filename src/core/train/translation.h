@@ -46,6 +46,14 @@ std::string words_text(const std::vector<std::string>& words);
 const std::vector<std::string>& toy_vocabulary();
 // Words to ids (a word outside the vocabulary: an error naming every such word, nothing written).
 Status toy_ids(const std::vector<std::string>& words, std::vector<int>* ids);
+// What a trained model refuses of a sentence pair before running it (Seq2SeqTrainer::align, and a scene that
+// waits for its model): 1 … 30 words of source, at most 30 of target (none: the model's own translation), every
+// word in the vocabulary once case-folded (the others named). *out: the words case-folded, and their ids.
+struct ToyPairIds {
+  std::vector<std::string> source, target;
+  std::vector<int> src, tgt;
+};
+Status toy_pair_ids(const std::vector<std::string>& source, const std::vector<std::string>& target, ToyPairIds* out);
 // The pair as the model reads it: the French ids, the English ids then kEos.
 Seq2SeqPair toy_seq2seq_pair(const TranslationPair& p);
 
