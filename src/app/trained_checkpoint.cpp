@@ -1,5 +1,6 @@
 #include "trained_checkpoint.h"
 
+#include "app/seq2seq_race.h"
 #include "app/timed_slice.h"
 #include "core/train/checkpoint.h"
 #include "core/train/seq2seq_checkpoint.h"
@@ -61,22 +62,17 @@ Status CheckpointSlot::receive(const std::vector<unsigned char>& bytes) {
     state_ = State::Ready;
     return Status::Ok();
   }
-  if (is_seq2seq(which_)) {  // encoder–decoders: the build's recipes, nothing else
-    std::vector<std::unique_ptr<train::Seq2SeqTrainer>> q;
-    Status s = train::read_seq2seq_checkpoints(bytes.data(), bytes.size(), &q);
-    const std::vector<train::Seq2SeqRecipe> want = seq2seq_checkpoint_recipes(which_);
-    if (s.ok && q.size() != want.size())
-      s = Status::Error("the checkpoint holds {0} models; this view shows {1}", {arg(static_cast<long long>(q.size())), arg(static_cast<long long>(want.size()))});
-    for (size_t k = 0; s.ok && k < q.size(); ++k)
-      if (!(q[k]->recipe() == want[k]))
-        s = Status::Error("the checkpoint holds another model than this view shows ({0}, {1} attention)",
-                          {q[k]->recipe().task, train::seq2seq_attention_name(q[k]->recipe().attention)});
+  if (is_seq2seq(which_)) {  // encoder–decoders: the build's recipes, nothing else; measured in slices too
+    auto reader = std::make_unique<train::Seq2SeqCheckpointReader>();
+    Status s = reader->open(bytes.data(), bytes.size());
+    if (s.ok) s = check_seq2seq_models(reader->recipes());
     if (!s.ok) {
       fail(s);
       return s;
     }
-    seq2seq_ = std::move(q);
-    state_ = State::Ready;
+    drop_incoming();
+    seq2seq_reader_ = std::move(reader);
+    state_ = State::Reading;
     error_ = Status::Ok();
     return s;
   }
@@ -103,6 +99,10 @@ bool CheckpointSlot::read_slice(double budget_ms) {
   timed_slice(
       budget_ms, [&] { return reading() && !ended; },
       [&] {
+        if (seq2seq_reader_) {  // encoder–decoders: a model's set-up, or kRaceEvalPairs pairs of its measurement
+          ended = seq2seq_reader_->step(kRaceEvalPairs, &s);
+          return;
+        }
         if (!incoming_) {  // 1) the model of the checkpoint's recipe (its data and step-0 evaluation): one unit
           train::Recipe r;
           auto t = std::make_unique<train::Trainer>();
@@ -122,14 +122,27 @@ bool CheckpointSlot::read_slice(double budget_ms) {
   incoming_bytes_.clear();
   incoming_bytes_.shrink_to_fit();
   if (!s.ok) {
-    incoming_.reset();
-    fail(s);
+    fail(s);  // (drops what was read)
     return true;
   }
-  trainer_ = std::move(incoming_);
+  if (seq2seq_reader_) seq2seq_ = seq2seq_reader_->take();
+  else trainer_ = std::move(incoming_);
+  seq2seq_reader_.reset();
   state_ = State::Ready;
   error_ = Status::Ok();
   return true;
+}
+
+// The encoder–decoders a view explains: the build's recipes, in order, nothing else.
+Status CheckpointSlot::check_seq2seq_models(const std::vector<train::Seq2SeqRecipe>& got) const {
+  const std::vector<train::Seq2SeqRecipe> want = seq2seq_checkpoint_recipes(which_);
+  if (got.size() != want.size())
+    return Status::Error("the checkpoint holds {0} models; this view shows {1}", {arg(static_cast<long long>(got.size())), arg(static_cast<long long>(want.size()))});
+  for (size_t k = 0; k < got.size(); ++k)
+    if (!(got[k] == want[k]))
+      return Status::Error("the checkpoint holds another model than this view shows ({0}, {1} attention)",
+                           {got[k].task, train::seq2seq_attention_name(got[k].attention)});
+  return Status::Ok();
 }
 
 // A view explains its own model (the pointer model, the heads', the example's): a checkpoint of another task or
@@ -146,6 +159,7 @@ Status CheckpointSlot::check_model(const train::Recipe& got) const {
 }
 
 void CheckpointSlot::drop_incoming() {
+  seq2seq_reader_.reset();
   incoming_.reset();
   incoming_bytes_.clear();
   incoming_bytes_.shrink_to_fit();
@@ -164,13 +178,9 @@ Status CheckpointSlot::update(const std::vector<unsigned char>& bytes) {
   if (is_seq2seq(which_)) {  // the same recipes as the build's (a run in the page of the same model), nothing else
     std::vector<std::unique_ptr<train::Seq2SeqTrainer>> q;
     AP_TRY(train::read_seq2seq_checkpoints(bytes.data(), bytes.size(), &q));
-    const std::vector<train::Seq2SeqRecipe> want = seq2seq_checkpoint_recipes(which_);
-    if (q.size() != want.size())
-      return Status::Error("the checkpoint holds {0} models; this view shows {1}", {arg(static_cast<long long>(q.size())), arg(static_cast<long long>(want.size()))});
-    for (size_t k = 0; k < q.size(); ++k)
-      if (!(q[k]->recipe() == want[k]))
-        return Status::Error("the checkpoint holds another model than this view shows ({0}, {1} attention)",
-                             {q[k]->recipe().task, train::seq2seq_attention_name(q[k]->recipe().attention)});
+    std::vector<train::Seq2SeqRecipe> got;
+    for (const auto& t : q) got.push_back(t->recipe());
+    AP_TRY(check_seq2seq_models(got));
     seq2seq_ = std::move(q);
     drop_incoming();
     from_run_ = true;

@@ -7,10 +7,10 @@
 //   None ──want()──> Wanted ──receive(bytes)──> Reading ──read_slice()…──> Ready   (trainer(): the checkpoint's model)
 //                          │                      └──read_slice() refuses──> Failed
 //                          └──receive(bad) / fail(e)──> Failed  (error() stays: a page reads it once)
-// Reading: an attention model's weights are measured on every held-out sentence before they are shown (a
-// checkpoint cannot claim what its weights do not give): some 80 ms in wasm, so they are measured in slices of
-// kMeasureSliceMs a frame (the scene's poll, follow_run) and the frame that receives stays short. The
-// encoder–decoders' checkpoints are read at once (receive goes to Ready).
+// Reading: a model's weights are measured on its held-out set before they are shown (a checkpoint cannot
+// claim what its weights do not give): some 80 ms in wasm for the attention model, 25 ms for each
+// encoder–decoder, so they are measured in slices of kMeasureSliceMs a frame (the scene's poll, follow_run) and
+// the frame that receives stays short.
 #pragma once
 #include <nlohmann/json.hpp>
 
@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "core/status.h"
+#include "core/train/seq2seq_checkpoint.h"
 #include "core/train/seq2seq_trainer.h"
 #include "core/train/trainer.h"
 #include "core/train/translation.h"
@@ -73,12 +74,13 @@ class CheckpointSlot {
   void unwant() {
     if (state_ == State::Wanted) state_ = State::None;
   }
-  // Takes the fetched bytes: Reading (an attention model: read_slice reads it), Ready (encoder–decoders, read
-  // here; or a run's model that stays), or Failed with the reader's message (returned).
+  // Takes the fetched bytes: Reading (read_slice reads them), Ready (a run's model stays), or Failed with the
+  // reader's message (returned): the head, recipe and sizes are checked here.
   Status receive(const std::vector<unsigned char>& bytes);
   bool reading() const { return state_ == State::Reading; }
-  // Up to budget_ms of that reading, in units of one batch of held-out sentences (the model's set-up is one
-  // unit). True when it ended in this call: Ready, or Failed with the reason (error(), one failure more).
+  // Up to budget_ms of that reading, in units of one batch of held-out sentences (encoder–decoders: 20 pairs;
+  // a model's set-up is one unit). True when it ended in this call: Ready, or Failed with the reason (error(),
+  // one failure more).
   bool read_slice(double budget_ms);
   void fail(const Status& error);
   // Newer weights of a run (a scene's training panel, app/scene_training.h): read in place when the recipe is the
@@ -116,12 +118,14 @@ class CheckpointSlot {
   Status error_;
   int failures_ = 0;
   Status check_model(const train::Recipe& got) const;  // this view's task and sizes
+  Status check_seq2seq_models(const std::vector<train::Seq2SeqRecipe>& got) const;  // the build's recipes
   void drop_incoming();
   bool from_run_ = false;
   std::unique_ptr<train::Trainer> trainer_;
   // Reading: the fetched bytes, and the model they go into (null until its set-up, a unit of its own)
   std::vector<unsigned char> incoming_bytes_;
   std::unique_ptr<train::Trainer> incoming_;
+  std::unique_ptr<train::Seq2SeqCheckpointReader> seq2seq_reader_;  // encoder–decoders being read
   std::vector<std::unique_ptr<train::Seq2SeqTrainer>> seq2seq_;
 };
 

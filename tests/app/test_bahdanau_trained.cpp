@@ -42,7 +42,7 @@ TEST(AppBahdanauTrained, TheTrainedViewShowsTheBuildsModelOnTheNotesSentence) {
   EXPECT_EQ(s.checkpoint(), BahdanauScene::Checkpoint::Wanted);
   EXPECT_EQ(s.generation(), gen);                  // the seeded view stays until the model is here
   EXPECT_EQ(scene_doc(s)["weights"], "trained");   // the document already names what it waits for
-  s.receive_checkpoint(bytes_of(bahdanau_checkpoint_bytes()));
+  test::deliver_checkpoint(s, bytes_of(bahdanau_checkpoint_bytes()));
   ASSERT_FALSE(s.trained_pending());
   const BahdanauModel& m = s.model();
   ASSERT_TRUE(m.trained) << s.checkpoint_error().message;
@@ -80,9 +80,9 @@ TEST(AppBahdanauTrained, TheTrainedViewShowsTheBuildsModelOnTheNotesSentence) {
   ASSERT_TRUE(prepare_commit(s, doc).ok);
   EXPECT_EQ(scene_doc(s, true), doc);
   BahdanauScene other;
-  other.receive_checkpoint(bytes_of(b));  // the platform keeps the fetched bytes: the second scene reads at once
+  test::deliver_checkpoint(other, bytes_of(b));  // the platform keeps the fetched bytes: the second scene reads at once
   ASSERT_TRUE(prepare_commit(other, doc).ok);
-  if (other.trained_pending()) other.receive_checkpoint(bytes_of(b));
+  if (other.trained_pending()) test::deliver_checkpoint(other, bytes_of(b));
   EXPECT_EQ(scene_doc(other, true), doc);
   // Hovering explains the trained numbers: a GRU state with its gates, a score with its terms, a context.
   EXPECT_NE(s.explain(static_cast<int>(BahdanauItem::Forward), 2, 3).find("GRU: z = "), std::string::npos);
@@ -98,9 +98,9 @@ TEST(AppBahdanauTrained, TheTrainedViewShowsTheBuildsModelOnTheNotesSentence) {
 
 TEST(AppBahdanauTrained, WordsOutsideTheModelsVocabularyAreRefusedByName) {
   BahdanauScene s;
-  s.receive_checkpoint(bytes_of(bahdanau_checkpoint_bytes()));
+  test::deliver_checkpoint(s, bytes_of(bahdanau_checkpoint_bytes()));
   ASSERT_TRUE(prepare_commit(s, trained_doc()).ok);
-  if (s.trained_pending()) s.receive_checkpoint(bytes_of(bahdanau_checkpoint_bytes()));
+  if (s.trained_pending()) test::deliver_checkpoint(s, bytes_of(bahdanau_checkpoint_bytes()));
   ASSERT_TRUE(s.model().trained);
   const json before = scene_doc(s, true);
   const Status r = prepare_commit(s, json{{"source", "le chat violet dort sur la lune"}});
@@ -121,7 +121,7 @@ TEST(AppBahdanauTrained, WordsOutsideTheVocabularyAreRefusedBeforeTheModelArrive
   EXPECT_NE(s.checkpoint(), BahdanauScene::Checkpoint::Failed);
   ASSERT_TRUE(prepare_commit(s, trained_doc()).ok);
   EXPECT_TRUE(s.trained_pending());
-  s.receive_checkpoint(bytes_of(bahdanau_checkpoint_bytes()));
+  test::deliver_checkpoint(s, bytes_of(bahdanau_checkpoint_bytes()));
   EXPECT_TRUE(s.model().trained) << s.checkpoint_error().message;
   EXPECT_EQ(s.checkpoint_failures(), 0);
 }
@@ -132,7 +132,7 @@ TEST(AppBahdanauTrained, ADamagedCheckpointLeavesAMessageAndTheSeededView) {
   ASSERT_TRUE(prepare_commit(s, trained_doc()).ok);
   std::vector<uint8_t> bad = bahdanau_checkpoint_bytes();
   bad[bad.size() / 2] ^= 0x21;
-  s.receive_checkpoint(bytes_of(bad));
+  test::deliver_checkpoint(s, bytes_of(bad));
   EXPECT_EQ(s.checkpoint(), BahdanauScene::Checkpoint::Failed);
   EXPECT_NE(s.checkpoint_error().message.find("checksum"), std::string::npos) << s.checkpoint_error().message;
   EXPECT_FALSE(s.model().trained);
@@ -149,7 +149,7 @@ TEST(AppBahdanauTrained, ThePagesSceneOpensTrained) {
   EXPECT_FALSE(s.model().trained);  // the seeded view meanwhile
   EXPECT_EQ(s.checkpoint(), BahdanauScene::Checkpoint::Wanted);
   EXPECT_EQ(scene_doc(s)["weights"], "trained");
-  s.receive_checkpoint(bytes_of(bahdanau_checkpoint_bytes()));
+  test::deliver_checkpoint(s, bytes_of(bahdanau_checkpoint_bytes()));
   ASSERT_TRUE(s.model().trained) << s.checkpoint_error().message;
   EXPECT_EQ(s.model().source_tokens.front(), "le");
   BahdanauScene other(true);
@@ -157,7 +157,7 @@ TEST(AppBahdanauTrained, ThePagesSceneOpensTrained) {
   ASSERT_TRUE(prepare_commit(other, json{{"d_h", 4}}).ok);
   EXPECT_FALSE(other.trained_pending());
   EXPECT_EQ(scene_doc(other)["weights"], "random");
-  other.receive_checkpoint(bytes_of(bahdanau_checkpoint_bytes()));
+  test::deliver_checkpoint(other, bytes_of(bahdanau_checkpoint_bytes()));
   EXPECT_FALSE(other.model().trained);  // the learner's view stays
   BahdanauScene now;                    // built now (the tests): seeded, nothing asked for
   EXPECT_FALSE(now.trained_pending());
@@ -169,9 +169,9 @@ TEST(AppBahdanauTrained, ThePagesSceneOpensTrained) {
 // weights natively); reset brings the build's model back.
 TEST(AppBahdanauTrained, TheRecipeTrainedInThePageBecomesTheTrainedView) {
   BahdanauScene s;
-  s.receive_checkpoint(bytes_of(bahdanau_checkpoint_bytes()));
+  test::deliver_checkpoint(s, bytes_of(bahdanau_checkpoint_bytes()));
   ASSERT_TRUE(prepare_commit(s, trained_doc()).ok);
-  if (s.trained_pending()) s.receive_checkpoint(bytes_of(bahdanau_checkpoint_bytes()));
+  if (s.trained_pending()) test::deliver_checkpoint(s, bytes_of(bahdanau_checkpoint_bytes()));
   ASSERT_TRUE(s.model().trained);
   const Mat build_alpha = s.model().run.alignment;
   const std::string build_label = s.weights_label(false);
@@ -192,7 +192,7 @@ TEST(AppBahdanauTrained, TheRecipeTrainedInThePageBecomesTheTrainedView) {
   ASSERT_TRUE(prepare_commit(s, json{{"training", "reset"}}).ok);
   s.poll();
   EXPECT_TRUE(s.trained_pending());
-  s.receive_checkpoint(bytes_of(bahdanau_checkpoint_bytes()));
+  test::deliver_checkpoint(s, bytes_of(bahdanau_checkpoint_bytes()));
   ASSERT_TRUE(s.model().trained);
   EXPECT_FALSE(s.checkpoint_slot().from_run());
   EXPECT_EQ(s.weights_label(false), build_label);

@@ -6,11 +6,13 @@
 // race of the last stage: the three trained here, driven by setState({training}).
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "app/scenes/luong_scene.h"
+#include "app/seq2seq_race.h"
 #include "core/train/checkpoint_bytes.h"
 #include "core/train/seq2seq_checkpoint.h"
 #include "helpers.h"
@@ -42,7 +44,7 @@ TEST(AppLuongTrained, TheTrainedViewShowsEachScoresOwnModel) {
   EXPECT_EQ(s.generation(), gen);  // the seeded view stays until the models are here
   EXPECT_EQ(scene_doc(s)["weights"], "trained");
   const std::vector<uint8_t>& b = luong_checkpoint_bytes();
-  s.receive_checkpoint(bytes_of(b));
+  test::deliver_checkpoint(s, bytes_of(b));
   ASSERT_FALSE(s.trained_pending());
   const LuongModel& m = s.model();
   ASSERT_TRUE(m.trained) << s.checkpoint_error().message;
@@ -99,15 +101,48 @@ TEST(AppLuongTrained, TheTrainedViewShowsEachScoresOwnModel) {
 
 TEST(AppLuongTrained, WordsOutsideTheVocabularyAreRefusedByName) {
   LuongScene s;
-  s.receive_checkpoint(bytes_of(luong_checkpoint_bytes()));
+  test::deliver_checkpoint(s, bytes_of(luong_checkpoint_bytes()));
   ASSERT_TRUE(prepare_commit(s, trained_doc()).ok);
-  if (s.trained_pending()) s.receive_checkpoint(bytes_of(luong_checkpoint_bytes()));
+  if (s.trained_pending()) test::deliver_checkpoint(s, bytes_of(luong_checkpoint_bytes()));
   ASSERT_TRUE(s.model().trained);
   const json before = scene_doc(s, true);
   const Status r = prepare_commit(s, json{{"source", "le chat violet dort sur la lune"}});
   EXPECT_FALSE(r.ok);
   EXPECT_NE(r.message.find("'violet', 'lune'"), std::string::npos) << r.message;
   EXPECT_EQ(scene_doc(s, true), before);
+}
+
+// The three models are read a slice a frame (each one's set-up, then its held-out measurement): the frame that
+// receives the file only checks it, the page keeps drawing while the rest is read, and the view waits till then.
+TEST(AppLuongTrained, TheModelsAreReadAcrossFrames) {
+  LuongScene s;
+  ASSERT_TRUE(prepare_commit(s, trained_doc()).ok);
+  const int gen = s.generation();
+  s.receive_checkpoint(bytes_of(luong_checkpoint_bytes()));
+  EXPECT_EQ(s.checkpoint(), LuongScene::Checkpoint::Reading);
+  EXPECT_TRUE(s.trained_pending());
+  EXPECT_TRUE(s.wants_time());
+  EXPECT_EQ(s.generation(), gen);
+  EXPECT_EQ(scene_doc(s)["results"]["checkpoint"], "loading");
+  int frames = 0;
+  while (s.checkpoint() == LuongScene::Checkpoint::Reading && frames < 100000) {
+    s.poll();
+    ++frames;
+  }
+  std::printf("read in %d frames\n", frames);
+  EXPECT_GE(frames, 2);  // 600 held-out pairs decoded: milliseconds natively, more than a frame's 4
+  ASSERT_TRUE(s.model().trained) << s.checkpoint_error().message;
+  EXPECT_FALSE(s.trained_pending());
+  EXPECT_FALSE(s.wants_time());
+  EXPECT_EQ(scene_doc(s)["results"]["checkpoint"], "loaded");
+  // The units, one per slice when the budget is nothing: a set-up and ⌈held-out pairs / 20⌉ measuring units per model.
+  CheckpointSlot slot(BuildCheckpoint::Luong);
+  ASSERT_TRUE(slot.receive(bytes_of(luong_checkpoint_bytes())).ok);
+  int units = 1;
+  while (!slot.read_slice(0.0) && units < 100000) ++units;
+  EXPECT_EQ(units, 3 * (1 + (train::kSeq2SeqHeldout + kRaceEvalPairs - 1) / kRaceEvalPairs));
+  EXPECT_EQ(slot.state(), CheckpointSlot::State::Ready) << slot.error().message;
+  EXPECT_EQ(slot.seq2seq_count(), 3u);
 }
 
 // Before the models have arrived too: refused at once, by name, and the models are still wanted (a refusal once
@@ -126,7 +161,7 @@ TEST(AppLuongTrained, WordsOutsideTheVocabularyAreRefusedBeforeTheModelsArrive) 
   // The notes' sentence waits for the models, then shows them.
   ASSERT_TRUE(prepare_commit(s, trained_doc()).ok);
   EXPECT_TRUE(s.trained_pending());
-  s.receive_checkpoint(bytes_of(luong_checkpoint_bytes()));
+  test::deliver_checkpoint(s, bytes_of(luong_checkpoint_bytes()));
   EXPECT_TRUE(s.model().trained) << s.checkpoint_error().message;
   EXPECT_EQ(s.checkpoint_failures(), 0);
 }
@@ -147,7 +182,7 @@ TEST(AppLuongTrained, ADamagedOrIncompleteFileLeavesAMessageAndTheSeededView) {
     LuongScene s;
     const LuongModel seeded = s.model();
     ASSERT_TRUE(prepare_commit(s, trained_doc()).ok);
-    s.receive_checkpoint(bytes_of(c.bytes));
+    test::deliver_checkpoint(s, bytes_of(c.bytes));
     EXPECT_EQ(s.checkpoint(), LuongScene::Checkpoint::Failed);
     EXPECT_NE(s.checkpoint_error().message.find(c.says), std::string::npos) << s.checkpoint_error().message;
     EXPECT_FALSE(s.model().trained);
@@ -201,7 +236,7 @@ TEST(AppLuongTrained, ThePagesSceneOpensTrained) {
   EXPECT_TRUE(s.trained_pending());
   EXPECT_FALSE(s.model().trained);
   EXPECT_EQ(scene_doc(s)["weights"], "trained");
-  s.receive_checkpoint(bytes_of(luong_checkpoint_bytes()));
+  test::deliver_checkpoint(s, bytes_of(luong_checkpoint_bytes()));
   ASSERT_TRUE(s.model().trained) << s.checkpoint_error().message;
   EXPECT_EQ(s.model().run.runs.size(), 3u);
   LuongScene now;

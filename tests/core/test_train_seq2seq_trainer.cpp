@@ -171,12 +171,39 @@ TEST(CoreTrainSeq2SeqTrainer, BadRecipesAreRefusedByName) {
 
 // A checkpoint reads back into the same weights with the same measured accuracy; a damaged, truncated, foreign
 // or lying file is refused by name and leaves the trainer as it was.
-TEST(CoreTrainSeq2SeqTrainer, ACheckpointReadsBackAndABadOneChangesNothing) {
+// A file that claims another accuracy than its weights give: `trained`'s checkpoint, its payload rewritten with a
+// higher figure and sealed again (a whole, readable file, refused only once its weights are measured).
+std::vector<uint8_t> overclaiming(const Seq2SeqTrainer& trained) {
+  std::vector<uint8_t> lying;
+  write_seq2seq_checkpoint(trained, &lying);
+  // the accuracy is the f64 just before the parameter count: find it by its value
+  const double acc = trained.heldout_accuracy(), claim = std::min(1.0, acc + 0.01);
+  bool patched = false;
+  for (size_t k = 12; k + 8 <= lying.size() && !patched; ++k)
+    if (std::memcmp(lying.data() + k, &acc, 8) == 0) {
+      std::memcpy(lying.data() + k, &claim, 8);
+      patched = true;
+    }
+  EXPECT_TRUE(patched);
+  // the checksum is recomputed by re-sealing: read the payload back out of the envelope
+  std::vector<uint8_t> payload(lying.begin() + 12, lying.end() - 8), resealed;
+  const char magic[4] = {'A', 'P', 'S', 'Q'};
+  seal_checkpoint(magic, kSeq2SeqCheckpointVersion, payload, &resealed);
+  return resealed;
+}
+
+// A reversal of 2 … 6 tokens, trained `steps`: a checkpoint made in a fraction of a second.
+Seq2SeqRecipe short_reversal(int steps) {
   Seq2SeqRecipe r;
   r.task = "reversal";
   r.min_len = 2;
   r.max_len = 6;
-  r.steps = 100;
+  r.steps = steps;
+  return r;
+}
+
+TEST(CoreTrainSeq2SeqTrainer, ACheckpointReadsBackAndABadOneChangesNothing) {
+  const Seq2SeqRecipe r = short_reversal(100);
   std::vector<uint8_t> bytes;
   Seq2SeqTrainer trained;
   ASSERT_TRUE(train_seq2seq_checkpoint(r, &bytes, &trained).ok);
@@ -205,24 +232,60 @@ TEST(CoreTrainSeq2SeqTrainer, ACheckpointReadsBackAndABadOneChangesNothing) {
   bad = bytes;
   bad[3] = 'C';
   refused(bad, "APSQ");
-  // A file that claims another accuracy than its weights give: the payload rewritten with a higher figure.
-  Seq2SeqTrainer liar = trained;
-  std::vector<uint8_t> lying;
-  write_seq2seq_checkpoint(liar, &lying);
-  // the accuracy is the f64 just before the parameter count: find it by its value
-  const double acc = trained.heldout_accuracy(), claim = std::min(1.0, acc + 0.01);
-  bool patched = false;
-  for (size_t k = 12; k + 8 <= lying.size() && !patched; ++k)
-    if (std::memcmp(lying.data() + k, &acc, 8) == 0) {
-      std::memcpy(lying.data() + k, &claim, 8);
-      patched = true;
-    }
-  ASSERT_TRUE(patched);
-  // the checksum is recomputed by re-sealing: read the payload back out of the envelope
-  std::vector<uint8_t> payload(lying.begin() + 12, lying.end() - 8), resealed;
-  const char magic[4] = {'A', 'P', 'S', 'Q'};
-  seal_checkpoint(magic, kSeq2SeqCheckpointVersion, payload, &resealed);
-  refused(resealed, "its weights give");
+  refused(overclaiming(trained), "its weights give");
+}
+
+// A file of two models read in slices (Seq2SeqCheckpointReader, as a page reads a checkpoint while it draws):
+// each model's set-up is a step, its measurement 7 pairs a step; the models are the ones read at once, bit for
+// bit, with the same measured figures; a part whose weights do not give what it claims ends the reading there.
+TEST(CoreTrainSeq2SeqTrainer, ACheckpointReadInSlicesIsTheCheckpointReadAtOnce) {
+  const Seq2SeqRecipe r = short_reversal(60);
+  Seq2SeqRecipe r2 = r;
+  r2.attention = Seq2SeqAttention::None;
+  std::vector<uint8_t> a, b;
+  Seq2SeqTrainer trained2;
+  ASSERT_TRUE(train_seq2seq_checkpoint(r, &a).ok);
+  ASSERT_TRUE(train_seq2seq_checkpoint(r2, &b, &trained2).ok);
+  std::vector<uint8_t> both = a;
+  both.insert(both.end(), b.begin(), b.end());
+  std::vector<std::unique_ptr<Seq2SeqTrainer>> whole;
+  ASSERT_TRUE(read_seq2seq_checkpoints(both.data(), both.size(), &whole).ok);
+  ASSERT_EQ(whole.size(), 2u);
+  Seq2SeqCheckpointReader reader;
+  ASSERT_TRUE(reader.open(both.data(), both.size()).ok);
+  ASSERT_EQ(reader.recipes().size(), 2u);
+  EXPECT_EQ(reader.recipes()[1], r2);
+  Status s;
+  int steps = 1;
+  while (!reader.step(7, &s) && steps < 100000) ++steps;
+  ASSERT_TRUE(s.ok) << s.message;
+  // two set-ups, and ⌈held-out pairs / 7⌉ measuring steps a model
+  const int per_model = static_cast<int>((whole[0]->heldout().size() + 6) / 7);
+  std::printf("read in %d steps (%d a model's measurement)\n", steps, per_model);
+  EXPECT_EQ(steps, 2 * (1 + per_model));
+  std::vector<std::unique_ptr<Seq2SeqTrainer>> sliced = reader.take();
+  ASSERT_EQ(sliced.size(), 2u);
+  for (size_t k = 0; k < 2; ++k) {
+    EXPECT_EQ(sliced[k]->recipe(), whole[k]->recipe());
+    EXPECT_EQ(sliced[k]->step(), whole[k]->step());
+    EXPECT_EQ(sliced[k]->heldout_accuracy(), whole[k]->heldout_accuracy());
+    EXPECT_EQ(sliced[k]->curve().back().sentences, whole[k]->curve().back().sentences);
+    EXPECT_EQ(sliced[k]->evaluated_weights(), whole[k]->evaluated_weights());
+  }
+  // The second part lying: the first is measured, then the second's measurement ends the reading, refused.
+  std::vector<uint8_t> lying = a;
+  const std::vector<uint8_t> liar = overclaiming(trained2);
+  lying.insert(lying.end(), liar.begin(), liar.end());
+  Seq2SeqCheckpointReader r3;
+  ASSERT_TRUE(r3.open(lying.data(), lying.size()).ok);  // whole and readable: found out by measuring
+  steps = 1;
+  while (!r3.step(7, &s) && steps < 100000) ++steps;
+  EXPECT_FALSE(s.ok);
+  EXPECT_NE(s.message.find("its weights give"), std::string::npos) << s.message;
+  EXPECT_EQ(steps, 2 * (1 + per_model));
+  std::vector<std::unique_ptr<Seq2SeqTrainer>> none;
+  EXPECT_FALSE(read_seq2seq_checkpoints(lying.data(), lying.size(), &none).ok);
+  EXPECT_TRUE(none.empty());
 }
 
 // The build's encoder–decoder checkpoints (tools/make_checkpoint.cpp): each reads back, holds its recipe, and

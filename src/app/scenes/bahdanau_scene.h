@@ -104,6 +104,7 @@ class BahdanauScene final : public RaceParamScene<BahdanauParams, BahdanauModel,
   // page's model (labelled "trained in this page"); reset brings the build's back. setState({training}): race().
   const Status& training_error() const { return training_error_; }  // the page's model could not be shown
   void poll() override;
+  bool wants_time() const override { return race_.busy() || measuring_weights(); }  // a race, or the checkpoint read
 
   const char* id() const override { return "bahdanau"; }
   const char* title() const override;

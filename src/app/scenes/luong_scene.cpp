@@ -391,6 +391,12 @@ void LuongScene::build_first() {
   if (opens_trained_) hold_for_checkpoint(trained_opening());
 }
 
+void LuongScene::poll() {
+  if (!measuring_weights()) return;
+  Status no_run;  // (this scene's models come from the build only: nothing of a run to report)
+  follow_run(nullptr, params_.trained, params_, [this](const LuongParams& p) { return apply(p); }, &no_run);
+}
+
 void LuongScene::receive_checkpoint(const std::vector<unsigned char>& bytes) {
   take_checkpoint(bytes, [this](const LuongParams& p) { return apply(p); });
 }

@@ -89,6 +89,9 @@ class LuongScene final : public RaceParamScene<LuongParams, LuongModel, Seq2SeqR
   static LuongParams trained_opening();
 
   // ---- the trained view ----
+  // The build's checkpoint is read a slice a frame: poll reads it, and the page keeps drawing until it is.
+  void poll() override;
+  bool wants_time() const override { return race_.busy() || measuring_weights(); }
   void receive_checkpoint(const std::vector<unsigned char>& bytes);
   // "trained on the toy translation …, held-out words right: dot 98.4 %, …" or "random, seed 42".
   std::string weights_label(bool localized = true) const;

@@ -1,5 +1,6 @@
 #include "seq2seq_checkpoint.h"
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -44,11 +45,13 @@ Status train_seq2seq_checkpoint(const Seq2SeqRecipe& r, std::vector<uint8_t>* ou
   return Status::Ok();
 }
 
-Status read_seq2seq_checkpoint(const uint8_t* bytes, size_t size, Seq2SeqTrainer* out) {
+namespace {
+// Steps 1–3 of reading one part: the envelope, the recipe, step and accuracy, the parameters (no model yet).
+Status parse_part(const uint8_t* bytes, size_t size, Seq2SeqCheckpointReader::Part* out) {
   // 1) the envelope, 2) the recipe, step and accuracy
   Reader rd;
   AP_TRY(open_checkpoint(bytes, size, kMagic, kSeq2SeqCheckpointVersion, &rd));
-  Seq2SeqRecipe r;
+  Seq2SeqRecipe& r = out->recipe;
   r.task = rd.get_string();
   const std::string attention = rd.get_string();
   const std::string cell = rd.get_string();
@@ -62,34 +65,89 @@ Status read_seq2seq_checkpoint(const uint8_t* bytes, size_t size, Seq2SeqTrainer
   r.learning_rate = rd.get<double>();
   r.batch = rd.get<int32_t>();
   r.decay_from = rd.get<double>();
-  const int step = rd.get<int32_t>();
-  const double acc = rd.get<double>();
+  out->step = rd.get<int32_t>();
+  out->accuracy = rd.get<double>();
   if (rd.short_read) return Status::Error("the checkpoint's payload ends in the middle of a field");
   if (!parse_seq2seq_attention(attention, &r.attention)) return Status::Error("unknown attention '{0}'", {attention});
   if (!parse_seq2seq_cell(cell, &r.cell)) return Status::Error("unknown encoder cell '{0}'", {cell});
-  // 3) the parameters, against the model of the recipe
-  std::vector<std::pair<std::string, Mat>> weights;
-  AP_TRY(get_params(rd, &weights));
+  // 3) the parameters (checked against the model of the recipe when it is set up)
+  AP_TRY(get_params(rd, &out->weights));
   if (rd.at != rd.n) return Status::Error("the checkpoint has {0} bytes after its end", {arg(static_cast<long long>(rd.n - rd.at))});
+  return Status::Ok();
+}
+}  // namespace
+
+Status read_seq2seq_checkpoint(const uint8_t* bytes, size_t size, Seq2SeqTrainer* out) {
+  Seq2SeqCheckpointReader::Part p;
+  AP_TRY(parse_part(bytes, size, &p));
+  // 4) the model of the recipe, 5) the weights set and measured
   auto t = std::make_unique<Seq2SeqTrainer>();
-  AP_TRY(t->init(r, 0, /*measure_untrained=*/false));  // set_weights measures the weights
-  AP_TRY(t->set_weights(weights, step, acc));
+  AP_TRY(t->init(p.recipe, 0, /*measure_untrained=*/false));  // set_weights measures the weights
+  AP_TRY(t->set_weights(p.weights, p.step, p.accuracy));
   *out = std::move(*t);
   return Status::Ok();
 }
 
 Status read_seq2seq_checkpoints(const uint8_t* bytes, size_t size, std::vector<std::unique_ptr<Seq2SeqTrainer>>* out) {
-  std::vector<std::pair<const uint8_t*, size_t>> parts;
-  AP_TRY(split_checkpoints(bytes, size, &parts));
-  std::vector<std::unique_ptr<Seq2SeqTrainer>> v;
-  for (size_t k = 0; k < parts.size(); ++k) {
-    auto t = std::make_unique<Seq2SeqTrainer>();
-    const Status s = read_seq2seq_checkpoint(parts[k].first, parts[k].second, t.get());
-    if (!s.ok) return s;  // its own message (translated as it is)
-    v.push_back(std::move(t));
+  Seq2SeqCheckpointReader reader;
+  AP_TRY(reader.open(bytes, size));
+  Status s;
+  while (!reader.step(SIZE_MAX, &s)) {
   }
-  *out = std::move(v);
+  if (!s.ok) return s;  // its own message (translated as it is)
+  *out = reader.take();
   return Status::Ok();
+}
+
+Status Seq2SeqCheckpointReader::open(const uint8_t* bytes, size_t size) {
+  std::vector<std::pair<const uint8_t*, size_t>> at;
+  AP_TRY(split_checkpoints(bytes, size, &at));
+  std::vector<Part> parts;
+  for (const auto& [b, n] : at) {
+    Part p;
+    AP_TRY(parse_part(b, n, &p));
+    parts.push_back(std::move(p));
+  }
+  parts_ = std::move(parts);
+  done_.clear();
+  current_.reset();
+  return Status::Ok();
+}
+
+std::vector<Seq2SeqRecipe> Seq2SeqCheckpointReader::recipes() const {
+  std::vector<Seq2SeqRecipe> v;
+  for (const Part& p : parts_) v.push_back(p.recipe);
+  return v;
+}
+
+bool Seq2SeqCheckpointReader::step(size_t pairs, Status* result) {
+  if (done_.size() == parts_.size()) {
+    *result = Status::Ok();
+    return true;
+  }
+  if (!current_) {  // 4) the next part's model, its weights set (checked against it): a unit of its own
+    const Part& p = parts_[done_.size()];
+    auto t = std::make_unique<Seq2SeqTrainer>();
+    Status s = t->init(p.recipe, 0, /*measure_untrained=*/false);
+    if (s.ok) s = t->stage_weights(p.weights, p.step, p.accuracy);
+    if (!s.ok) {
+      *result = s;
+      return true;
+    }
+    current_ = std::move(t);
+    return false;
+  }
+  // 5) `pairs` more of its measurement; once measured, the next part
+  Status measured;
+  if (!current_->measure_weights(pairs, &measured)) return false;
+  if (!measured.ok) {
+    *result = measured;
+    return true;
+  }
+  done_.push_back(std::move(current_));
+  if (done_.size() < parts_.size()) return false;
+  *result = Status::Ok();
+  return true;
 }
 
 }  // namespace train

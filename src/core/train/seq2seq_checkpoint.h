@@ -9,6 +9,8 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "seq2seq_trainer.h"
@@ -27,6 +29,32 @@ Status train_seq2seq_checkpoint(const Seq2SeqRecipe& r, std::vector<uint8_t>* ou
 Status read_seq2seq_checkpoint(const uint8_t* bytes, size_t size, Seq2SeqTrainer* out);
 // Several checkpoints one after the other (split_checkpoints): each read, in order; all or nothing.
 Status read_seq2seq_checkpoints(const uint8_t* bytes, size_t size, std::vector<std::unique_ptr<Seq2SeqTrainer>>* out);
+
+// The same read in slices (a checkpoint that arrives while the page draws; read_seq2seq_checkpoints is open,
+// then step until it ends): open checks every part's envelope, recipe and parameters at once (no model yet:
+// cheap), then each step() is one unit of work: a model's set-up, or up to `pairs` held-out pairs of its
+// measurement (some 25 ms a model in wasm when measured at once).
+class Seq2SeqCheckpointReader {
+ public:
+  Status open(const uint8_t* bytes, size_t size);
+  // The parts' recipes, in order (after open).
+  std::vector<Seq2SeqRecipe> recipes() const;
+  // True when the reading ended in this call: *result Ok (take() gives the models, in order), or why not.
+  bool step(size_t pairs, Status* result);
+  std::vector<std::unique_ptr<Seq2SeqTrainer>> take() { return std::move(done_); }
+
+  struct Part {  // a part as the file holds it: its recipe, weights, step and claimed accuracy
+    Seq2SeqRecipe recipe;
+    std::vector<std::pair<std::string, Mat>> weights;
+    int step = 0;
+    double accuracy = 0;
+  };
+
+ private:
+  std::vector<Part> parts_;
+  std::vector<std::unique_ptr<Seq2SeqTrainer>> done_;
+  std::unique_ptr<Seq2SeqTrainer> current_;  // set up, being measured
+};
 
 }  // namespace train
 }  // namespace ap

@@ -133,18 +133,35 @@ void Seq2SeqTrainer::evaluate_slice(size_t pairs) {
 }
 
 Status Seq2SeqTrainer::set_weights(const std::vector<std::pair<std::string, Mat>>& weights, int step, double heldout_accuracy) {
+  AP_TRY(stage_weights(weights, step, heldout_accuracy));
+  Status measured;
+  measure_weights(SIZE_MAX, &measured);
+  return measured;
+}
+
+Status Seq2SeqTrainer::stage_weights(const std::vector<std::pair<std::string, Mat>>& weights, int step, double heldout_accuracy) {
   AP_TRY(check_params(weights, model_.params()));
   if (step < 0 || step > recipe_.steps)
     return Status::Error("{0} must be between {1} and {2}, got {3}", {"step", arg(0), arg(recipe_.steps), arg(step)});
   for (const auto& [name, m] : weights) model_.params().find(name)->value = m;
   step_ = step;
   curve_.clear();
-  evaluate(std::numeric_limits<double>::quiet_NaN());
-  // The accuracy written with the weights is measured again: a checkpoint cannot claim what they do not give.
-  if (std::fabs(curve_.back().accuracy - heldout_accuracy) > 1e-9)
-    return Status::Error("the checkpoint says held-out accuracy {0}, its weights give {1}",
-                         {format_number(heldout_accuracy), format_number(curve_.back().accuracy)});
+  claimed_ = heldout_accuracy;
+  begin_evaluation(std::numeric_limits<double>::quiet_NaN());
   return Status::Ok();
+}
+
+bool Seq2SeqTrainer::measure_weights(size_t pairs, Status* result) {
+  if (!evaluating_) return false;
+  evaluate_slice(pairs);
+  if (evaluating_) return false;
+  // The accuracy written with the weights is measured again: a checkpoint cannot claim what they do not give.
+  if (std::fabs(curve_.back().accuracy - claimed_) > 1e-9)
+    *result = Status::Error("the checkpoint says held-out accuracy {0}, its weights give {1}",
+                            {format_number(claimed_), format_number(curve_.back().accuracy)});
+  else
+    *result = Status::Ok();
+  return true;
 }
 
 Status Seq2SeqTrainer::align(const std::vector<std::string>& source, const std::vector<std::string>& target,

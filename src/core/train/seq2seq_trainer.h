@@ -153,6 +153,12 @@ class Seq2SeqTrainer {
   // Installs a checkpoint's weights at `step` (names, shapes and finite values checked first: nothing changes on
   // a refusal), measures the held-out set again, and refuses an accuracy the weights do not give.
   Status set_weights(const std::vector<std::pair<std::string, Mat>>& weights, int step, double heldout_accuracy);
+  // The same in slices (a checkpoint read while the page draws; set_weights is the two at once): stage_weights
+  // checks and installs them and begins the measurement; measure_weights measures up to `pairs` more held-out
+  // pairs, true when it ended: *result Ok when they give the accuracy claimed, else why not (the trainer then
+  // holds weights not to be shown).
+  Status stage_weights(const std::vector<std::pair<std::string, Mat>>& weights, int step, double heldout_accuracy);
+  bool measure_weights(size_t pairs, Status* result);
   // The translation task only: words outside the toy vocabulary are refused, each named; sentences of 1 … 30
   // words; a model without attention has no alignment to show (refused).
   Status align(const std::vector<std::string>& source, const std::vector<std::string>& target, Seq2SeqAlignment* out) const;
@@ -172,6 +178,7 @@ class Seq2SeqTrainer {
   int eval_pairs_ = 0;
   bool evaluating_ = false;
   double eval_loss_ = 0;
+  double claimed_ = 0;    // the accuracy staged weights claim (stage_weights)
   HeldOutProgress eval_;  // the held-out pairs measured so far
   int eval_aligned_ = 0, eval_aligned_of_ = 0;
   Seq2SeqModel model_;
