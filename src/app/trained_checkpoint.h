@@ -223,6 +223,17 @@ class TrainedView {
     }
     *status = show_weights(showing, installed, apply);
   }
+  // A frame of reading the build's checkpoint (kMeasureSliceMs; the scene's poll): once it is Ready the view that
+  // waited for it is shown; a refusal is the slot's error() and ends the waiting. False when nothing is being read.
+  template <class Apply>
+  bool read_checkpoint_slice(Apply apply) {
+    if (!slot_.reading()) return false;
+    if (slot_.read_slice(kMeasureSliceMs)) {
+      if (slot_.state() == Checkpoint::Ready) show_checkpoint(apply);
+      else waiting_ = false;
+    }
+    return true;
+  }
   // The run's weights being measured, or the build's checkpoint being read: the scene keeps drawing.
   bool measuring_weights() const { return slot_.updating() || slot_.reading(); }
   const Params& shown(const Params& installed) const { return waiting_ ? held_params_ : installed; }

@@ -61,4 +61,16 @@ Status tokenize(const std::string& text, int max_tokens, std::vector<std::string
   return Status::Ok();
 }
 
+std::vector<std::string> split_on_spaces(const std::string& text) {
+  std::vector<std::string> words;
+  const auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; };
+  for (size_t i = 0; i < text.size();) {
+    while (i < text.size() && space(text[i])) ++i;
+    const size_t from = i;
+    while (i < text.size() && !space(text[i])) ++i;
+    if (i > from) words.push_back(text.substr(from, i - from));
+  }
+  return words;
+}
+
 }  // namespace ap

@@ -17,4 +17,9 @@ extern const char* const kPadToken;  // "[PAD]"
 // tokens (the message gives the count). On failure `tokens` is untouched.
 Status tokenize(const std::string& text, int max_tokens, std::vector<std::string>* tokens);
 
+// The runs of text between ASCII white space (what `std::istringstream >> word` reads in the C locale, without
+// pulling iostreams and locales into the page's module): "  the cat\tsat " -> "the", "cat", "sat". The trained
+// models' sentences and the training worker's messages are split this way; no UTF-8 check, no limit.
+std::vector<std::string> split_on_spaces(const std::string& text);
+
 }  // namespace ap

@@ -15,10 +15,10 @@
 //                                                               tw_weights_length()), tw_evaluated_step() its step
 #include <emscripten.h>
 
-#include <sstream>
 #include <string>
 #include <vector>
 
+#include "core/tokenizer.h"
 #include "core/train/checkpoint.h"
 #include "core/train/report.h"
 #include "program/worker_status.h"
@@ -54,9 +54,7 @@ EMSCRIPTEN_KEEPALIVE int tw_begin(const char* task, int layers, int d_model, int
 }
 
 EMSCRIPTEN_KEEPALIVE int tw_show(const char* sentence) {
-  std::vector<std::string> words;
-  std::istringstream in(sentence ? sentence : "");
-  for (std::string w; in >> w;) words.push_back(w);
+  const std::vector<std::string> words = ap::split_on_spaces(sentence ? sentence : "");
   const ap::Status s = ap::train::check_task_words(g_trainer.recipe().task, words);
   if (s.ok) g_words = words;
   return result(s);

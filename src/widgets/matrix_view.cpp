@@ -115,6 +115,16 @@ Layout compute(const MatrixView& v, ImVec2 avail) {
 
 }  // namespace
 
+float matrix_view_labelled_height(const MatrixView& v, float width) {
+  const int rows = static_cast<int>(v.m->rows()), cols = static_cast<int>(v.m->cols());
+  const float lfs = font_px(v.font);
+  const float label_w = matrix_label_width(v.row_labels, rows, v.font);
+  const float cell_w = v.square ? lfs : std::max(0.05f, (width - label_w) / std::max(cols, 1));
+  const float title_h = v.title.empty() ? 0.f : ImGui::GetFontSize() + 4.f;
+  const float header_h = v.col_labels ? matrix_header_height(v.col_labels, cols, cell_w, v.font) : 0.f;
+  return title_h + header_h + rows * lfs + 1.f;
+}
+
 std::string cell_number(float v, int decimals) {
   if (std::isinf(v)) return v < 0 ? "−∞" : "∞";
   const float a = std::fabs(v);

@@ -9,26 +9,13 @@
 
 #include "widgets/heatmap.h"
 
-// stb_truetype for the glyph outlines: Dear ImGui compiles its copy with STBTT_STATIC (private to
-// imgui_draw.cpp), so this file has its own, private too.
-#if defined(__GNUC__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-function"
-#pragma GCC diagnostic ignored "-Wsign-compare"
-#pragma GCC diagnostic ignored "-Wimplicit-fallthrough"
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-#pragma GCC diagnostic ignored "-Wcast-qual"
-#endif
-#define STBTT_STATIC
-#define STB_TRUETYPE_IMPLEMENTATION
+// stb_truetype for the glyph outlines: the one copy of the program, ImGui's (src/platform/stb_truetype.cpp).
 #include <imstb_truetype.h>
-// The PNG encoder for heatmaps' cells (the export dialog uses it too).
+// The PNG encoder for heatmaps' cells (the export dialog uses it too). A system header: its warnings are not
+// ours.
 #define STB_IMAGE_WRITE_IMPLEMENTATION
 #define STBI_WRITE_NO_STDIO
 #include <stb/stb_image_write.h>
-#if defined(__GNUC__)
-#pragma GCC diagnostic pop
-#endif
 
 namespace ap {
 

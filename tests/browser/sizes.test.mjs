@@ -36,6 +36,13 @@ test('every scene at every size: drawn, no console error, no matrix with cells u
         const ms = s.view.matrices;
         console.log(`${name} ${scene} stage ${k}: ` + ms.map((m) => `${m.id} ${m.rows}×${m.cols} ${m.cell_w.toFixed(0)}×${m.cell_h.toFixed(0)}px` +
           `${m.numbers ? ' numbers' : ''} labels ${m.row_labels}/${m.col_labels}${m.clipped ? ' clipped' : ''}`).join('; '));
+        // The whole alignment labels every target word (row) and source word (column): on a projector its rows
+        // were shorter than the 2× text and every other word was left out.
+        if (scene === 'bahdanau' && k === count - 1) {
+          const a = ms.find((m) => m.id === 'α');
+          assert.ok(a && a.row_labels === a.rows && a.col_labels === a.cols,
+            `bahdanau at ${name}: α labels ${a ? `${a.row_labels}/${a.rows} rows, ${a.col_labels}/${a.cols} columns` : 'not drawn'}`);
+        }
         for (const m of ms) if (m.cell_w < 4 || m.cell_h < 4) small.push(`${scene} at ${name}, stage ${k}: ${m.id} ${m.cell_w.toFixed(1)}×${m.cell_h.toFixed(1)} px`);
         await screenshot(page, `sizes-${scene}-${name}-${k}.png`);
       }

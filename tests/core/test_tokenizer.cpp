@@ -1,6 +1,7 @@
 // Unit tests for the playground tokenizer (core/tokenizer.h).
 #include <gtest/gtest.h>
 
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -132,6 +133,20 @@ TEST(CoreTokenizer, SuccessReplacesPreviousContent) {
   Tokens t = {"old", "old", "old", "old", "old"};
   ASSERT_TRUE(tokenize("new text", 10, &t).ok);
   EXPECT_EQ(t, (Tokens{"new", "text"}));
+}
+
+// split_on_spaces is what `istringstream >> word` reads (the reference), on every ASCII space and on bytes that
+// are not spaces (UTF-8, punctuation, NUL-free control characters).
+TEST(CoreTokenizer, SplitOnSpacesReadsWhatAnInputStreamReads) {
+  const std::vector<std::string> texts = {"", " ", "the cat", "  the\tcat\n\nsat \r\f\v on  ", "one",
+                                          "le chat  noir", "\x01a\x02 b", "猫 在\t垫子上", "a.b, c;d"};
+  for (const std::string& text : texts) {
+    Tokens expected;
+    std::istringstream in(text);
+    for (std::string w; in >> w;) expected.push_back(w);
+    EXPECT_EQ(split_on_spaces(text), expected) << "text: " << text;
+  }
+  EXPECT_EQ(split_on_spaces(" x  y "), (Tokens{"x", "y"}));  // and not vacuously: a known answer
 }
 
 }  // namespace

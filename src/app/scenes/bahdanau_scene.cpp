@@ -358,11 +358,10 @@ BahdanauScene::BahdanauScene(bool defer) : TrainedView<BahdanauParams>(BuildChec
 
 // Every frame: a finished run becomes the trained view's model (its checkpoint, read as the build's is); a run
 // reset gives the build's model back (fetched again by the platform's cache, or trained by the desktop); the
-// build's checkpoint is read a slice a frame (follow_run).
+// build's checkpoint is read a slice a frame (read_checkpoint_slice).
 void BahdanauScene::poll() {
-  if (measuring_weights()) {
-    follow_run(nullptr, params_.trained, params_, [this](const BahdanauParams& p) { return apply(p); }, &training_error_);
-  } else if (race_.state() == RaceState::Done && !run_shown_ && race_.runs() == 1 && !race_.run(0).diverged()) {
+  if (read_checkpoint_slice([this](const BahdanauParams& p) { return apply(p); })) return;
+  if (race_.state() == RaceState::Done && !run_shown_ && race_.runs() == 1 && !race_.run(0).diverged()) {
     run_shown_ = true;
     std::vector<uint8_t> b;
     train::write_seq2seq_checkpoint(race_.run(0), &b);

@@ -392,9 +392,7 @@ void LuongScene::build_first() {
 }
 
 void LuongScene::poll() {
-  if (!measuring_weights()) return;
-  Status no_run;  // (this scene's models come from the build only: nothing of a run to report)
-  follow_run(nullptr, params_.trained, params_, [this](const LuongParams& p) { return apply(p); }, &no_run);
+  (void)read_checkpoint_slice([this](const LuongParams& p) { return apply(p); });
 }
 
 void LuongScene::receive_checkpoint(const std::vector<unsigned char>& bytes) {

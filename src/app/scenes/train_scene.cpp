@@ -4,7 +4,6 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
-#include <sstream>
 
 #include "app/json_fields.h"
 #include "app/param_fields.h"
@@ -12,6 +11,7 @@
 #include "app/train_host.h"
 #include "app/weights_label.h"
 #include "core/number_text.h"
+#include "core/tokenizer.h"
 #include "core/train/coref.h"
 
 namespace ap {
@@ -261,14 +261,11 @@ json head_patterns_json(const std::vector<train::HeadPattern>& patterns) {
 Status train_sentence_words(const std::string& text, std::vector<std::string>* words, const std::string& task) {
   // The coreference words are lowercase, the induction tokens capital letters: both are typed in either case.
   const bool upper = task == train::kInductionTask;
-  std::vector<std::string> w;
-  std::istringstream in(text);
-  for (std::string t; in >> t;) {
+  std::vector<std::string> w = split_on_spaces(text);
+  if (w.size() > 65) w.resize(65);  // longer than any sentence of the task: refused below
+  for (std::string& t : w)
     for (char& c : t)
       c = static_cast<char>(upper ? std::toupper(static_cast<unsigned char>(c)) : std::tolower(static_cast<unsigned char>(c)));
-    w.push_back(t);
-    if (w.size() > 64) break;  // longer than any sentence of the task: refused below
-  }
   AP_TRY(train::check_task_words(task, w));
   *words = std::move(w);
   return Status::Ok();

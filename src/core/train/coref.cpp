@@ -1,9 +1,9 @@
 #include "coref.h"
 
 #include <algorithm>
-#include <sstream>
 
 #include "core/embedding.h"
+#include "core/tokenizer.h"
 
 namespace ap {
 namespace train {
@@ -54,13 +54,6 @@ const std::vector<std::string>& coref_frames() {
 }
 
 namespace {
-std::vector<std::string> split_words(const std::string& s) {
-  std::vector<std::string> w;
-  std::istringstream in(s);
-  for (std::string t; in >> t;) w.push_back(t);
-  return w;
-}
-
 // Seeded Fisher–Yates permutation of 0 … n−1.
 std::vector<int> permutation(int n, SeededRng& rng) {
   std::vector<int> p(n);
@@ -75,7 +68,7 @@ const std::vector<std::string>& coref_vocabulary() {
     Vocab vocab;
     vocab.add("<pad>");
     for (const std::string& f : coref_frames())
-      for (const std::string& w : split_words(f))
+      for (const std::string& w : split_on_spaces(f))
         if (w != "ANIMAL" && w != "PLACE" && w != "ADJ") vocab.add(w);
     for (const auto* list : {&coref_animals(), &coref_places(), &coref_adjectives()})
       for (const std::string& w : *list) vocab.add(w);
@@ -88,7 +81,7 @@ const std::vector<std::string>& coref_vocabulary() {
 
 int coref_seq_len() {
   size_t n = 0;
-  for (const std::string& f : coref_frames()) n = std::max(n, split_words(f).size());
+  for (const std::string& f : coref_frames()) n = std::max(n, split_on_spaces(f).size());
   return static_cast<int>(n);
 }
 
@@ -143,7 +136,7 @@ Status make_coref_dataset(uint64_t seed, CorefDataset* out) {
   for (const std::string& f : coref_frames()) {
     std::vector<int> ids;
     int it = 0;
-    for (const std::string& w : split_words(f)) {
+    for (const std::string& w : split_on_spaces(f)) {
       if (w == "it") it = static_cast<int>(ids.size());
       ids.push_back(w == "ANIMAL" ? kSlotAnimal : w == "PLACE" ? kSlotPlace : w == "ADJ" ? kSlotAdj : d.vocab.id(w));
     }
