@@ -512,10 +512,15 @@ void BahdanauView::alignment_stage(ViewContext& ctx) {
   const float fs = ImGui::GetFontSize();
   MatrixView a = alignment_view(ctx, 6);
   a.title = "α  (" + dims(m.run.T, m.run.n) + "):  " + tr("decoder step t (row) × source word j (column)");
-  // Every target word labels its row: where the rows are shorter than the text (a projector at 2× text labelled
-  // every other word) in the small font, and where even that does not fit the matrix grows and the stage scrolls.
+  // Every target word labels its row. Where the rows are shorter than the text (a projector at 2× text labelled
+  // every other word; a long sentence on a phone): the small font, and cells as wide as the width allows and as
+  // high as the labels (not square: square ones narrowed by many columns would shorten the rows again); where even
+  // that is taller than the stage, the matrix grows and the stage scrolls.
   const float h = avail.y - fs * 3.f;
-  if (matrix_view_labelled_height(a, avail.x) > h) a.font = ctx.fonts.small;
+  if (matrix_view_labelled_height(a, avail.x) > h) {
+    a.font = ctx.fonts.small;
+    a.square = false;
+  }
   hover_to(ctx, matrix_view(a, ImVec2(avail.x, std::max(h, matrix_view_labelled_height(a, avail.x)))), BahdanauItem::Alignment);
   ImGui::Spacing();
   color_legend(ColorScale::Sequential, 0.f, a.hi, std::min(avail.x * 0.4f, fs * 20.f), weights_caption(ctx.st, "α").c_str());

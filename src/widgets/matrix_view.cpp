@@ -40,6 +40,21 @@ int stride_for(float cell, float text_h) {
   return std::max(1, static_cast<int>(std::ceil(text_h * 0.95f / std::max(cell, 0.01f))));
 }
 
+// A heatmap's row-label column: the longest label, at most 6 text heights (0 without labels).
+float heatmap_label_w(const MatrixView& v, int rows) {
+  return v.row_labels ? std::min(longest(v.row_labels, rows, v.font) + 8.f, font_px(v.font) * 6.f) : 0.f;
+}
+
+// A heatmap's cell width in `width` beside labels `label_w` wide: the share of each column, with a floor of about a
+// third of a text line (or 4 lines for the whole matrix when it has many columns) and at most max_cell_w.
+float heatmap_cell_w(const MatrixView& v, float width, float label_w) {
+  const int cols = std::max(static_cast<int>(v.m->cols()), 1);
+  const float fs = ImGui::GetFontSize();
+  const float max_w = v.max_cell_w > 0.f ? v.max_cell_w : fs * 3.625f;
+  const float floor_w = std::min(std::max(3.f, fs * 0.3f), fs * 4.f / static_cast<float>(cols));
+  return std::min(std::max({0.05f, floor_w, (width - label_w) / cols}), max_w);
+}
+
 Layout compute(const MatrixView& v, ImVec2 avail) {
   Layout L{};
   const int rows = static_cast<int>(v.m->rows()), cols = static_cast<int>(v.m->cols());
@@ -84,15 +99,14 @@ Layout compute(const MatrixView& v, ImVec2 avail) {
   } else {
     // Heatmap: square cells; the token labels stay (every k-th one when the cells are smaller than the text).
     L.row_labels = v.row_labels != nullptr;
-    L.label_w = L.row_labels ? lw : 0.f;
+    L.label_w = heatmap_label_w(v, rows);
     // When almost no room is left (2× text on a small screen: the title and turned labels take
     // the height), the cells keep a floor of about a third of a text line each, or of 4 lines for the whole
     // matrix when it has many rows (a 1024-token heatmap still fits its panel): the caller's panel scrolls,
     // and the matrix never shrinks to its labels alone.
-    const float floor_w = std::min(std::max(3.f, fs * 0.3f), fs * 4.f / static_cast<float>(std::max(cols, 1)));
     const float floor_h = std::min(std::max(3.f, fs * 0.3f), fs * 4.f / static_cast<float>(std::max(rows, 1)));
     const auto cells = [&](float header) {
-      const float cx = std::max({0.05f, floor_w, (avail.x - L.label_w) / cols});
+      const float cx = heatmap_cell_w(v, avail.x, L.label_w);  // (at most max_w already)
       const float cy = std::max({0.05f, floor_h, (avail.y - L.title_h - header) / rows});
       if (v.square) {
         L.cell_w = L.cell_h = std::min({cx, cy, max_w});
@@ -118,10 +132,12 @@ Layout compute(const MatrixView& v, ImVec2 avail) {
 float matrix_view_labelled_height(const MatrixView& v, float width) {
   const int rows = static_cast<int>(v.m->rows()), cols = static_cast<int>(v.m->cols());
   const float lfs = font_px(v.font);
-  const float label_w = matrix_label_width(v.row_labels, rows, v.font);
-  const float cell_w = v.square ? lfs : std::max(0.05f, (width - label_w) / std::max(cols, 1));
+  // Square cells are as wide as they are high: lfs where the width allows it (else no height labels every row:
+  // the caller sets square = false), the column labels above them written for that width.
+  const float cell_w = heatmap_cell_w(v, width, heatmap_label_w(v, rows));
+  const float header_w = v.square ? std::min(lfs, cell_w) : cell_w;
   const float title_h = v.title.empty() ? 0.f : ImGui::GetFontSize() + 4.f;
-  const float header_h = v.col_labels ? matrix_header_height(v.col_labels, cols, cell_w, v.font) : 0.f;
+  const float header_h = v.col_labels ? matrix_header_height(v.col_labels, cols, header_w, v.font) : 0.f;
   return title_h + header_h + rows * lfs + 1.f;
 }
 

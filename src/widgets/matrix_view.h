@@ -74,8 +74,9 @@ ImVec2 matrix_number_cell(ImFont* font, int decimals = 2);
 // else written upwards (as long as the longest, at most 4.2 text heights and `max_h` if > 0).
 float matrix_header_height(const std::vector<std::string>* labels, int count, float cell_w, ImFont* font,
                            float max_h = 0.f);
-// The height in which `v` labels every one of its rows (cells as high as its labels' text), in `width`: a caller
-// whose area is shorter (a projector's 2× text) can grow it and let its panel scroll, instead of every k-th label.
+// The height in which `v`, as a heatmap, labels every one of its rows (cells as high as its labels' text), in
+// `width`: a caller whose area is shorter (a projector's 2× text) can grow it and let its panel scroll, instead of
+// every k-th label. Square cells need the width for that too: a caller that grows the height sets square = false.
 float matrix_view_labelled_height(const MatrixView& v, float width);
 // Width of the row labels (the longest, capped at 6 text heights), 0 without labels.
 float matrix_label_width(const std::vector<std::string>* labels, int count, ImFont* font);

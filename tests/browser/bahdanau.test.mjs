@@ -210,3 +210,22 @@ test('bahdanau scene: a phone opens trained too', async () => {
   await screenshot(page, 'bahdanau-opens-trained-phone.png');
   assert.deepEqual(errors, []);
 });
+
+test('bahdanau scene: the whole alignment of a long sentence on a phone labels every target word', async () => {
+  // 28 × 30 words at 390 px: square cells 11 px wide cut the rows below the text and every other word went
+  // unlabelled; the rows now keep the labels' height (the stage scrolls) while the columns stay width-bound.
+  const words = (w, n) => Array.from({ length: n }, (_, i) => w + i).join(' ');
+  const q = `?scene=bahdanau&weights=random&source=${encodeURIComponent(words('mot', 30))}&target=${encodeURIComponent(words('word', 28))}`;
+  const { page, errors } = await openPage(browser.context, url + q, { viewport: { width: 390, height: 844 } });
+  const count = (await page.evaluate(() => window.playground.getState({ matrices: false }))).step.count;
+  await page.evaluate((k) => window.playground.setState({ step: k }), count - 1);
+  await frames(page, 4);
+  const a = (await page.evaluate(() => window.playground.getState({ matrices: false }))).view.matrices.find((m) => m.id === 'α');
+  assert.ok(a, 'the whole alignment is drawn');
+  assert.equal(a.rows, 28);
+  assert.equal(a.row_labels, 28, `row labels ${a.row_labels} of 28 (cells ${a.cell_w.toFixed(1)}×${a.cell_h.toFixed(1)} px)`);
+  assert.ok(a.col_labels >= 10, `column labels ${a.col_labels} of 30`);
+  await screenshot(page, 'bahdanau-phone-long-alignment.png');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
