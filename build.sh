@@ -7,7 +7,7 @@
 #   ./build.sh bench    benchmarks -> build/bench.json and a table
 #   ./build.sh fuzz     the libFuzzer targets (tests/fuzz/), 10 million inputs each or FUZZ_SECONDS (3600) each,
 #                       FUZZ_JOBS (all cores) processes per target, inputs up to FUZZ_MAX_LEN bytes if set
-# Dependencies come from Debian (and playwright-core from npm); scripts/setup.sh installs them idempotently.
+# Dependencies come from Debian (and playwright-core and Closure Compiler from npm); scripts/setup.sh installs them idempotently.
 set -euo pipefail
 cd "$(dirname "$0")"
 root=$(pwd)
@@ -33,7 +33,8 @@ web_build() {
   local sdl_prefix
   sdl_prefix=$(. scripts/sdl2_wasm_config.sh && sdl2_wasm_prefix "$cache" "$cache/sdl2-src")
   emcmake cmake -S . -B build/wasm -G Ninja -DCMAKE_BUILD_TYPE=Release -DAP_IMGUI_DIR="$cache/imgui" \
-    -DAP_SDL2_WASM_DIR="$sdl_prefix" >/dev/null
+    -DAP_SDL2_WASM_DIR="$sdl_prefix" \
+    -DAP_CLOSURE_COMPILER="$cache/closure-compiler-20220104/node_modules/.bin/google-closure-compiler" >/dev/null
   cmake --build build/wasm -j"$jobs"
   # The trained checkpoints: a native build of the core alone (build/tools) trains each default recipe with the
   # same engine (deterministic; rebuilt only when the tool or the core changes) — fetched by the page when a
@@ -49,6 +50,8 @@ web_build() {
   # browser's DecompressionStream; the plain files serve a browser without it): the interface's Chinese, and
   # Chinese beyond the interface's own.
   cp build/wasm/gen/cjk_ui.otf build/wasm/gen/cjk_ui.otf.gz build/wasm/gen/cjk_common.otf build/wasm/gen/cjk_common.otf.gz dist/
+  # The interface's Chinese text comes with its font (src/app/i18n.h: the page's module carries the English only).
+  cp build/wasm/gen/zh_strings.bin build/wasm/gen/zh_strings.bin.gz dist/
   mkdir -p dist/checkpoints && cp build/tools/gen/checkpoints/coref.aptc build/tools/gen/checkpoints/heads.aptc \
     build/tools/gen/checkpoints/example.aptc build/tools/gen/checkpoints/bahdanau.apsq build/tools/gen/checkpoints/luong.apsq \
     dist/checkpoints/

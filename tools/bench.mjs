@@ -25,7 +25,7 @@ const dist = path.join(root, 'dist');
 const size = (f) => fs.statSync(path.join(dist, f)).size;
 const gz = (dir, f) => zlib.gzipSync(fs.readFileSync(path.join(dir, f)), { level: 9 }).length;
 const firstVisit = ['index.html', 'style.css', 'preload.js', 'playground.js', 'attention_playground.js', 'attention_playground.wasm'];
-const onDemand = ['cjk_ui.otf.gz', 'cjk_common.otf.gz'];
+const onDemand = ['cjk_ui.otf.gz', 'zh_strings.bin.gz', 'cjk_common.otf.gz'];
 const gzipBytes = firstVisit.reduce((n, f) => n + gz(dist, f), 0);
 
 const { server, url } = await serveDist();
@@ -184,10 +184,10 @@ const page = {
   // Where the bytes are (issue 14, item 4): each first-visit file gzipped, and the wasm by part (code per
   // library or layer from the link's symbol map, data: fonts and tables), tools/wasm_size.py.
   first_visit_files: Object.fromEntries(firstVisit.map((f) => [f, { bytes: size(f), gzip: gz(dist, f) }])),
-  // Fetched only when needed (src/ui/font_loader.cpp), already gzip-compressed: the interface's Chinese (the
-  // first switch to Chinese, ?lang=zh), and Chinese typed beyond it. `bytes` is the download, `unpacked` the font.
+  // Fetched only when needed (src/ui/font_loader.cpp), already gzip-compressed: the interface's Chinese font and
+  // text (the first switch to Chinese, ?lang=zh), and Chinese typed beyond it. `bytes` is the download, `unpacked` the file.
   on_demand_files: Object.fromEntries(onDemand.map((f) => [f, { bytes: size(f), unpacked: size(f.replace(/\.gz$/, '')) }])),
-  first_visit_zh_gzip_bytes: gzipBytes + size('cjk_ui.otf.gz'),
+  first_visit_zh_gzip_bytes: gzipBytes + size('cjk_ui.otf.gz') + size('zh_strings.bin.gz'),
   // AP_BENCH_BEFORE_DIST=<another build's dist/>: its first visit too, for a before/after (tools/bench_page.mjs
   // measures its startup in the same run).
   ...(process.env.AP_BENCH_BEFORE_DIST ? { before: { dist: process.env.AP_BENCH_BEFORE_DIST,
@@ -263,7 +263,7 @@ const rows = [
   ['page: wasm', `${(page.wasm_bytes / 1024).toFixed(0)} KB`, ''],
   ['page: js', `${(page.js_bytes / 1024).toFixed(0)} KB`, ''],
   ['page: first visit, gzipped', `${(page.gzip_bytes / 1024).toFixed(0)} KB`, `<= 500 KB ${ok(page.gzip_bytes, 500 * 1024)}`],
-  ['page: first visit in Chinese (+ cjk_ui.otf.gz)', `${(page.first_visit_zh_gzip_bytes / 1024).toFixed(0)} KB`, ''],
+  ['page: first visit in Chinese (+ cjk_ui.otf.gz, zh_strings.bin.gz)', `${(page.first_visit_zh_gzip_bytes / 1024).toFixed(0)} KB`, ''],
   ...(page.before ? [['page: first visit of AP_BENCH_BEFORE_DIST, gzipped', `${(page.before.gzip_bytes / 1024).toFixed(0)} KB`, '']] : []),
   ...Object.entries(page.on_demand_files).map(([f, v]) => [`on demand: ${f}`, `${(v.bytes / 1024).toFixed(0)} KB`, `${(v.unpacked / 1024).toFixed(0)} KB unpacked`]),
   ...Object.entries(page.core_wasm_ms).map(([k, v]) => [`core (wasm, in the page): ${k}`, `${v} ms`, '']),

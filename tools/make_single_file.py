@@ -5,7 +5,7 @@ from disk (file://), for learning platforms that accept a single upload.
 usage: make_single_file.py DIST_DIR
 
 Inside the file: the CSS and both scripts inline; the wasm and the on-demand fonts (the interface's Chinese,
-cjk_ui.otf, the larger Chinese font, cjk_common.otf, and the trained checkpoints checkpoints/coref.aptc,
+cjk_ui.otf, and its text, zh_strings.bin, the larger Chinese font, cjk_common.otf, and the trained checkpoints checkpoints/coref.aptc,
 heads.aptc, example.aptc, bahdanau.apsq and luong.apsq, all gzip-compressed as the site serves them) as
 base64 in window.AP_EMBEDDED, which web/playground.js hands to Emscripten (Module.wasmBinary) and to the
 on-demand loader instead of fetching. The cost lab's parallel workers need files of their own, so the single
@@ -51,7 +51,7 @@ def main():
     # Inlined, not fetched (a file opened from disk may fetch nothing): still loaded into the app only when
     # needed. Unpacking them takes the browser's DecompressionStream, as on the site.
     assets = ", ".join('"%s": "%s"' % (name, base64.b64encode(read(name, "rb")).decode("ascii"))
-                       for name in ("cjk_ui.otf.gz", "cjk_common.otf.gz", "checkpoints/coref.aptc.gz", "checkpoints/heads.aptc.gz",
+                       for name in ("cjk_ui.otf.gz", "zh_strings.bin.gz", "cjk_common.otf.gz", "checkpoints/coref.aptc.gz", "checkpoints/heads.aptc.gz",
                                     "checkpoints/example.aptc.gz", "checkpoints/bahdanau.apsq.gz",
                                     "checkpoints/luong.apsq.gz"))
     embedded = 'window.AP_EMBEDDED = {wasm: "%s", assets: {%s}};' % (wasm, assets)

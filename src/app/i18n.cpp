@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/utf8.h"
+
 namespace ap {
 
 namespace {
@@ -72,6 +74,9 @@ const TrPair kTable[] = {
     {"zoom: the text size must be a number from 0.6 to 3", "zoom：文字大小必须是 0.6 到 3 之间的数"},
     {"the larger Chinese font could not be loaded, so some characters show as '?': {0}", "无法加载更完整的中文字体，部分字符会显示为“?”：{0}"},
     {"the Chinese font could not be loaded, so the interface stays in English: {0}", "无法加载中文字体，界面仍以英文显示：{0}"},
+    {"the interface's Chinese strings could not be loaded, so it stays in English: {0}", "无法加载界面的中文文字，界面仍以英文显示：{0}"},
+    {"the interface's Chinese strings are not in their format (apzh 1)", "界面的中文文字不符合其格式（apzh 1）"},
+    {"the interface's Chinese strings are cut short", "界面的中文文字不完整"},
     {"Previous lesson", "上一课"},
     {"Next lesson", "下一课"},
     {"next / previous lesson (scene)", "下一课 / 上一课（场景）"},
@@ -382,6 +387,9 @@ struct Tables {
   std::vector<std::pair<const TrPair*, size_t>> tables{{kTable, sizeof kTable / sizeof kTable[0]}};
   std::unordered_map<std::string, const char*> map;
   bool stale = true;
+  // The fetched file, kept whole (its strings are NUL-terminated in place: `map` and `fetched` point into it).
+  std::string fetched_bytes;
+  std::unordered_map<std::string, const char*> fetched;  // English → Chinese
 };
 
 Tables& tables() {
@@ -395,6 +403,11 @@ const std::unordered_map<std::string, const char*>& table() {
     t.map.clear();
     for (const auto& [pairs, count] : t.tables)
       for (size_t i = 0; i < count; ++i) t.map.emplace(pairs[i].en, pairs[i].zh);
+    for (auto& [en, zh] : t.map)
+      if (!zh) {
+        const auto f = t.fetched.find(en);
+        if (f != t.fetched.end()) zh = f->second;
+      }
     t.stale = false;
   }
   return t.map;
@@ -408,6 +421,42 @@ void add_translations(const TrPair* pairs, size_t count) {
     if (tb.first == pairs) return;
   t.tables.push_back({pairs, count});
   t.stale = true;
+}
+
+Status add_fetched_translations(const std::vector<unsigned char>& bytes) {
+  static constexpr char kMagic[] = "apzh 1\n";
+  const size_t magic = sizeof kMagic - 1;
+  if (bytes.size() < magic || std::memcmp(bytes.data(), kMagic, magic) != 0)
+    return Status::Error("the interface's Chinese strings are not in their format (apzh 1)");
+  // 1. Check the whole file: NUL-terminated strings in pairs (at least one), each valid UTF-8, no empty English.
+  std::string all(bytes.begin() + static_cast<long>(magic), bytes.end());
+  std::vector<std::pair<size_t, size_t>> pairs;  // offsets of English and Chinese in `all`
+  size_t at = 0;
+  while (at < all.size()) {
+    const size_t en_end = all.find('\0', at);
+    const size_t zh_end = en_end == std::string::npos ? en_end : all.find('\0', en_end + 1);
+    if (zh_end == std::string::npos) return Status::Error("the interface's Chinese strings are cut short");
+    if (en_end == at || !utf8_valid(all.substr(at, en_end - at)) || !utf8_valid(all.substr(en_end + 1, zh_end - en_end - 1)))
+      return Status::Error("the interface's Chinese strings are not in their format (apzh 1)");
+    pairs.push_back({at, en_end + 1});
+    at = zh_end + 1;
+  }
+  if (pairs.empty()) return Status::Error("the interface's Chinese strings are cut short");
+  // 2. Take it: the strings point into the kept copy.
+  Tables& t = tables();
+  t.fetched_bytes = std::move(all);
+  t.fetched.clear();
+  for (const auto& [en, zh] : pairs) t.fetched[t.fetched_bytes.c_str() + en] = t.fetched_bytes.c_str() + zh;
+  t.stale = true;
+  return Status::Ok();
+}
+
+bool chinese_strings_in() {
+#ifdef AP_ZH_FETCHED
+  return !tables().fetched.empty();
+#else
+  return true;
+#endif
 }
 
 void set_lang(Lang l) { g_lang = l; }
@@ -426,7 +475,7 @@ const char* tr(const char* english) {
   if (g_lang == Lang::En || !g_zh_drawable || !english) return english;
   const auto& t = table();
   const auto it = t.find(english);
-  return it == t.end() ? english : it->second;
+  return it == t.end() || !it->second ? english : it->second;
 }
 
 std::string tr_format(const char* tmpl, const std::vector<std::string>& args) { return format_template(tr(tmpl), args); }
@@ -440,7 +489,11 @@ int translation_count() {
 TrPair translation_at(int i) {
   if (i < 0) return {nullptr, nullptr};
   for (const auto& [pairs, count] : tables().tables) {
-    if (static_cast<size_t>(i) < count) return pairs[i];
+    if (static_cast<size_t>(i) < count) {
+      TrPair p = pairs[i];
+      if (!p.zh) p.zh = table().at(p.en);  // fetched (or still nullptr)
+      return p;
+    }
     i -= static_cast<int>(count);
   }
   return {nullptr, nullptr};

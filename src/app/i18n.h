@@ -23,7 +23,19 @@ namespace ap {
 
 enum class Lang { En, Zh };
 
-struct TrPair { const char* en; const char* zh; };
+// In the page (AP_ZH_FETCHED, the wasm build) the Chinese half of a pair is not compiled in: the constructor drops
+// it, so the literal is never emitted and the first visit, in English, does not carry the interface's Chinese.
+// It arrives when the interface turns Chinese, beside its font (zh_strings.bin, written from these same tables by
+// tools/zh_strings.py; ui/font_loader.cpp fetches it), through add_fetched_translations(). Until then tr()
+// answers in English.
+struct TrPair {
+  const char* en;
+  const char* zh;
+#ifdef AP_ZH_FETCHED
+  constexpr TrPair() : en(nullptr), zh(nullptr) {}
+  constexpr TrPair(const char* english, const char* /*chinese: fetched*/) : en(english), zh(nullptr) {}
+#endif
+};
 
 void set_lang(Lang l);
 Lang lang();
@@ -49,7 +61,14 @@ const TrPair* translation_table(const TrPair (&table)[N], size_t* count) {
   return table;
 }
 
-// Every pair of every table, for the completeness tests.
+// The interface's Chinese fetched as a file (tools/zh_strings.py's format: "apzh 1\n", then English NUL Chinese
+// NUL per pair, UTF-8). Checked whole before anything is taken: a malformed file changes nothing. A pair whose
+// English is in no table is ignored. Tables added later get their Chinese from it too.
+Status add_fetched_translations(const std::vector<unsigned char>& bytes);
+// Whether the Chinese of the tables is here: compiled in (native), or fetched (the page, once it arrived).
+bool chinese_strings_in();
+
+// Every pair of every table, for the completeness tests (zh: compiled in or fetched; nullptr before).
 int translation_count();
 TrPair translation_at(int i);
 const char* translation_key(int i);  // translation_at(i).en, or nullptr out of range

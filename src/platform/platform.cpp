@@ -149,7 +149,7 @@ void one_frame() {
     if (++g.idle_turns > 30 && g.paced_due == 0) {  // (a paced request still waiting keeps the loop turning)
       g.idle_turns = 0;
       emscripten_pause_main_loop();
-      EM_ASM({ if (window.apBridge) window.apBridge.paused(); });
+      EM_ASM({ if (window['apBridge']) window['apBridge']['paused'](); });
     }
 #else
     SDL_Delay(8);  // natively nothing paces the loop when no frame is swapped
@@ -336,15 +336,15 @@ std::string take_js_string(int address) {
 }  // namespace
 
 std::string platform_url_query() { return take_js_string(EM_ASM_INT({ return allocateUTF8(window.location.search || ""); })); }
-void platform_frame_drawn() { EM_ASM({ if (window.apBridge) window.apBridge.frameDrawn(); }); }
+void platform_frame_drawn() { EM_ASM({ if (window['apBridge']) window['apBridge']['frameDrawn'](); }); }
 void platform_mark(const char* name) {
   EM_ASM({ if (window.performance && performance.mark) performance.mark(UTF8ToString($0)); }, name);
 }
 void platform_announce(const std::string& text) {
-  EM_ASM({ if (window.apBridge) window.apBridge.announce(UTF8ToString($0)); }, text.c_str());
+  EM_ASM({ if (window['apBridge']) window['apBridge']['announce'](UTF8ToString($0)); }, text.c_str());
 }
 void platform_set_document_lang(const char* code) {
-  EM_ASM({ if (window.apBridge) window.apBridge.setLang(UTF8ToString($0)); }, code);
+  EM_ASM({ if (window['apBridge']) window['apBridge']['setLang'](UTF8ToString($0)); }, code);
 }
 bool platform_prefers_chinese() {
   return EM_ASM_INT({
@@ -389,7 +389,7 @@ void platform_fetch_asset(const char* name) {
   g.assets.push_back({name, Asset{AssetState::Pending, {}, {}}});
   const int slot = static_cast<int>(g.assets.size()) - 1;
   // web/playground.js fetches it and calls ap_asset_arrived (then wakes the page).
-  EM_ASM({ if (window.apBridge) window.apBridge.fetchAsset($0, UTF8ToString($1)); }, slot, name);
+  EM_ASM({ if (window['apBridge']) window['apBridge']['fetchAsset']($0, UTF8ToString($1)); }, slot, name);
 }
 #else
 void platform_fetch_asset(const char* name) {
@@ -425,21 +425,21 @@ AssetState platform_asset(const char* name, std::vector<unsigned char>* bytes, s
 
 #ifdef __EMSCRIPTEN__
 void platform_replace_url(const std::string& query) {
-  EM_ASM({ if (window.apBridge) window.apBridge.replaceUrl(UTF8ToString($0)); }, query.c_str());
+  EM_ASM({ if (window['apBridge']) window['apBridge']['replaceUrl'](UTF8ToString($0)); }, query.c_str());
 }
 std::string platform_page_url() {
-  return take_js_string(EM_ASM_INT({ return allocateUTF8(window.apBridge ? window.apBridge.pageUrl() : ''); }));
+  return take_js_string(EM_ASM_INT({ return allocateUTF8(window['apBridge'] ? window['apBridge']['pageUrl']() : ''); }));
 }
 void platform_post_event(const std::string& json) {
-  EM_ASM({ if (window.apBridge) window.apBridge.postEvent(UTF8ToString($0)); }, json.c_str());
+  EM_ASM({ if (window['apBridge']) window['apBridge']['postEvent'](UTF8ToString($0)); }, json.c_str());
 }
 bool platform_copy_text(const std::string& text) {
-  return EM_ASM_INT({ return window.apBridge && window.apBridge.copyText(UTF8ToString($0)) ? 1 : 0; }, text.c_str()) != 0;
+  return EM_ASM_INT({ return window['apBridge'] && window['apBridge']['copyText'](UTF8ToString($0)) ? 1 : 0; }, text.c_str()) != 0;
 }
 void platform_toggle_fullscreen() {
   // The browser allows full screen only inside an input event: the page does it at the next one (the key's
   // release, the button's mouse-up).
-  EM_ASM({ if (window.apBridge) window.apBridge.toggleFullscreen(); });
+  EM_ASM({ if (window['apBridge']) window['apBridge']['toggleFullscreen'](); });
 }
 #else
 void platform_toggle_fullscreen() {
@@ -484,10 +484,10 @@ extern "C" EMSCRIPTEN_KEEPALIVE void ap_file_arrived(const char* name, unsigned 
 namespace ap {
 
 bool platform_pick_file(const char* accept) {
-  return EM_ASM_INT({ return window.apBridge && window.apBridge.pickFile(UTF8ToString($0)) ? 1 : 0; }, accept) != 0;
+  return EM_ASM_INT({ return window['apBridge'] && window['apBridge']['pickFile'](UTF8ToString($0)) ? 1 : 0; }, accept) != 0;
 }
 std::string platform_download(const char* filename, const std::vector<unsigned char>& bytes, const char* mime, std::string* error) {
-  const int ok = EM_ASM_INT({ return window.apBridge && window.apBridge.download(UTF8ToString($0), $1, $2, UTF8ToString($3)) ? 1 : 0; },
+  const int ok = EM_ASM_INT({ return window['apBridge'] && window['apBridge']['download'](UTF8ToString($0), $1, $2, UTF8ToString($3)) ? 1 : 0; },
                             filename, bytes.data(), static_cast<int>(bytes.size()), mime);
   if (!ok && error) *error = "the browser refused the download";
   return {};
@@ -555,7 +555,7 @@ bool platform_take_capture(int* width, int* height, std::vector<unsigned char>* 
 extern "C" EMSCRIPTEN_KEEPALIVE void ap_export_request(const char* what) {
   if (what) ap::g.export_requests.push_back(what);
   ap::platform_request_frames(4);
-  EM_ASM({ if (window.apBridge) window.apBridge.wake(); });  // the loop may be paused: a call from the page is no input event
+  EM_ASM({ if (window['apBridge']) window['apBridge']['wake'](); });  // the loop may be paused: a call from the page is no input event
 }
 namespace ap {
 #endif

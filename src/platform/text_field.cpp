@@ -119,12 +119,12 @@ bool text_field(const char* id, std::string* text, const TextFieldOptions& o) {
     f->x = p0.x; f->y = p0.y; f->w = p1.x - p0.x; f->h = p1.y - p0.y; f->font = font; f->multiline = o.multiline;
     f->sent = *text;
     EM_ASM({
-      if (window.apBridge) window.apBridge.textField($0, $1, $2, $3, $4, $5, $6 !== 0, UTF8ToString($7), UTF8ToString($8), $9 !== 0);
+      if (window['apBridge']) window['apBridge']['textField']($0, $1, $2, $3, $4, $5, $6 !== 0, UTF8ToString($7), UTF8ToString($8), $9 !== 0);
     }, iid, f->x, f->y, f->w, f->h, font, o.multiline ? 1 : 0, text->c_str(), o.accessible_name, o.select_all ? 1 : 0);
   }
   if (activated && g_open != iid) {
     g_open = iid;
-    EM_ASM({ if (window.apBridge) window.apBridge.openInput($0); }, iid);
+    EM_ASM({ if (window['apBridge']) window['apBridge']['openInput']($0); }, iid);
   }
   return changed;
 }
@@ -136,7 +136,7 @@ void text_fields_end_frame() {
     if (g_fields[k].seen) { g_fields[k].seen = false; ++k; continue; }
     const int id = g_fields[k].id;
     if (g_open == id) g_open = 0;
-    EM_ASM({ if (window.apBridge) window.apBridge.dropField($0); }, id);
+    EM_ASM({ if (window['apBridge']) window['apBridge']['dropField']($0); }, id);
     g_fields.erase(g_fields.begin() + static_cast<long>(k));
   }
 }

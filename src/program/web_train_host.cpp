@@ -28,19 +28,19 @@ class WebTrainHost final : public ap::TrainHost {
     fresh_ = false;
     weights_.clear();
     const int ok = EM_ASM_INT({
-      if (!window.apTrain) return 0;
-      window.apTrain.begin({task: UTF8ToString($9), layers: $0, d_model: $1, heads: $2, seed: $3, steps: $4,
-                            learning_rate: $5, batch: $6}, UTF8ToString($7), $8, $10);
+      if (!window['apTrain']) return 0;
+      window['apTrain']['begin']({'task': UTF8ToString($9), 'layers': $0, 'd_model': $1, 'heads': $2, 'seed': $3, 'steps': $4,
+                                  'learning_rate': $5, 'batch': $6}, UTF8ToString($7), $8, $10);
       return 1;
     }, r.layers, r.d_model, r.heads, static_cast<double>(r.seed), r.steps, r.learning_rate, r.batch, s.c_str(), run_,
        r.task.c_str(), with_weights ? 1 : 0);
     if (!ok) error_ = "this page has no training worker";
   }
-  void run(int until) override { EM_ASM({ if (window.apTrain) window.apTrain.run($0); }, until); }
-  void pause() override { EM_ASM({ if (window.apTrain) window.apTrain.pause(); }); }
+  void run(int until) override { EM_ASM({ if (window['apTrain']) window['apTrain']['run']($0); }, until); }
+  void pause() override { EM_ASM({ if (window['apTrain']) window['apTrain']['pause'](); }); }
   void show(const std::vector<std::string>& words) override {
     const std::string s = joined(words);
-    EM_ASM({ if (window.apTrain) window.apTrain.show(UTF8ToString($0)); }, s.c_str());
+    EM_ASM({ if (window['apTrain']) window['apTrain']['show'](UTF8ToString($0)); }, s.c_str());
   }
   bool poll(ap::train::TrainReport* out, std::string* error) override {
     if (!error_.empty() && error) {

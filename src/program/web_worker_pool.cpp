@@ -1,6 +1,6 @@
 // The cost lab's parallel workers in the browser: a WorkerPool (app/worker_pool.h) over Web Workers. The
 // pool itself (starting workers, wiring their MessagePorts, timing a job) is the little JavaScript of
-// web/playground.js (window.apWorkers); each worker runs src/program/kernel_worker.cpp. A finished job comes
+// web/playground.js (window['apWorkers']); each worker runs src/program/kernel_worker.cpp. A finished job comes
 // back through ap_worker_done(), which also asks for a frame so the scene can collect it.
 #ifdef __EMSCRIPTEN__
 #include <emscripten.h>
@@ -15,7 +15,7 @@ namespace {
 class WebWorkerPool final : public ap::WorkerPool {
  public:
   int max_workers() const override {
-    return EM_ASM_INT({ return window.apWorkers ? window.apWorkers.maxWorkers() : 0; });
+    return EM_ASM_INT({ return window['apWorkers'] ? window['apWorkers']['maxWorkers']() : 0; });
   }
   const char* name() const override { return "Web Workers"; }
   bool submit(const ap::WorkerJob& job) override {
@@ -24,8 +24,8 @@ class WebWorkerPool final : public ap::WorkerPool {
     done_ = false;
     ++job_id_;
     const int ok = EM_ASM_INT({
-      if (!window.apWorkers) return 0;
-      window.apWorkers.submit($0, $1 ? 'gru' : 'attention', $2, $3, $4, $5, $6);
+      if (!window['apWorkers']) return 0;
+      window['apWorkers']['submit']($0, $1 ? 'gru' : 'attention', $2, $3, $4, $5, $6);
       return 1;
     }, job_id_, job.kind == ap::WorkerJobKind::Gru ? 1 : 0, job.n, job.d, job.workers, static_cast<double>(job.reps),
        static_cast<int>(job.seed & 0x7fffffff));
@@ -42,7 +42,7 @@ class WebWorkerPool final : public ap::WorkerPool {
     if (!busy_) return;
     busy_ = false;
     ++job_id_;  // a late reply of the cancelled job no longer matches
-    EM_ASM({ if (window.apWorkers) window.apWorkers.cancel(); });
+    EM_ASM({ if (window['apWorkers']) window['apWorkers']['cancel'](); });
   }
   bool wakes_page() const override { return true; }
 

@@ -3,10 +3,12 @@
 // The first visit carries no Chinese font but the few hanzi an English screen shows ("中文", make_fonts.py's
 // cjk_en). The interface's own Chinese (every hanzi of the sources, about 700, cjk_ui.otf: 114 KB gzipped) is
 // fetched the first time it is needed: the interface turns Chinese (the L key, the button, setState, ?lang=zh,
-// a Chinese browser) or a screen shows one of those hanzi. Until it has arrived the switch is made (lang()
-// and the page API say zh, and answer in Chinese) but the frame keeps drawing in English, with "中文…" on the
-// language button, rather than boxes (ui_frame holds tr() to English while it draws); `ready` waits for it
-// when the page starts in Chinese. A failed fetch is reported, and the frames stay English (readable, the
+// a Chinese browser) or a screen shows one of those hanzi. The page fetches the interface's Chinese text with it
+// (zh_strings.bin, 49 KB gzipped: the first visit carries the English only, app/i18n.h). Until the text has
+// arrived the switch is made (lang() and the page API say zh) but everything answers in English; until the font
+// has, the frame keeps drawing in English, with "中文…" on the language button, rather than boxes (ui_frame
+// holds tr() to English while it draws). getState().fonts.ui_loaded says when both are in; `ready` waits for
+// them when the page starts in Chinese. A failed fetch is reported, and the frames stay English (readable, the
 // message included) while the page API says zh.
 //
 // Beyond the interface's own characters: when text
@@ -37,6 +39,7 @@ namespace {
 
 constexpr const char* kCommonFont = "cjk_common.otf";
 constexpr const char* kUiFont = "cjk_ui.otf";
+constexpr const char* kUiStrings = "zh_strings.bin";  // the page's Chinese text (tools/zh_strings.py)
 
 // The ranges tools/make_fonts.py treats as Chinese (CJK ideographs, punctuation, full-width forms).
 bool is_cjk(uint32_t cp) {
@@ -98,24 +101,48 @@ void glyph_ranges(const std::set<uint32_t>& cps, std::vector<ImWchar>* out) {
   out->push_back(0);
 }
 
-// The interface's own Chinese font: asks for it once, takes it when it arrives (or the error). Then the
-// interface may draw Chinese.
+// The interface's own Chinese: its font and, in the page, its text (zh_strings.bin: the page does not carry the
+// Chinese of its translation tables, app/i18n.h). Asks for both once, takes them as they arrive (or the errors).
+// Then the interface may draw Chinese (ui_loaded: both in).
 void follow_ui_font(PlaygroundState& st, FontFollow& ff) {
   if (!st.fonts.ui_requested) {
     st.fonts.ui_requested = true;
     platform_fetch_asset(kUiFont);  // natively read at once: taken just below
+    if (!chinese_strings_in()) platform_fetch_asset(kUiStrings);
   }
-  if (st.fonts.ui_loaded || ff.ui_failed) return;
+  if (st.fonts.ui_loaded) return;
   std::string error;
-  const AssetState a = platform_asset(kUiFont, &ff.ui_bytes, &error);
-  if (a == AssetState::Ready) {
+  bool changed = false;  // something arrived or failed: worth frames
+  // 1. The text (taken even where the font failed: the messages are Chinese then, the frames English).
+  if (!chinese_strings_in() && !ff.strings_failed) {
+    std::vector<unsigned char> bytes;
+    const AssetState a = platform_asset(kUiStrings, &bytes, &error);
+    if (a == AssetState::Ready) {
+      const Status s = add_fetched_translations(bytes);
+      if (!s.ok) error = local_text(s).english();
+      ff.strings_failed = !s.ok;
+      changed = true;
+    } else if (a == AssetState::Failed) {
+      ff.strings_failed = changed = true;
+    }
+    if (ff.strings_failed)  // English, the message says why
+      report(st, "strings", Status::Error("the interface's Chinese strings could not be loaded, so it stays in English: {0}", {error}));
+  }
+  // 2. The font.
+  if (!ff.ui_font_in && !ff.ui_failed) {
+    const AssetState a = platform_asset(kUiFont, &ff.ui_bytes, &error);
+    if (a == AssetState::Ready) {
+      ff.ui_font_in = changed = true;
+    } else if (a == AssetState::Failed) {
+      ff.ui_failed = changed = true;  // the frames stay English: the message says why
+      report(st, "fonts", Status::Error("the Chinese font could not be loaded, so the interface stays in English: {0}", {error}));
+    }
+  }
+  if (ff.ui_font_in && (chinese_strings_in() || ff.strings_failed)) {
     st.fonts.ui_loaded = true;
     ff.rebuild = true;
-  } else if (a == AssetState::Failed) {
-    ff.ui_failed = true;  // the frames stay English: the message says why
-    report(st, "fonts", Status::Error("the Chinese font could not be loaded, so the interface stays in English: {0}", {error}));
   }
-  if (st.fonts.ui_loaded || ff.ui_failed) platform_request_frames(2);
+  if (changed) platform_request_frames(2);
 }
 
 }  // namespace

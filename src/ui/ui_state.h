@@ -32,6 +32,8 @@ struct FontFollow {
   // an English screen shows one of its hanzi beyond the few embedded (ui_needed).
   bool ui_needed = false;
   bool ui_failed = false;
+  bool strings_failed = false;           // the page's Chinese text could not be fetched or read
+  bool ui_font_in = false;               // its bytes arrived (ui_loaded waits for the page's Chinese text too)
   bool chinese_in_atlas = false;         // the atlas holds all of the interface's own hanzi
   std::vector<unsigned char> ui_bytes;   // once loaded (the atlas points into it; never changed after)
 };

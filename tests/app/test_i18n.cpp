@@ -3,10 +3,15 @@
 
 #include <cstdint>
 #include <cstring>
+#include <fstream>
+#include <iterator>
+#include <map>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "app/i18n.h"
+#include "app/scene_registry.h"
 #include "app/scenes/sdpa_presets.h"
 
 namespace ap {
@@ -41,6 +46,18 @@ bool has_non_ascii(const char* s) {
     if (static_cast<unsigned char>(*p) >= 0x80) return true;
   return false;
 }
+
+// tools/zh_strings.py's file (gen/zh_strings.bin): the page's Chinese, fetched when it turns Chinese.
+std::vector<unsigned char> zh_strings_file() {
+  std::ifstream f(AP_ZH_STRINGS, std::ios::binary);
+  return std::vector<unsigned char>(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+}
+
+#ifdef AP_ZH_FETCHED
+// The wasm build, like the page, compiles no Chinese into its tables: these tests take it from the file before
+// any of them runs, as the page does when it turns Chinese.
+const bool g_zh_loaded = add_fetched_translations(zh_strings_file()).ok;
+#endif
 
 class AppI18n : public ::testing::Test {
  protected:
@@ -101,6 +118,67 @@ TEST_F(AppI18n, EveryKeyHasANonEmptyValidChineseString) {
   }
   // A few strings (e.g. "English / 中文") are the same in both languages, but almost all differ.
   EXPECT_GE(differs, translation_count() * 9 / 10);
+}
+
+// The file, read naively: English → Chinese.
+std::map<std::string, std::string> read_zh_strings(const std::vector<unsigned char>& bytes) {
+  std::map<std::string, std::string> out;
+  const std::string magic = "apzh 1\n";
+  if (bytes.size() < magic.size() || std::string(bytes.begin(), bytes.begin() + static_cast<long>(magic.size())) != magic) return out;
+  std::vector<std::string> strings(1);
+  for (size_t i = magic.size(); i < bytes.size(); ++i) {
+    if (bytes[i] == 0) strings.emplace_back();
+    else strings.back() += static_cast<char>(bytes[i]);
+  }
+  for (size_t i = 0; i + 1 < strings.size(); i += 2) out[strings[i]] = strings[i + 1];
+  return out;
+}
+
+TEST_F(AppI18n, TheFetchedFileHoldsEveryPairOfTheTablesWithItsChinese) {
+  const std::map<std::string, std::string> file = read_zh_strings(zh_strings_file());
+  ASSERT_GT(file.size(), 1000u) << AP_ZH_STRINGS;
+  (void)make_scenes(true);  // registers every scene's table and the quiz's (the views' are not in these tests)
+#ifdef AP_ZH_FETCHED
+  EXPECT_TRUE(g_zh_loaded) << "the wasm tests' Chinese: " << AP_ZH_STRINGS;
+#endif
+  EXPECT_TRUE(chinese_strings_in());
+  int checked = 0;
+  for (int i = 0; i < translation_count(); ++i) {
+    const TrPair p = translation_at(i);
+    ASSERT_NE(p.zh, nullptr) << p.en;
+    const auto it = file.find(p.en);
+    ASSERT_NE(it, file.end()) << "not in " << AP_ZH_STRINGS << ": " << p.en;
+    EXPECT_EQ(it->second, p.zh) << p.en;  // natively the compiled Chinese: tools/zh_strings.py read it alike
+    ++checked;
+  }
+  EXPECT_EQ(checked, translation_count());
+  EXPECT_GT(checked, 900);
+}
+
+TEST_F(AppI18n, AMalformedStringsFileIsRefusedAndChangesNothing) {
+  set_lang(Lang::Zh);
+  auto bytes = [](const std::string& s) { return std::vector<unsigned char>(s.begin(), s.end()); };
+  const std::string ok = std::string("apzh 1\n") + "Controls" + '\0' + "X" + '\0';
+  const std::vector<std::string> bad = {
+      "",                                                          // empty
+      "apzh 1\n",                                                  // no pair at all
+      "apzh 2\nControls\0X\0",                                   // another format
+      std::string("apzh 1\nControls") + '\0' + "X",              // cut short: no NUL after the Chinese
+      std::string("apzh 1\nControls"),                            // cut short: no Chinese
+      std::string("apzh 1\n") + '\0' + "X" + '\0',               // empty English
+      std::string("apzh 1\nControls") + '\0' + "\xC3" + '\0',   // not UTF-8
+      ok + "Mask" + '\0',                                         // the last pair cut short
+  };
+  for (const std::string& b : bad) {
+    const Status s = add_fetched_translations(bytes(b));
+    EXPECT_FALSE(s.ok) << b;
+    EXPECT_FALSE(localize(s).empty());
+    EXPECT_STREQ(tr("Controls"), "控制面板") << "a refused file changed the strings";
+  }
+  // The real file again: taken (idempotent).
+  EXPECT_TRUE(add_fetched_translations(zh_strings_file()).ok);
+  EXPECT_STREQ(tr("Controls"), "控制面板");
+  EXPECT_STREQ(tr("Mask"), "掩码");
 }
 
 TEST_F(AppI18n, KeysAreUnique) {

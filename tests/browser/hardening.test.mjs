@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { dist, serveDist, launch, openPage, frames, screenshot, clickInFrames } from './helpers.mjs';
+import { dist, serveDist, launch, openPage, frames, screenshot, clickInFrames, chineseFontIn } from './helpers.mjs';
 
 let server, url, browser;
 before(async () => { ({ server, url } = await serveDist()); browser = await launch(); });
@@ -116,8 +116,9 @@ test('refusals made in playground.js are shown on screen; nothing else changes',
     assert.ok(s.errors.includes(`${call}: ${r.error}`), `${name}: ${JSON.stringify(s.errors)} lacks ${r.error}`);
     assert.deepEqual(view(s), before, `${name} changed nothing`);
   }
-  // In Chinese, the same refusal in Chinese.
+  // In Chinese (once its text is in: fetched on the first switch), the same refusal in Chinese.
   assert.deepEqual(await page.evaluate(() => window.playground.setState({ lang: 'zh' })), { ok: true });
+  await chineseFontIn(page);
   await page.evaluate(() => window.playground.step('x'));
   await frames(page, 2);
   const zh = await page.evaluate(() => window.playground.getState({ matrices: false }));

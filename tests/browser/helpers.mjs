@@ -66,13 +66,14 @@ export async function frames(page, n = 3) {
   for (let i = 0; i < n; i++) await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r())));
 }
 
-// A Chinese interface draws in English until its font has arrived (src/ui/font_loader.cpp, fetched on the
-// first switch): a picture waits for it (a few frames on 127.0.0.1), at most 10 s.
+// A Chinese interface draws in English until its font has arrived, and answers in English until its text has
+// (src/ui/font_loader.cpp: both fetched on the first switch): a picture, or a check of the page API's Chinese
+// texts, waits for them (a few frames on 127.0.0.1), at most 10 s.
 export async function chineseFontIn(page) {
   await page.waitForFunction(() => {
     let s;
     try { s = window.playground.getState({ matrices: false }); } catch (e) { return true; }  // a host page, a page not started
-    return !s || s.lang !== 'zh' || !s.fonts || s.fonts.ui_loaded || (s.errors || []).some((e) => /Chinese font|中文字体/.test(e));
+    return !s || s.lang !== 'zh' || !s.fonts || s.fonts.ui_loaded || (s.errors || []).some((e) => /Chinese font|中文字体|Chinese strings/.test(e));
   }, null, { timeout: 10000, polling: 50 });
 }
 

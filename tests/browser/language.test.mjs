@@ -135,12 +135,26 @@ async function slowFontPage(query, delay) {
   return { page, errors };
 }
 
-test('an English visit downloads no Chinese font; the first switch fetches it and draws English until it is in', async () => {
+test('an English visit downloads no Chinese font nor text; the first switch fetches them and draws English until they are in', async () => {
   // The font takes a second and a half: the switch must neither wait for it nor show boxes meanwhile.
   const { page, errors } = await slowFontPage('?scene=sdpa&step=2', 1500);
   await frames(page, 4);
-  const fonts = () => page.evaluate(() => performance.getEntriesByType('resource').map((r) => r.name).filter((n) => /cjk_/.test(n)));
-  assert.deepEqual(await fonts(), [], 'the first visit in English fetches no Chinese font');
+  const fonts = () => page.evaluate(() => performance.getEntriesByType('resource').map((r) => r.name).filter((n) => /cjk_|zh_strings/.test(n)));
+  assert.deepEqual(await fonts(), [], 'the first visit in English fetches no Chinese font nor text');
+  // The page's module carries the English of each string only (src/app/i18n.h, AP_ZH_FETCHED).
+  const inModule = await page.evaluate(async () => {
+    const wasm = new Uint8Array(await (await fetch('attention_playground.wasm')).arrayBuffer());
+    const has = (text) => {
+      const b = new TextEncoder().encode(text);
+      outer: for (let i = 0; i + b.length <= wasm.length; i++) {
+        for (let k = 0; k < b.length; k++) if (wasm[i + k] !== b[k]) continue outer;
+        return true;
+      }
+      return false;
+    };
+    return { zh: ['控制面板', '缩放点积注意力', '上一课'].filter(has), en: ['Controls', 'Previous lesson'].filter(has) };
+  });
+  assert.deepEqual(inModule, { zh: [], en: ['Controls', 'Previous lesson'] }, 'the module holds the English strings, not their Chinese');
   let s = await state(page);
   assert.equal(s.fonts.ui_requested, false);
   await page.evaluate(() => document.getElementById('canvas').focus());
@@ -154,7 +168,13 @@ test('an English visit downloads no Chinese font; the first switch fetches it an
   await frames(page, 3);
   await page.screenshot({ path: path.join(shots, 'language-font-pending.png') });  // English, with "中文…"
   await page.waitForFunction(() => window.playground.getState({ matrices: false }).fonts.ui_loaded, null, { timeout: 10000 });
-  assert.deepEqual((await fonts()).map((n) => n.replace(/^.*\//, '')), ['cjk_ui.otf.gz'], 'only the interface font, compressed');
+  assert.deepEqual((await fonts()).map((n) => n.replace(/^.*\//, '')).sort(), ['cjk_ui.otf.gz', 'zh_strings.bin.gz'],
+    'only the interface font and text, compressed');
+  // The text is in: the page API's texts are Chinese (a refusal on screen, in the learner's language; the
+  // answer to the call itself is English, for the course page's code).
+  const refusal = await page.evaluate(() => window.playground.setState({ scene: 'nope' }));
+  assert.match(refusal.error, /^unknown scene 'nope'/, refusal.error);
+  assert.ok((await state(page)).errors.some((e) => /未知场景“nope”/.test(e)), JSON.stringify((await state(page)).errors));
   assert.equal((await state(page)).fonts.missing, '', 'every character of the Chinese interface has its glyph');
   assert.ok(await framesAdvance(page, page));
   await screenshot(page, 'language-font-arrived-zh.png');
@@ -188,4 +208,31 @@ test('a Chinese font that cannot be fetched is reported, and the screen stays re
   // The failed fetch itself is the browser's console error (net::ERR_FAILED), nothing else.
   assert.ok(errors.every((e) => /Failed to load resource|ERR_FAILED/.test(e)), JSON.stringify(errors));
   await page.close();
+});
+
+test('Chinese text that cannot be fetched, or is not in its format, is reported; the interface stays English and alive', async () => {
+  for (const [how, fulfil] of [['aborted', (route) => route.abort()],
+                               ['malformed', (route) => route.fulfill({ status: 200, contentType: 'application/octet-stream', body: Buffer.from('not the strings') })]]) {
+    const page = await browser.context.newPage();
+    const errors = watch(page);
+    await page.route('**/zh_strings.bin*', fulfil);
+    await page.goto(url + '?scene=sdpa');
+    await page.evaluate(() => window.playground.ready);
+    assert.deepEqual(await page.evaluate(() => window.playground.setState({ lang: 'zh' })), { ok: true });
+    await page.waitForFunction(() => window.playground.getState({ matrices: false }).errors.some((e) => /Chinese strings could not be loaded/.test(e)),
+      null, { timeout: 10000 });
+    const s = await state(page);
+    assert.equal(s.lang, 'zh', how);
+    const shown = s.errors.find((e) => /Chinese strings/.test(e));
+    if (how === 'malformed') assert.match(shown, /not in their format/, shown);
+    await page.waitForFunction(() => window.playground.getState({ matrices: false }).fonts.ui_loaded, null, { timeout: 10000 });
+    await page.evaluate(() => window.playground.setState({ scene: 'nope' }));
+    const shownNow = (await state(page)).errors;
+    assert.ok(shownNow.some((e) => /unknown scene 'nope'/.test(e)) && !shownNow.some((e) => /未知场景/.test(e)),
+      `English, the text being absent: ${JSON.stringify(shownNow)}`);
+    assert.ok(await framesAdvance(page, page), 'frames keep coming');
+    await screenshot(page, `language-strings-${how}.png`);
+    assert.ok(errors.every((e) => /Failed to load resource|ERR_FAILED/.test(e)), JSON.stringify(errors));
+    await page.close();
+  }
 });

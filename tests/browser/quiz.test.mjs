@@ -2,7 +2,7 @@
 // mouse, the answer is judged and explained; in Chinese too (build/screenshots/quiz-*.png).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launch, openPage, screenshot, frames } from './helpers.mjs';
+import { serveDist, launch, openPage, screenshot, frames, chineseFontIn } from './helpers.mjs';
 
 let server, url, browser;
 before(async () => { ({ server, url } = await serveDist()); browser = await launch(); });
@@ -32,6 +32,7 @@ test('check yourself: open, pick an option with the mouse, the explanation shows
   await screenshot(page, 'quiz-answered-en.png');
   // The right answer through the page API, then the same panel in Chinese.
   assert.deepEqual(await page.evaluate(() => window.playground.setState({ answer: { id: 'why-sqrt', option: 1 }, lang: 'zh' })), { ok: true });
+  await chineseFontIn(page);  // the interface's Chinese text arrives with its font (fetched on the first switch)
   q = await quiz();
   assert.equal(q[0].right, true);
   assert.match(q[0].explanation, /方差/);

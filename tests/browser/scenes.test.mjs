@@ -3,7 +3,7 @@
 // matrices, deep nesting). Screenshots go to build/screenshots/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launch, openPage, screenshot, frames, BARE } from './helpers.mjs';
+import { serveDist, launch, openPage, screenshot, frames, BARE, chineseFontIn } from './helpers.mjs';
 
 let server, url, browser;
 before(async () => { ({ server, url } = await serveDist()); browser = await launch(); });
@@ -102,6 +102,7 @@ test('a link restores the view, hand-set matrices included', async () => {
   const { page, errors } = await openPage(browser.context, url + BARE);
   await page.evaluate(() => window.playground.setState({ preset: 'cats' }));
   await page.evaluate(() => window.playground.setState({ matrices: { Q: [[0.5, -1.25], [2, 0], [1, 1]] }, mask: 'causal', step: { index: 4, sub: 5 }, lang: 'zh' }));
+  await chineseFontIn(page);  // its texts (the quiz) are Chinese once the interface's Chinese has arrived, as a link's are at ready
   const want = await page.evaluate(() => window.playground.getState());
   const link = await page.evaluate(() => window.playground.link());
   assert.match(link, /[?&]m=v1\./);
