@@ -11,6 +11,7 @@ the program registers, with the same Chinese.
 """
 import gzip
 import pathlib
+import re
 import sys
 
 from i18n_tables import read_tables, unescape
@@ -27,6 +28,11 @@ def main():
         sys.exit(1)
     data = bytearray(MAGIC)
     for en, zh in table.items():
+        # unescape() resolves the escapes the tables use, after joining adjacent literals; the compiler resolves
+        # each literal first. They agree for \" \\ and \n only: refuse anything else rather than differ.
+        for raw in (en, zh):
+            if re.search(r'\\[^"\\n]', raw.replace("\\\\", "")):
+                sys.exit(f"zh_strings.py: an escape other than \\\" \\\\ \\n in {raw!r}: write the character itself")
         for s in (unescape(en), unescape(zh)):
             b = s.encode("utf-8")
             if b"\0" in b:

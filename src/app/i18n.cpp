@@ -3,6 +3,7 @@
 #include "i18n.h"
 
 #include <cstring>
+#include <deque>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -387,8 +388,9 @@ struct Tables {
   std::vector<std::pair<const TrPair*, size_t>> tables{{kTable, sizeof kTable / sizeof kTable[0]}};
   std::unordered_map<std::string, const char*> map;
   bool stale = true;
-  // The fetched file, kept whole (its strings are NUL-terminated in place: `map` and `fetched` point into it).
-  std::string fetched_bytes;
+  // The fetched files, each kept whole for good (their strings are NUL-terminated in place: `map`, `fetched` and
+  // what tr() handed out point into them; a deque never moves its elements).
+  std::deque<std::string> fetched_files;
   std::unordered_map<std::string, const char*> fetched;  // English → Chinese
 };
 
@@ -444,9 +446,9 @@ Status add_fetched_translations(const std::vector<unsigned char>& bytes) {
   if (pairs.empty()) return Status::Error("the interface's Chinese strings are cut short");
   // 2. Take it: the strings point into the kept copy.
   Tables& t = tables();
-  t.fetched_bytes = std::move(all);
+  const std::string& kept = t.fetched_files.emplace_back(std::move(all));
   t.fetched.clear();
-  for (const auto& [en, zh] : pairs) t.fetched[t.fetched_bytes.c_str() + en] = t.fetched_bytes.c_str() + zh;
+  for (const auto& [en, zh] : pairs) t.fetched[kept.c_str() + en] = kept.c_str() + zh;
   t.stale = true;
   return Status::Ok();
 }
@@ -526,7 +528,9 @@ std::vector<std::string> localize_args(const std::vector<std::string>& args) {
 
 std::string localize(const LocalText& t) {
   const std::string body = format_template(tr(t.tmpl.c_str()), localize_args(t.args));
-  return t.prefix.empty() ? body : std::string(tr(t.prefix.c_str())) + (lang() == Lang::Zh ? "：" : ": ") + body;
+  // The full-width colon where the text is answered in Chinese (not while it waits for its font or text).
+  const bool chinese = g_lang == Lang::Zh && g_zh_drawable && chinese_strings_in();
+  return t.prefix.empty() ? body : std::string(tr(t.prefix.c_str())) + (chinese ? "：" : ": ") + body;
 }
 
 std::string localize(const Status& s) { return s.ok ? std::string() : format_template(tr(s.code), localize_args(s.args)); }
