@@ -23,10 +23,15 @@ Status BugTraining::start() {
   if (state_ == State::Idle) {
     for (int k = 0; k < kRuns; ++k) AP_TRY(runs_[k].init(recipe_, kMasks[k]));
     seconds_ = longest_slice_ms_ = 0;
-    measured_ = 0;
+    restart_measuring();
   }
   if (state_ == State::Idle || state_ == State::Paused) state_ = State::Running;
   return Status::Ok();
+}
+
+void BugTraining::restart_measuring() {
+  measured_ = measure_pass_ = measure_at_ = 0;
+  tally_ = {};
 }
 
 void BugTraining::pause() {
@@ -36,7 +41,7 @@ void BugTraining::pause() {
 void BugTraining::reset() {
   state_ = State::Idle;
   for (train::BugLabRun& r : runs_) r = train::BugLabRun{};
-  measured_ = 0;
+  restart_measuring();
   seconds_ = longest_slice_ms_ = 0;
 }
 
@@ -53,10 +58,19 @@ bool BugTraining::slice(double budget_ms) {
       }
       next->advance(1);
     } else {
-      // 2. one model's measurement per pass: teacher-forced and generated, on the same held-out prompts
+      // 2. each model measured on the same held-out prompts, teacher-forced then generated, a batch of prompts
+      //    a unit (the counts of a pass's units add up to the whole pass's figure)
       train::BugLabRun& r = runs_[measured_];
-      teacher_forced_[measured_] = r.teacher_forced_accuracy(train::kBugLabPrompts);
-      generation_[measured_] = r.generation_accuracy(train::kBugLabPrompts);
+      const int n = std::min(std::max(r.measure_batch(), 1), train::kBugLabPrompts - measure_at_);
+      if (measure_pass_ == 0) r.tally_teacher_forced(measure_at_, n, &tally_);
+      else r.tally_generation(measure_at_, n, &tally_);
+      measure_at_ += n;
+      if (measure_at_ < train::kBugLabPrompts) return;
+      (measure_pass_ == 0 ? teacher_forced_ : generation_)[measured_] = tally_.share();
+      tally_ = {};
+      measure_at_ = 0;
+      if (++measure_pass_ < 2) return;
+      measure_pass_ = 0;
       samples_[measured_] = r.generate_sample(0);
       if (++measured_ == kRuns) state_ = State::Done;
     }

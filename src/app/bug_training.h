@@ -3,7 +3,7 @@
 // softmax, step for step on the same sequences, then each measured: training loss, held-out accuracy with the whole sequence given (teacher
 // forcing), and held-out accuracy of what it writes on its own from a prompt (generation).
 //
-//   Idle ──start──> Running ──all at their last step──> Measuring (one model per slice) ──> Done
+//   Idle ──start──> Running ──all at their last step──> Measuring (a batch of prompts a unit) ──> Done
 //                    pause ⇅ start                                      reset (any time) ──> Idle
 #pragma once
 #include <nlohmann/json.hpp>
@@ -64,7 +64,12 @@ class BugTraining {
   train::BugLabRun runs_[kRuns];
   double generation_[kRuns] = {0, 0, 0}, teacher_forced_[kRuns] = {0, 0, 0};
   train::BugLabRun::Sample samples_[kRuns];
-  int measured_ = 0;
+  // The measurement in slices: run measured_, its pass (0 teacher-forced, 1 generation), the next held-out
+  // prompt, and the pass's counts so far. A unit is one model batch of prompts (a few milliseconds; a whole
+  // model's measurement was one unit of about 30 ms).
+  int measured_ = 0, measure_pass_ = 0, measure_at_ = 0;
+  train::BugLabRun::Tally tally_;
+  void restart_measuring();
   State state_ = State::Idle;
   double seconds_ = 0, longest_slice_ms_ = 0;
 };

@@ -473,8 +473,11 @@ bool parse_lang(const char* s, Lang* out) {
   return false;
 }
 
+// Chinese chosen, drawable (its font in the atlas) and its text fetched: what tr() and localize's colon follow.
+static bool answers_in_chinese() { return g_lang == Lang::Zh && g_zh_drawable && chinese_strings_in(); }
+
 const char* tr(const char* english) {
-  if (g_lang == Lang::En || !g_zh_drawable || !english) return english;
+  if (!answers_in_chinese() || !english) return english;
   const auto& t = table();
   const auto it = t.find(english);
   return it == t.end() || !it->second ? english : it->second;
@@ -529,8 +532,7 @@ std::vector<std::string> localize_args(const std::vector<std::string>& args) {
 std::string localize(const LocalText& t) {
   const std::string body = format_template(tr(t.tmpl.c_str()), localize_args(t.args));
   // The full-width colon where the text is answered in Chinese (not while it waits for its font or text).
-  const bool chinese = g_lang == Lang::Zh && g_zh_drawable && chinese_strings_in();
-  return t.prefix.empty() ? body : std::string(tr(t.prefix.c_str())) + (chinese ? "：" : ": ") + body;
+  return t.prefix.empty() ? body : std::string(tr(t.prefix.c_str())) + (answers_in_chinese() ? "：" : ": ") + body;
 }
 
 std::string localize(const Status& s) { return s.ok ? std::string() : format_template(tr(s.code), localize_args(s.args)); }

@@ -2,7 +2,7 @@
 // bottleneck, Bahdanau, Luong and masks scenes. Once, for all of them:
 //   - setState's field "training" (a command, or getState's object back) beside the scene's own fields;
 //   - getState's "training": the race's object;
-//   - the frame loop's time while it trains (one slice per frame).
+//   - the frame loop's time while it trains (a slice per frame, and per work turn between frames).
 #pragma once
 #include <nlohmann/json.hpp>
 

@@ -50,6 +50,8 @@ struct PlatformData {
   FrameFn frame = nullptr;
   bool (*before)(const FrameInfo&) = nullptr;
   bool (*busy)() = nullptr;
+  bool (*only_work)() = nullptr;  // platform_set_work_turns
+  void (*work)() = nullptr;
   // the loop's pacing: draw only when something changes
   Uint64 last_counter = 0;
   bool quit = false;
@@ -157,8 +159,13 @@ void one_frame() {
     return;
   }
   g.idle_turns = 0;
-  if (g.pending_frames > 0) --g.pending_frames;
   const Uint64 now = SDL_GetPerformanceCounter();
+  if (!resized && !typing && g.pending_frames <= 0 && g.only_work && g.only_work() && g.last_counter != 0 &&
+      double(now - g.last_counter) < kWorkDrawInterval * double(SDL_GetPerformanceFrequency())) {
+    g.work();  // a turn that only works: nothing drawn, nothing presented
+    return;
+  }
+  if (g.pending_frames > 0) --g.pending_frames;
   if (g.last_counter != 0) info.dt = double(now - g.last_counter) / double(SDL_GetPerformanceFrequency());
   g.last_counter = now;
   // Dear ImGui 1.86 aborts on a zero delta ("Need a positive DeltaTime"), which headless browsers with a
@@ -260,6 +267,11 @@ void platform_request_frames_paced(int n, double min_interval_s) {
   if (g.paced_due == 0) g.paced_frames = 0;
   g.paced_due = next;  // drawn then: the news that came meanwhile, the newest included
   g.paced_frames = std::max(g.paced_frames, n);
+}
+
+void platform_set_work_turns(bool (*only_work)(), void (*work)()) {
+  g.only_work = only_work;
+  g.work = work;
 }
 
 void platform_run(FrameFn frame, bool (*before_new_frame)(const FrameInfo&), bool (*busy)()) {

@@ -25,6 +25,8 @@ ap::UiState* g_ui = nullptr;
 bool before_frame(const ap::FrameInfo& f) { return ap::ui_prepare_fonts(*g_state, *g_ui, f); }
 void frame(const ap::FrameInfo& f) { ap::ui_frame(*g_state, *g_ui, f); }
 bool busy() { return ap::ui_busy(*g_state, *g_ui); }
+bool only_work() { return ap::ui_only_work(*g_state, *g_ui); }
+void work() { ap::ui_work(*g_state); }
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -69,6 +71,7 @@ int main(int argc, char** argv) {
   // unless the link already did).
   ap::platform_mark("ap-model-ready");
   ap::page_api_attach(g_state);
+  ap::platform_set_work_turns(only_work, work);
   ap::platform_run(frame, before_frame, busy);
   ap::ui_shutdown(*g_ui);
   ap::platform_shutdown();

@@ -182,9 +182,19 @@ bool ui_prepare_fonts(PlaygroundState& st, UiState& ui, const FrameInfo& f) {
   return true;
 }
 
-bool ui_busy(const PlaygroundState& st, const UiState& ui) {
-  return ui.style_presenter != st.presenter || st.frames_drawn < 3 || st.timeline().playing() || st.scene().wants_time() || ui.zoom_dragging ||
+// Busy for a reason other than the scene's work spread over frames: something on screen moves or must settle.
+static bool busy_drawing(const PlaygroundState& st, const UiState& ui) {
+  return ui.style_presenter != st.presenter || st.frames_drawn < 3 || st.timeline().playing() || ui.zoom_dragging ||
          ui.font_scale != std::min(ui.frame.dpr * applied_ui_scale(st, ui.frame), 3.f) || ui.font_zoom != applied_ui_scale(st, ui.frame);
+}
+
+bool ui_busy(const PlaygroundState& st, const UiState& ui) { return busy_drawing(st, ui) || st.scene().wants_time(); }
+
+bool ui_only_work(const PlaygroundState& st, const UiState& ui) { return st.scene().wants_time() && !busy_drawing(st, ui); }
+
+void ui_work(PlaygroundState& st) {
+  st.scene().run_slice(kWorkSliceMs);
+  for (auto& scene : st.scenes) scene->poll();
 }
 
 void ui_shutdown(UiState& ui) {
@@ -211,7 +221,7 @@ void ui_frame(PlaygroundState& st, UiState& ui, const FrameInfo& f) {
   }
   st.timeline().advance(f.dt);
   // A scene with work spread over frames (a measurement sweep) gets a slice of this frame.
-  if (st.scene().wants_time()) st.scene().run_slice(12.0);
+  if (st.scene().wants_time()) st.scene().run_slice(kFrameSliceMs);
   for (auto& scene : st.scenes) scene->poll();
   fonts_follow_text(st, ui);
   // `ready`: the browser asks for this frame, so the one before is on screen (the bare WebGL2 page of

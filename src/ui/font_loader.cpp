@@ -4,7 +4,7 @@
 // cjk_en). The interface's own Chinese (every hanzi of the sources, about 700, cjk_ui.otf: 114 KB gzipped) is
 // fetched the first time it is needed: the interface turns Chinese (the L key, the button, setState, ?lang=zh,
 // a Chinese browser) or a screen shows one of those hanzi. The page fetches the interface's Chinese text with it
-// (zh_strings.bin, 49 KB gzipped: the first visit carries the English only, app/i18n.h). Until the text has
+// (zh_strings.bin, 57 KB gzipped: the first visit carries the English only, app/i18n.h). Until the text has
 // arrived the switch is made (lang() and the page API say zh) but everything answers in English; until the font
 // has, the frame keeps drawing in English, with "中文…" on the language button, rather than boxes (ui_frame
 // holds tr() to English while it draws). getState().fonts.ui_loaded says when both are in; `ready` waits for

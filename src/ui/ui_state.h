@@ -91,6 +91,17 @@ void set_presenter(PlaygroundState& st, bool on);
 // True while something on screen moves by itself (an animation, a measurement running, a font rebuild
 // pending): the platform keeps drawing frames. Otherwise it draws only on input.
 bool ui_busy(const PlaygroundState& st, const UiState& ui);
+// Busy only with the scene's work spread over frames (a race, a sweep): then the platform's turns between drawn
+// frames run ui_work, a slice of it and the scenes' polls, without drawing (platform_set_work_turns).
+bool ui_only_work(const PlaygroundState& st, const UiState& ui);
+void ui_work(PlaygroundState& st);
+// A scene's slice (Scene::run_slice) of a drawn frame, and of a work turn. Measured in headless Chromium on the
+// bottleneck race (tests/browser/bottleneck.test.mjs): with 12 ms slices in drawn frames only, the race took 1.9×
+// its training time, since a drawn frame costs the browser about 12 ms beyond its function; with work turns of
+// 28 ms between frames drawn every 0.1 s it takes about 1.25× (a turn's slice is about 24 ms of 25).
+// timed_slice begins no unit that would end past the budget, so a turn stays well under 50 ms.
+constexpr double kFrameSliceMs = 12.0;
+constexpr double kWorkSliceMs = 28.0;
 
 // Panels, one per file (src/ui/*.cpp).
 void top_bar(PlaygroundState& st, UiState& ui, float height);

@@ -206,6 +206,15 @@ TEST(AppSeq2SeqRace, TheMasksSceneTrainsWithTheBug) {
   EXPECT_EQ(b["mask_after_softmax"]["train_loss"].get<double>(), s.race().run(2).train_loss());
   EXPECT_EQ(b["mask_after_softmax"]["generation_accuracy"].get<double>(), s.race().generation(2));
   EXPECT_EQ(b["mask_after_softmax"]["teacher_forced_accuracy"].get<double>(), s.race().teacher_forced(2));
+  // Measured a batch of prompts a slice: the same figures as each model measured whole, once trained alone.
+  for (int k = 0; k < BugTraining::kRuns; ++k) {
+    train::BugLabRun alone;
+    ASSERT_TRUE(alone.init(r, BugTraining::kMasks[k]).ok);
+    alone.advance(r.steps);
+    EXPECT_EQ(s.race().teacher_forced(k), alone.teacher_forced_accuracy(train::kBugLabPrompts)) << "run " << k;
+    EXPECT_EQ(s.race().generation(k), alone.generation_accuracy(train::kBugLabPrompts)) << "run " << k;
+    EXPECT_EQ(s.race().sample(k).written, alone.generate_sample(0).written) << "run " << k;
+  }
   ASSERT_TRUE(prepare_commit(s, doc).ok);  // getState back: accepted, nothing restarts
   EXPECT_EQ(scene_doc(s)["training"]["state"], "done");
   ASSERT_TRUE(prepare_commit(s, json{{"training", "reset"}}).ok);

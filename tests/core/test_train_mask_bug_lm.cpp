@@ -79,6 +79,36 @@ TEST(CoreTrainMaskBugLm, BatchedGenerationEqualsOneSequenceAtATime) {
   EXPECT_EQ(run.generation_accuracy(n), one_at_a_time);
 }
 
+// The tallies a slice counts (BugTraining measures a batch of prompts a unit) add up to the whole measurement,
+// whatever the cut, and a range past the set's end is clamped.
+TEST(CoreTrainMaskBugLm, TalliesOverPiecesAddUpToTheWholeMeasurement) {
+  BugLabRecipe r;
+  r.steps = 100;
+  for (const BugLabMask mask : {BugLabMask::Causal, BugLabMask::Forgotten}) {
+    BugLabRun run;
+    ASSERT_TRUE(run.init(r, mask).ok);
+    run.advance(100);
+    const int n = 70;
+    const double whole_tf = run.teacher_forced_accuracy(n), whole_gen = run.generation_accuracy(n);
+    BugLabRun::Tally tf, gen;
+    for (const int piece : {1, 5, 13, 19, 32}) {  // 70 prompts: 1 + 5 + 13 + 19 + 32
+      const int first = static_cast<int>(tf.total / kInductionRows);
+      run.tally_teacher_forced(first, piece, &tf);
+      run.tally_generation(first, piece, &gen);
+    }
+    EXPECT_EQ(tf.total, static_cast<long long>(n) * kInductionRows);
+    EXPECT_EQ(gen.total, static_cast<long long>(n) * kInductionRows);
+    EXPECT_EQ(tf.share(), whole_tf);
+    EXPECT_EQ(gen.share(), whole_gen);
+    BugLabRun::Tally past;
+    run.tally_generation(kInductionHeldout - 3, 10, &past);
+    EXPECT_EQ(past.total, 3 * kInductionRows);
+    run.tally_generation(-5, 0, &past);
+    run.tally_teacher_forced(kInductionHeldout + 4, 8, &past);
+    EXPECT_EQ(past.total, 3 * kInductionRows);
+  }
+}
+
 TEST(CoreTrainMaskBugLm, TheSameRecipeGivesTheSameLosses) {
   BugLabRecipe r;
   r.steps = 60;

@@ -133,33 +133,38 @@ void BugLabRun::generate(size_t first, int B, std::vector<std::vector<int>>* wri
   }
 }
 
-double BugLabRun::generation_accuracy(int prompts) {
-  const int count = std::clamp(prompts, 0, static_cast<int>(data_.heldout.size()));
-  const int chunk = model_.config().max_batch;
-  long long right = 0, total = 0;
-  std::vector<std::vector<int>> written;
-  for (int first = 0; first < count; first += chunk) {
-    const int B = std::min(chunk, count - first);
-    generate(static_cast<size_t>(first), B, &written);
-    for (int s = 0; s < B; ++s) {
-      const InductionSequence& q = data_.heldout[static_cast<size_t>(first + s)];
-      for (int r = 0; r < kInductionRows && r < static_cast<int>(written[static_cast<size_t>(s)].size()); ++r)
-        right += written[static_cast<size_t>(s)][static_cast<size_t>(r)] == q.target(r);
-      total += kInductionRows;
-    }
-  }
-  return total ? static_cast<double>(right) / static_cast<double>(total) : 0.0;
+// [first, first + count) clamped to the held-out set: the sequences a tally counts.
+static void clamp_range(int first, int count, int size, int* from, int* to) {
+  *from = std::clamp(first, 0, size);
+  *to = std::clamp(first + std::max(count, 0), *from, size);
 }
 
-double BugLabRun::teacher_forced_accuracy(int prompts) {
-  const int count = std::clamp(prompts, 0, static_cast<int>(data_.heldout.size()));
-  const int chunk = model_.config().max_batch;
-  long long right = 0, total = 0;
+void BugLabRun::tally_generation(int first, int count, Tally* t) {
+  int from = 0, to = 0;
+  clamp_range(first, count, static_cast<int>(data_.heldout.size()), &from, &to);
+  const int chunk = measure_batch();
+  std::vector<std::vector<int>> written;
+  for (int at = from; at < to; at += chunk) {
+    const int B = std::min(chunk, to - at);
+    generate(static_cast<size_t>(at), B, &written);
+    for (int s = 0; s < B; ++s) {
+      const InductionSequence& q = data_.heldout[static_cast<size_t>(at + s)];
+      for (int r = 0; r < kInductionRows && r < static_cast<int>(written[static_cast<size_t>(s)].size()); ++r)
+        t->right += written[static_cast<size_t>(s)][static_cast<size_t>(r)] == q.target(r);
+      t->total += kInductionRows;
+    }
+  }
+}
+
+void BugLabRun::tally_teacher_forced(int first, int count, Tally* t) {
+  int from = 0, to = 0;
+  clamp_range(first, count, static_cast<int>(data_.heldout.size()), &from, &to);
+  const int chunk = measure_batch();
   Batch b;
-  for (int first = 0; first < count; first += chunk) {
-    const int B = std::min(chunk, count - first);
+  for (int at = from; at < to; at += chunk) {
+    const int B = std::min(chunk, to - at);
     std::vector<int> idx(static_cast<size_t>(B));
-    for (int s = 0; s < B; ++s) idx[static_cast<size_t>(s)] = first + s;
+    for (int s = 0; s < B; ++s) idx[static_cast<size_t>(s)] = at + s;
     fill_induction_batch(data_.heldout, idx.data(), B, &b);
     double loss = 0;
     if (!model_.forward(b, &loss).ok) break;
@@ -167,11 +172,22 @@ double BugLabRun::teacher_forced_accuracy(int prompts) {
     for (int n = 0; n < B * kInductionRows; ++n) {
       Eigen::Index best = 0;
       probs.row(n).maxCoeff(&best);
-      right += static_cast<int>(best) == b.target[static_cast<size_t>(n)];
-      ++total;
+      t->right += static_cast<int>(best) == b.target[static_cast<size_t>(n)];
+      ++t->total;
     }
   }
-  return total ? static_cast<double>(right) / static_cast<double>(total) : 0.0;
+}
+
+double BugLabRun::generation_accuracy(int prompts) {
+  Tally t;
+  tally_generation(0, prompts, &t);
+  return t.share();
+}
+
+double BugLabRun::teacher_forced_accuracy(int prompts) {
+  Tally t;
+  tally_teacher_forced(0, prompts, &t);
+  return t.share();
 }
 
 BugLabRun::Sample BugLabRun::generate_sample(int k) {

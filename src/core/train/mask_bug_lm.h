@@ -76,6 +76,15 @@ class BugLabRun {
   // teacher-forced. Forward passes only (not const: the model's activations are reused).
   double generation_accuracy(int prompts);
   double teacher_forced_accuracy(int prompts);
+  // The same counted over held-out sequences [first, first + count) (clamped to the set), added to *t: a
+  // measurement done in slices (BugTraining), one model batch a unit, adds up to the whole one above.
+  struct Tally {
+    long long right = 0, total = 0;
+    double share() const { return total ? static_cast<double>(right) / static_cast<double>(total) : 0.0; }
+  };
+  void tally_generation(int first, int count, Tally* t);
+  void tally_teacher_forced(int first, int count, Tally* t);
+  int measure_batch() const { return model_.config().max_batch; }  // held-out sequences per forward pass
   // A sample for the view: held-out sequence k's prompt, the tokens written, and the true ones.
   struct Sample {
     std::vector<int> prompt, written, truth;
