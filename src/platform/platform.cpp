@@ -160,11 +160,17 @@ void one_frame() {
   }
   g.idle_turns = 0;
   const Uint64 now = SDL_GetPerformanceCounter();
+#ifdef __EMSCRIPTEN__
+  // A turn that only works: nothing drawn, nothing presented (the browser's frame callbacks pace the turns; on
+  // the desktop, where nothing would pace them and a drawn frame costs little, every turn draws). When the work
+  // ends in it, a few frames show where it ended (a layout that changed settles over two: a scrollbar).
   if (!resized && !typing && g.pending_frames <= 0 && g.only_work && g.only_work() && g.last_counter != 0 &&
       double(now - g.last_counter) < kWorkDrawInterval * double(SDL_GetPerformanceFrequency())) {
-    g.work();  // a turn that only works: nothing drawn, nothing presented
+    g.work();
+    if (!(g.busy && g.busy())) g.pending_frames = std::max(g.pending_frames, kSettleFrames);
     return;
   }
+#endif
   if (g.pending_frames > 0) --g.pending_frames;
   if (g.last_counter != 0) info.dt = double(now - g.last_counter) / double(SDL_GetPerformanceFrequency());
   g.last_counter = now;
