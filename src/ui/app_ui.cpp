@@ -192,10 +192,13 @@ bool ui_busy(const PlaygroundState& st, const UiState& ui) { return busy_drawing
 
 bool ui_only_work(const PlaygroundState& st, const UiState& ui) { return st.scene().wants_time() && !busy_drawing(st, ui); }
 
-void ui_work(PlaygroundState& st) {
-  st.scene().run_slice(kWorkSliceMs);
+// A scene with work spread over frames (a race, a measurement sweep) gets a slice; every scene reads its news.
+static void scene_work(PlaygroundState& st, double slice_ms) {
+  if (st.scene().wants_time()) st.scene().run_slice(slice_ms);
   for (auto& scene : st.scenes) scene->poll();
 }
+
+void ui_work(PlaygroundState& st) { scene_work(st, kWorkSliceMs); }
 
 void ui_shutdown(UiState& ui) {
   ui.views.clear();
@@ -220,9 +223,7 @@ void ui_frame(PlaygroundState& st, UiState& ui, const FrameInfo& f) {
     platform_set_document_lang(ui.document_lang.c_str());
   }
   st.timeline().advance(f.dt);
-  // A scene with work spread over frames (a measurement sweep) gets a slice of this frame.
-  if (st.scene().wants_time()) st.scene().run_slice(kFrameSliceMs);
-  for (auto& scene : st.scenes) scene->poll();
+  scene_work(st, kFrameSliceMs);
   fonts_follow_text(st, ui);
   // `ready`: the browser asks for this frame, so the one before is on screen (the bare WebGL2 page of
   // ./build.sh bench counts its first frame the same way). A page that starts in Chinese is ready once its
