@@ -518,6 +518,70 @@
     };
   })();
 
+  // The races' workers (src/program/web_race_host.cpp drives this): each run of a race (bottleneck, Bahdanau,
+  // Luong) in a Web Worker of its own, the training worker's module, so that the runs train in parallel and off
+  // the main thread. Each posts its packed progress after every chunk, and its checkpoint with the last; both go
+  // to the page's module as they arrive. A hidden tab pauses the runs and a visible one resumes them.
+  window.apRace = (function () {
+    var runs = {};  // handle → {worker, running}
+    function toPage(handle, data, checkpoint) {
+      var c = 0, cn = checkpoint ? checkpoint.length : 0;
+      if (cn) { c = Module._malloc(cn); Module.HEAPU8.set(checkpoint, c); }
+      var p = Module._malloc(data.length * 8);
+      Module.HEAPU8.set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), p);
+      Module.ccall('ap_race_report', null, ['number', 'number', 'number', 'number', 'number'], [handle, p, data.length, c, cn]);
+      Module._free(p);
+      if (c) Module._free(c);
+      wake();
+    }
+    function end(handle) {
+      var r = runs[handle];
+      if (r) { r.worker.terminate(); delete runs[handle]; }
+    }
+    function failed(handle, msg) {
+      if (!runs[handle]) return;
+      runs[handle].worker.terminate();
+      Module.ccall('ap_race_failed', null, ['number', 'string'], [handle, String(msg).slice(0, 500)]);
+      wake();
+    }
+    document.addEventListener('visibilitychange', function () {
+      Object.keys(runs).forEach(function (h) {
+        if (runs[h].running) runs[h].worker.postMessage({ type: document.hidden ? 'race-pause' : 'race-run' });
+      });
+    });
+    return {
+      available: function () { return typeof Worker !== 'undefined' && !window.AP_EMBEDDED; },
+      // A worker for the run `handle`: the recipe's bytes, the lengths to measure. 0 when no worker could start.
+      begin: function (handle, recipe, lengths, perLength) {
+        var w;
+        try { w = new Worker(window.AP_TRAIN_WORKER || 'train_worker.js'); } catch (e) { return 0; }
+        runs[handle] = { worker: w, running: false };
+        w.onmessage = function (e) {
+          var m = e.data;
+          if (!runs[handle]) return;
+          if (m.type === 'race-report') toPage(handle, m.data, m.checkpoint);
+          else if (m.type === 'error') failed(handle, m.error);
+        };
+        w.onerror = function (e) { e.preventDefault(); failed(handle, e.message || 'the training worker did not load'); };
+        w.postMessage({ type: 'race-begin', recipe: recipe, lengths: lengths, per_length: perLength }, [recipe.buffer]);
+        return 1;
+      },
+      run: function (handle) {
+        var r = runs[handle];
+        if (!r) return;
+        r.running = true;
+        if (!document.hidden) r.worker.postMessage({ type: 'race-run' });
+      },
+      pause: function (handle) {
+        var r = runs[handle];
+        if (!r) return;
+        r.running = false;
+        r.worker.postMessage({ type: 'race-pause' });
+      },
+      end: end
+    };
+  })();
+
   // The page API (README "Page API").
   window.playground = {
     ready: ready,

@@ -2,6 +2,9 @@
 // decides what it does). It loads its own wasm module (src/program/train_worker.cpp, the core's Trainer) and
 // trains in chunks of about kChunkMs, posting the packed progress (core/train/report.h) after each, so that a
 // 'pause' or a new sentence is read between two chunks. Nothing is shared with the page.
+// The same worker runs one run of a race instead (app/seq2seq_race.h; src/program/web_race_host.cpp decides):
+// 'race-begin' (the recipe's bytes, the lengths to measure), 'race-run', 'race-pause'; it posts 'race-report'
+// (core/train/seq2seq_run.h's packed progress) after each chunk, and with the last one the run's checkpoint.
 'use strict';
 importScripts('train_worker_wasm.js');
 
@@ -14,6 +17,7 @@ var timer = 0;          // a chunk is scheduled
 var pending = [];       // messages that arrived before the module
 var weights = false;    // the run's begin asked for weights: each new evaluation's checkpoint goes with its report
 var weightsStep = -1;   // the evaluation whose checkpoint was posted last
+var racing = false;     // a race's run is being trained (rw_*), not "Watch attention learn"'s model (tw_*)
 // The next chunk is a message to ourselves: it runs after the messages already queued (a 'pause' is read
 // between two chunks), without the 4 ms that nested setTimeout calls are clamped to.
 var tick = new MessageChannel();
@@ -41,8 +45,24 @@ function withString(s, f) {
   try { return f(p); } finally { mod._free(p); }
 }
 function show(sentence) { return withString(sentence, mod._tw_show); }
+function raceReport(last) {
+  var at = mod._rw_report() >> 3, data = mod.HEAPF64.slice(at, at + mod._rw_report_length());
+  var m = { type: 'race-report', data: data }, moved = [data.buffer];
+  if (last) {
+    var p = mod._rw_checkpoint();
+    m.checkpoint = mod.HEAPU8.slice(p, p + mod._rw_checkpoint_length());
+    moved.push(m.checkpoint.buffer);
+  }
+  postMessage(m, moved);
+}
+function raceChunk() {
+  var more = mod._rw_chunk(kChunkMs);
+  raceReport(!more);
+  if (more && until > 0) schedule();
+}
 function chunk() {
   timer = 0;
+  if (racing) { raceChunk(); return; }
   if (mod._tw_stopped() || mod._tw_step() >= until) return;
   var n = Math.max(1, Math.min(until - mod._tw_step(), Math.floor(kChunkMs / perStep)));
   var t0 = performance.now();
@@ -52,7 +72,27 @@ function chunk() {
   if (!mod._tw_stopped() && mod._tw_step() < until) schedule();
 }
 function handle(m) {
-  if (m.type === 'begin') {
+  if (m.type === 'race-begin') {
+    timer = 0;
+    until = 0;
+    racing = true;
+    var recipe = new Uint8Array(m.recipe), lengths = new Int32Array(m.lengths || []);
+    var rp = mod._malloc(recipe.length + 1), lp = mod._malloc(lengths.length * 4 + 4);
+    mod.HEAPU8.set(recipe, rp);
+    mod.HEAP32.set(lengths, lp >> 2);
+    var ok = mod._rw_begin(rp, recipe.length, lp, lengths.length, m.per_length | 0);
+    mod._free(rp);
+    mod._free(lp);
+    if (!ok) { fail(error()); return; }
+    raceReport(false);
+  } else if (m.type === 'race-run') {
+    until = 1;
+    schedule();
+  } else if (m.type === 'race-pause') {
+    until = 0;
+    timer = 0;
+  } else if (m.type === 'begin') {
+    racing = false;
     timer = 0;
     until = 0;
     run = m.run | 0;

@@ -49,6 +49,7 @@ class BugTraining {
   // A held-out prompt and what each model wrote after it (Done).
   const train::BugLabRun::Sample& sample(int k) const { return samples_[k]; }
   double train_seconds() const { return seconds_; }
+  bool in_workers() const { return false; }  // the bug lab trains in slices of the frame loop (a few seconds)
   double longest_slice_ms() const { return longest_slice_ms_; }
 
   // getState's "training": {state, step, steps, seconds, longest_slice_ms, runs: [{mask, step, train_loss, curve}]}.

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "core/train/seq2seq_checkpoint.h"
 #include "core/train/seq2seq_model.h"
 
 namespace ap {
@@ -21,17 +22,21 @@ const char* race_state_name(RaceState s) {
   return "";
 }
 
+namespace {
+RaceHost* g_race_host = nullptr;
+}  // namespace
+
+RaceHost* race_host() { return g_race_host; }
+void set_race_host(RaceHost* host) { g_race_host = host; }
+
 Status Seq2SeqRace::configure(const std::vector<train::Seq2SeqRecipe>& recipes, const std::vector<int>& lengths, int per_length) {
   if (recipes.empty()) return Status::Error("a race needs at least one recipe");
   for (const train::Seq2SeqRecipe& r : recipes) AP_TRY(train::validate_seq2seq_recipe(r));
-  for (int L : lengths)
-    if (L < 1 || L > 30) return Status::Error("{0} must be between {1} and {2}, got {3}", {"length", arg(1), arg(30), arg(L)});
-  if (!lengths.empty() && (per_length < 1 || per_length > 1000))
-    return Status::Error("{0} must be between {1} and {2}, got {3}", {"per_length", arg(1), arg(1000), arg(per_length)});
+  AP_TRY(train::validate_length_measurement(lengths, per_length));
+  reset();
   recipes_ = recipes;
   lengths_ = lengths;
   per_length_ = lengths.empty() ? 0 : per_length;
-  reset();
   return Status::Ok();
 }
 
@@ -52,78 +57,156 @@ Status Seq2SeqRace::command(const std::string& c) { return run_race_command(*thi
 Status Seq2SeqRace::start() {
   if (state_ == State::Running || state_ == State::Measuring || state_ == State::Done) return Status::Ok();
   if (state_ == State::Idle) {
-    // 1. fresh runs at step 0; the pairs measured by length are held out of every run's training
-    std::vector<std::unique_ptr<train::Seq2SeqTrainer>> runs;
+    // 1. fresh runs at step 0, each in a worker when the host takes them all, else here in slices
+    std::vector<std::unique_ptr<train::Seq2SeqRun>> runs;
     for (const train::Seq2SeqRecipe& r : recipes_) {
-      auto t = std::make_unique<train::Seq2SeqTrainer>();
-      AP_TRY(t->init(r, kRaceEvalPairs));
-      runs.push_back(std::move(t));
+      auto run = std::make_unique<train::Seq2SeqRun>();
+      AP_TRY(run->init(r, lengths_, per_length_));
+      runs.push_back(std::move(run));
     }
-    if (!lengths_.empty()) {
-      length_pairs_ = train::length_set(*runs.front(), lengths_, per_length_);
-      for (auto& t : runs) AP_TRY(t->exclude(length_pairs_));
-    }
-    runs_ = std::move(runs);
     seconds_ = 0;
+    longest_slice_ms_ = 0;
+    host_error_.clear();
+    reports_.assign(recipes_.size(), train::RunReport());
+    checkpoints_.assign(recipes_.size(), {});
+    for (size_t k = 0; k < runs.size(); ++k) reports_[k] = train::make_run_report(*runs[k], 0, 0);
+    if (RaceHost* host = host_failed_ ? nullptr : race_host()) {
+      for (const train::Seq2SeqRecipe& r : recipes_) {
+        const int h = host->begin(r, lengths_, per_length_);
+        if (!h) break;
+        handles_.push_back(h);
+      }
+      if (handles_.size() < recipes_.size()) {  // not every run: none (they train together or not at all)
+        for (int h : handles_) host->end(h);
+        handles_.clear();
+      }
+    }
+    if (handles_.empty()) runs_ = std::move(runs);
   }
+  if (RaceHost* host = race_host())
+    for (int h : handles_) host->run(h);
   state_ = State::Running;
+  follow_runs();
   return Status::Ok();
 }
 
+void Seq2SeqRace::start_in_slices() {
+  const std::string error = host_error_;
+  reset();
+  host_failed_ = true;  // (for good: a page whose worker failed once would fail again)
+  (void)start();        // (the recipes were valid when the workers took them)
+  host_error_ = error;
+}
+
 void Seq2SeqRace::pause() {
-  if (state_ == State::Running) state_ = State::Paused;
+  if (state_ != State::Running) return;
+  if (RaceHost* host = race_host())
+    for (int h : handles_) host->pause(h);
+  state_ = State::Paused;
 }
 
 void Seq2SeqRace::reset() {
+  if (RaceHost* host = race_host())
+    for (int h : handles_) host->end(h);
+  handles_.clear();
   runs_.clear();
-  length_pairs_.clear();
-  by_token_.clear();
-  by_sentence_.clear();
-  measure_next_ = 0;
-  measure_ = train::HeldOutProgress();
+  reports_.clear();
+  checkpoints_.clear();
+  host_error_.clear();
   seconds_ = 0;
   longest_slice_ms_ = 0;
   state_ = State::Idle;
 }
 
-bool Seq2SeqRace::slice(double budget_ms) {
-  return timed_slice(budget_ms, [this] { return busy(); }, [&] {
-    if (state_ == State::Running) {
-      // 2. one step of the run furthest behind (by its share of its own budget)
-      train::Seq2SeqTrainer* next = nullptr;
-      double behind = 2.0;
-      for (auto& t : runs_) {
-        if (t->finished() || t->diverged()) continue;
-        const double share = static_cast<double>(t->step()) / t->recipe().steps;
-        if (share < behind) {
-          behind = share;
-          next = t.get();
-        }
-      }
-      if (!next) {
-        state_ = lengths_.empty() ? State::Done : State::Measuring;
-        by_token_.assign(runs_.size(), {});
-        by_sentence_.assign(runs_.size(), {});
-        return;
-      }
-      next->advance(1);
-    } else {
-      // 3. kRaceEvalPairs more pairs of one (run, length) of the measurement: held-out token and sentence
-      //    accuracy of greedy decoding, counted (the counts of its slices add up to the length's figures)
-      const size_t nl = lengths_.size(), run = measure_next_ / nl, li = measure_next_ % nl;
-      if (run >= runs_.size()) {
-        state_ = State::Done;
-        return;
-      }
-      const size_t per = static_cast<size_t>(per_length_);
-      if (!train::tally_slice(runs_[run]->model(), length_pairs_.data() + li * per, per, kRaceEvalPairs, &measure_)) return;
-      by_token_[run].push_back(measure_.tally.tokens());
-      by_sentence_[run].push_back(measure_.tally.sentence_share());
-      measure_ = train::HeldOutProgress();
-      ++measure_next_;
-      if (measure_next_ >= nl * runs_.size()) state_ = State::Done;
+void Seq2SeqRace::follow_runs() {
+  if (!busy()) return;
+  bool training = false, measuring = false;
+  for (const train::RunReport& r : reports_) {
+    training = training || r.training;
+    measuring = measuring || !r.done;
+  }
+  state_ = training ? State::Running : measuring ? State::Measuring : State::Done;
+}
+
+bool Seq2SeqRace::poll_workers() {
+  RaceHost* host = race_host();
+  if (!host) return false;
+  const auto t0 = std::chrono::steady_clock::now();
+  bool moved = false;
+  for (size_t k = 0; k < handles_.size(); ++k) {
+    std::string error;
+    std::vector<uint8_t> bytes;
+    train::RunReport r;
+    if (host->poll(handles_[k], &r, &bytes, &error)) {
+      reports_[k] = std::move(r);
+      if (!bytes.empty()) checkpoints_[k] = std::move(bytes);
+      moved = true;
     }
+    if (!error.empty()) {  // a worker that failed: the race starts again here, in slices
+      host_error_ = error;
+      start_in_slices();
+      return true;
+    }
+  }
+  if (moved) {
+    // A run is done once its checkpoint is here too (they come in one message; a worker that sent none is lost).
+    for (size_t k = 0; k < reports_.size(); ++k)
+      if (reports_[k].done && checkpoints_[k].empty() && !reports_[k].diverged) reports_[k].done = false;
+    follow_runs();
+  }
+  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  longest_slice_ms_ = std::max(longest_slice_ms_, ms);
+  return moved;
+}
+
+bool Seq2SeqRace::slice(double budget_ms) {
+  if (!busy()) return false;
+  if (in_workers()) return poll_workers();
+  const bool moved = timed_slice(budget_ms, [this] { return busy(); }, [&] {
+    // 2. a unit of the run furthest behind (by its share of its own budget) while any trains; then each run's
+    //    measurement by length in turn
+    train::Seq2SeqRun* next = nullptr;
+    double behind = 2.0;
+    for (auto& run : runs_) {
+      if (!run->training()) continue;
+      const double share = static_cast<double>(run->trainer().step()) / run->trainer().recipe().steps;
+      if (share < behind) {
+        behind = share;
+        next = run.get();
+      }
+    }
+    if (!next)
+      for (auto& run : runs_)
+        if (!run->done()) {
+          next = run.get();
+          break;
+        }
+    if (next) next->advance();
+    for (size_t k = 0; k < runs_.size(); ++k) reports_[k] = train::make_run_report(*runs_[k], 0, 0);
+    follow_runs();
   }, &seconds_, &longest_slice_ms_);
+  return moved;
+}
+
+bool Seq2SeqRace::checkpoint(int k, std::vector<uint8_t>* out) const {
+  if (state_ != State::Done || k < 0 || k >= runs() || run(k).diverged) return false;
+  if (in_workers()) {
+    *out = checkpoints_[static_cast<size_t>(k)];
+    return !out->empty();
+  }
+  train::write_seq2seq_checkpoint(runs_[static_cast<size_t>(k)]->trainer(), out);
+  return true;
+}
+
+const train::Seq2SeqTrainer* Seq2SeqRace::trainer(int k) const {
+  return k >= 0 && static_cast<size_t>(k) < runs_.size() ? &runs_[static_cast<size_t>(k)]->trainer() : nullptr;
+}
+
+double Seq2SeqRace::train_seconds() const {
+  if (!in_workers()) return seconds_;
+  double s = 0;
+  for (const train::RunReport& r : reports_) s = std::max(s, r.seconds);
+  return s;
 }
 
 int Seq2SeqRace::total_steps() const {
@@ -134,13 +217,13 @@ int Seq2SeqRace::total_steps() const {
 
 int Seq2SeqRace::done_steps() const {
   int n = 0;
-  for (const auto& t : runs_) n += t->finished() || t->diverged() ? t->recipe().steps : t->step();
+  for (size_t k = 0; k < reports_.size(); ++k) n += reports_[k].training ? reports_[k].step : recipes_[k].steps;  // (a diverged run's budget is spent)
   return n;
 }
 
 int Seq2SeqRace::steps_to(int k, double target) const {
   if (k < 0 || k >= runs()) return -1;
-  for (const train::Seq2SeqCurvePoint& p : run(k).curve())
+  for (const train::Seq2SeqCurvePoint& p : run(k).curve)
     if (p.accuracy >= target) return p.step;
   return -1;
 }
@@ -149,9 +232,11 @@ json Seq2SeqRace::json() const {
   const auto num = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); };
   nlohmann::json j;
   j["state"] = state_name(state_);
+  j["where"] = in_workers() ? "workers" : "page";
+  if (!host_error_.empty()) j["host_error"] = host_error_;
   j["step"] = done_steps();
   j["steps"] = total_steps();
-  j["seconds"] = seconds_;
+  j["seconds"] = train_seconds();
   j["longest_slice_ms"] = longest_slice_ms_;
   nlohmann::json runs = nlohmann::json::array();
   for (size_t k = 0; k < recipes_.size(); ++k) {
@@ -163,17 +248,17 @@ json Seq2SeqRace::json() const {
     o["steps"] = r.steps;
     o["learning_rate"] = r.learning_rate;
     o["decay_from"] = r.decay_from;
-    if (k < runs_.size() && !runs_[k]->curve().empty()) {  // (step 0's evaluation is measured in slices too)
-      const train::Seq2SeqTrainer& t = *runs_[k];
-      const train::Seq2SeqCurvePoint& last = t.curve().back();
-      o["step"] = t.step();
+    if (k < reports_.size() && !reports_[k].curve.empty()) {  // (step 0's evaluation is measured in units too)
+      const train::RunReport& t = reports_[k];
+      const train::Seq2SeqCurvePoint& last = t.curve.back();
+      o["step"] = t.step;
       o["evaluated_step"] = last.step;
       o["heldout_accuracy"] = last.accuracy;
       o["heldout_sentences"] = last.sentences;
       o["alignment"] = num(last.alignment);
-      o["diverged"] = t.diverged();
+      o["diverged"] = t.diverged;
       nlohmann::json curve = nlohmann::json::array();
-      for (const train::Seq2SeqCurvePoint& p : t.curve()) curve.push_back({p.step, num(p.loss), p.accuracy});
+      for (const train::Seq2SeqCurvePoint& p : t.curve) curve.push_back({p.step, num(p.loss), p.accuracy});
       o["curve"] = curve;
     } else {
       o["step"] = 0;

@@ -1,15 +1,20 @@
-// Encoder–decoders trained side by side in the page (core/train/seq2seq_trainer.h), in slices of the frame loop
-// (Scene::run_slice: a step takes milliseconds, so a frame runs a few and stays under its budget): the bottleneck
-// scene races Seq2Seq without and with attention on the same data and budget, the Luong scene its three scores.
+// Encoder–decoders trained side by side in the page (core/train/seq2seq_trainer.h), each in a Web Worker of its
+// own or in slices of the frame loop (Scene::run_slice: a step takes milliseconds, so a frame runs a few and stays
+// under its budget): the bottleneck scene races Seq2Seq without and with attention on the same data and budget,
+// the Luong scene its three scores, the Bahdanau scene trains its one.
 //
 //   Idle ──start──> Running ──every run at its last step──> Measuring (by length, if asked) ──> Done
 //                    │  ^                                                                      │
 //              pause v  │ start                                                       reset ──> Idle
 //                   Paused
-// Round-robin: each slice steps the run that is furthest behind, so the runs advance together and the curves
-// are comparable while they grow. A run that diverges stops with the weights of its last evaluation (the
-// trainer's own rule); the others go on. The measurement by length, one (run, length) per slice, uses pairs that
-// every run excluded before its first step (length_set): never trained on.
+// Each run is a train::Seq2SeqRun (core/train/seq2seq_run.h): its steps, its evaluations, then its measurement
+// by length on pairs it excluded before its first step (length_set): never trained on. Where a RaceHost is set
+// (the web build) each run trains in a worker of its own, in parallel, and the page reads their reports; else
+// (the desktop, the unit tests, a page without workers) in slices of the frame loop, round-robin: each unit goes
+// to the run furthest behind, so that the runs advance together and the curves are comparable while they grow;
+// then each run's measurement in turn. Both give the same figures to the bit (the same units, in each run's
+// own order). A run that diverges stops with the weights of its last evaluation (the trainer's own rule); the
+// others go on.
 #pragma once
 #include <nlohmann/json.hpp>
 
@@ -18,8 +23,9 @@
 #include <vector>
 
 #include "app/scene.h"
-#include "app/timed_slice.h"
+#include "core/timed_slice.h"
 #include "core/status.h"
+#include "core/train/seq2seq_run.h"
 #include "core/train/seq2seq_trainer.h"
 
 namespace ap {
@@ -38,10 +44,25 @@ Status run_race_command(Race& race, const std::string& c) {
   return Status::Ok();
 }
 
-// A race's unit of measuring, in held-out pairs: a run's evaluation (200 pairs, Seq2SeqTrainer::init's
-// eval_pairs) and each length's measurement are measured this many pairs per unit, a few milliseconds, so that
-// a frame's slice ends near its budget (a whole evaluation of the reversal was one unit of about 45 ms).
-constexpr int kRaceEvalPairs = 20;
+// Where a race's runs train, when not in the frame loop's slices: each run in a worker of its own (the web
+// build's Web Workers, src/program/web_race_host.cpp), the page only reading their reports. Set once by the
+// executable (none: the desktop and the unit tests train in slices, as does a page without workers).
+class RaceHost {
+ public:
+  virtual ~RaceHost() = default;
+  // A run of `r` (validated by the caller) and its measurement by length, trained elsewhere: its handle, or 0 when
+  // it cannot be (the race then trains in slices).
+  virtual int begin(const train::Seq2SeqRecipe& r, const std::vector<int>& lengths, int per_length) = 0;
+  virtual void run(int handle) = 0;    // train on (begin leaves the run waiting)
+  virtual void pause(int handle) = 0;  // stop after the current chunk
+  virtual void end(int handle) = 0;    // stop and forget the run
+  // The newest report of `handle` since the last call → true. *checkpoint gets the run's checkpoint
+  // (write_seq2seq_checkpoint) with the report that says it is done; *error a failure of the host (the run is
+  // lost), in English.
+  virtual bool poll(int handle, train::RunReport* out, std::vector<uint8_t>* checkpoint, std::string* error) = 0;
+};
+RaceHost* race_host();
+void set_race_host(RaceHost* host);
 
 class Seq2SeqRace {
  public:
@@ -60,40 +81,54 @@ class Seq2SeqRace {
   void pause();
   void reset();
 
-  // Work for about `budget_ms` (at least one step or one length per call while busy); true when anything moved.
+  // Work for about `budget_ms` (at least one unit per call while busy; in workers: their reports read); true
+  // when anything moved.
   bool slice(double budget_ms);
   State state() const { return state_; }
   bool busy() const { return state_ == State::Running || state_ == State::Measuring; }
-  bool started() const { return !runs_.empty(); }
+  bool started() const { return state_ != State::Idle; }
+  bool in_workers() const { return !handles_.empty(); }
+  // The reason the runs went back to training in slices (a worker that failed), or "".
+  const std::string& host_error() const { return host_error_; }
 
-  int runs() const { return static_cast<int>(runs_.size()); }
-  const train::Seq2SeqTrainer& run(int k) const { return *runs_[static_cast<size_t>(k)]; }
+  // Each run as its last report says (in slices, as of the last slice): step, curve, measurement by length.
+  int runs() const { return static_cast<int>(reports_.size()); }
+  const train::RunReport& run(int k) const { return reports_[static_cast<size_t>(k)]; }
+  // Run k's checkpoint (write_seq2seq_checkpoint) once the race is Done; false before, or for a diverged run.
+  bool checkpoint(int k, std::vector<uint8_t>* out) const;
   int total_steps() const;  // of every run together
   int done_steps() const;
-  double train_seconds() const { return seconds_; }  // time spent in steps and evaluations (not the frames between)
+  // Time spent in steps and evaluations, not the frames between (in workers, the slowest run's).
+  double train_seconds() const;
   double longest_slice_ms() const { return longest_slice_ms_; }  // the longest slice so far: what a frame paid
   // The first evaluated step at which run k's held-out token accuracy reached `target` (−1: not yet).
   int steps_to(int k, double target) const;
   // The measurement by length once Done (empty before): per run, held-out token and sentence accuracy.
   const std::vector<int>& lengths() const { return lengths_; }
   bool measured() const { return state_ == State::Done && !lengths_.empty(); }
-  const std::vector<double>& tokens_by_length(int k) const { return by_token_[static_cast<size_t>(k)]; }
-  const std::vector<double>& sentences_by_length(int k) const { return by_sentence_[static_cast<size_t>(k)]; }
+  const std::vector<double>& tokens_by_length(int k) const { return run(k).tokens_by_length; }
+  const std::vector<double>& sentences_by_length(int k) const { return run(k).sentences_by_length; }
   int per_length() const { return per_length_; }
+  // A run trained in slices (not in workers): its trainer, for the tests (null otherwise).
+  const train::Seq2SeqTrainer* trainer(int k) const;
 
-  // getState's "training": {state, step, steps, seconds, longest_slice_ms, runs: [{attention, step, steps, heldout_accuracy,
-  // heldout_sentences, alignment, diverged, curve: [[step, loss, accuracy], …]}], lengths}.
+  // getState's "training": {state, where, step, steps, seconds, longest_slice_ms, runs: [{attention, step, steps,
+  // heldout_accuracy, heldout_sentences, alignment, diverged, curve: [[step, loss, accuracy], …]}], lengths}.
   nlohmann::json json() const;
 
  private:
+  void start_in_slices();
+  bool poll_workers();
+  void follow_runs();  // Running → Measuring → Done as the runs' reports say
   std::vector<train::Seq2SeqRecipe> recipes_;
-  std::vector<std::unique_ptr<train::Seq2SeqTrainer>> runs_;
   std::vector<int> lengths_;
   int per_length_ = 0;
-  std::vector<train::Seq2SeqPair> length_pairs_;  // length_set: lengths_ × per_length_, in length order
-  std::vector<std::vector<double>> by_token_, by_sentence_;
-  size_t measure_next_ = 0;  // (run, length) pairs measured so far
-  train::HeldOutProgress measure_;  // and of the next, its pairs counted so far
+  std::vector<std::unique_ptr<train::Seq2SeqRun>> runs_;  // in slices
+  std::vector<int> handles_;                               // or in workers
+  std::vector<train::RunReport> reports_;
+  std::vector<std::vector<uint8_t>> checkpoints_;  // in workers: each run's, once done
+  std::string host_error_;
+  bool host_failed_ = false;  // a worker failed: this race trains in slices from then on
   State state_ = State::Idle;
   double seconds_ = 0;
   double longest_slice_ms_ = 0;

@@ -1,7 +1,7 @@
 #include "trained_checkpoint.h"
 
 #include "app/seq2seq_race.h"
-#include "app/timed_slice.h"
+#include "core/timed_slice.h"
 #include "core/train/checkpoint.h"
 #include "core/train/seq2seq_checkpoint.h"
 
@@ -100,7 +100,7 @@ bool CheckpointSlot::read_slice(double budget_ms) {
       budget_ms, [&] { return reading() && !ended; },
       [&] {
         if (seq2seq_reader_) {  // encoder–decoders: a model's set-up, or kRaceEvalPairs pairs of its measurement
-          ended = seq2seq_reader_->step(kRaceEvalPairs, &s);
+          ended = seq2seq_reader_->step(train::kRaceEvalPairs, &s);
           return;
         }
         if (!incoming_) {  // 1) the model of the checkpoint's recipe (its data and step-0 evaluation): one unit

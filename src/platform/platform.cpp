@@ -55,6 +55,7 @@ struct PlatformData {
   // the loop's pacing: draw only when something changes
   Uint64 last_counter = 0;
   bool quit = false;
+  bool was_busy = false;  // at the last turn (busy → not busy: the work ended, frames to show where)
   int pending_frames = kSettleFrames;  // frames still to draw although nothing moves (input settles over a few frames)
   int idle_turns = 0;                  // turns in a row without a frame
   // paced requests (platform_request_frames_paced): when one last drew, and the one that waits for its turn
@@ -141,10 +142,15 @@ void one_frame() {
     g.paced_due = 0;
     g.pending_frames = std::max(g.pending_frames, g.paced_frames);
   }
+  // The work ended (in a work turn or in a drawn frame's slice): a few frames show where it ended, a layout
+  // that changed settling over two (a scrollbar).
+  const bool busy = g.busy && g.busy();
+  if (g.was_busy && !busy) g.pending_frames = std::max(g.pending_frames, kSettleFrames);
+  g.was_busy = busy;
   FrameInfo info = current_frame_info();
   const bool resized = info.width != g.last_drawn.width || info.height != g.last_drawn.height || info.dpr != g.last_drawn.dpr;
   const bool typing = ImGui::GetIO().WantTextInput;  // the text cursor blinks
-  if (!resized && !typing && g.pending_frames <= 0 && !(g.busy && g.busy())) {
+  if (!resized && !typing && g.pending_frames <= 0 && !busy) {
 #ifdef __EMSCRIPTEN__
     // Idle for half a second: stop the browser's frame callbacks altogether. The page's glue
     // (web/playground.js) resumes the loop on input, on a page-API call and when the canvas is resized.
@@ -162,12 +168,10 @@ void one_frame() {
   const Uint64 now = SDL_GetPerformanceCounter();
 #ifdef __EMSCRIPTEN__
   // A turn that only works: nothing drawn, nothing presented (the browser's frame callbacks pace the turns; on
-  // the desktop, where nothing would pace them and a drawn frame costs little, every turn draws). When the work
-  // ends in it, a few frames show where it ended (a layout that changed settles over two: a scrollbar).
+  // the desktop, where nothing would pace them and a drawn frame costs little, every turn draws).
   if (!resized && !typing && g.pending_frames <= 0 && g.only_work && g.only_work() && g.last_counter != 0 &&
       double(now - g.last_counter) < kWorkDrawInterval * double(SDL_GetPerformanceFrequency())) {
     g.work();
-    if (!(g.busy && g.busy())) g.pending_frames = std::max(g.pending_frames, kSettleFrames);
     return;
   }
 #endif

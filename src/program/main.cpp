@@ -16,6 +16,7 @@
 namespace ap {
 void install_web_worker_pool();  // web_worker_pool.cpp
 void install_web_train_host();   // web_train_host.cpp
+void install_web_race_host();    // web_race_host.cpp
 }
 
 namespace {
@@ -32,10 +33,12 @@ void work() { ap::ui_work(*g_state); }
 int main(int argc, char** argv) {
   if (!ap::platform_init("Attention Playground", 1280, 720)) return 1;
   // The cost lab's parallel measurement: Web Workers in the browser, threads on the desktop.
-  // "Watch attention learn" trains in a Web Worker in the browser, in a thread on the desktop.
+  // "Watch attention learn" trains in a Web Worker in the browser, in a thread on the desktop. A race's runs
+  // (bottleneck, Bahdanau, Luong) each in a Web Worker in the browser, in slices of the frame loop on the desktop.
 #ifdef __EMSCRIPTEN__
   ap::install_web_worker_pool();
   ap::install_web_train_host();
+  ap::install_web_race_host();
 #else
   static std::unique_ptr<ap::WorkerPool> threads = ap::make_thread_pool();
   ap::set_worker_pool(threads.get());

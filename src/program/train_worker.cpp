@@ -13,14 +13,28 @@
 //                                                               returns its address; tw_report_length() doubles
 //   tw_weights()                                                the checkpoint of the last evaluation (bytes;
 //                                                               tw_weights_length()), tw_evaluated_step() its step
+//
+// A race's run (app/seq2seq_race.h: the bottleneck, Bahdanau and Luong scenes train each run in a worker of its
+// own, this module too; core/train/seq2seq_run.h):
+//   rw_begin(recipe, n, lengths, n_lengths, per_length)         a fresh run of the recipe's bytes
+//                                                               (write_seq2seq_recipe) and its measurement by
+//                                                               length (int32 lengths); 0 when refused (tw_error)
+//   rw_chunk(ms)                                                units of work for about ms; 1 while work is left
+//   rw_report()                                                 the packed progress (encode_run_report), length
+//                                                               rw_report_length()
+//   rw_checkpoint()                                             once done, the run's checkpoint (bytes;
+//                                                               rw_checkpoint_length(); 0 if it diverged)
 #include <emscripten.h>
 
 #include <string>
 #include <vector>
 
+#include "core/timed_slice.h"
 #include "core/tokenizer.h"
 #include "core/train/checkpoint.h"
 #include "core/train/report.h"
+#include "core/train/seq2seq_checkpoint.h"
+#include "core/train/seq2seq_run.h"
 #include "program/worker_status.h"
 
 namespace {
@@ -30,6 +44,11 @@ std::vector<std::string> g_words;
 std::vector<double> g_report;
 std::vector<uint8_t> g_weights;
 std::string g_error;
+
+ap::train::Seq2SeqRun g_run;
+double g_run_seconds = 0, g_run_longest_ms = 0;
+std::vector<double> g_run_report;
+std::vector<uint8_t> g_run_checkpoint;
 
 int result(const ap::Status& s) { return ap::worker_answer(s, &g_error); }
 }  // namespace
@@ -82,4 +101,27 @@ EMSCRIPTEN_KEEPALIVE const uint8_t* tw_weights() {
   return g_weights.data();
 }
 EMSCRIPTEN_KEEPALIVE int tw_weights_length() { return static_cast<int>(g_weights.size()); }
+
+EMSCRIPTEN_KEEPALIVE int rw_begin(const uint8_t* recipe, int n, const int32_t* lengths, int n_lengths, int per_length) {
+  ap::train::Seq2SeqRecipe r;
+  ap::Status s = ap::train::read_seq2seq_recipe(recipe, n > 0 ? static_cast<size_t>(n) : 0, &r);
+  if (s.ok) s = g_run.init(r, std::vector<int>(lengths, lengths + (lengths && n_lengths > 0 ? n_lengths : 0)), per_length);
+  g_run_seconds = g_run_longest_ms = 0;
+  return result(s);
+}
+EMSCRIPTEN_KEEPALIVE int rw_chunk(double ms) {
+  ap::timed_slice(ms, [] { return !g_run.done(); }, [] { g_run.advance(); }, &g_run_seconds, &g_run_longest_ms);
+  return g_run.done() ? 0 : 1;
+}
+EMSCRIPTEN_KEEPALIVE const double* rw_report() {
+  ap::train::encode_run_report(ap::train::make_run_report(g_run, g_run_seconds, g_run_longest_ms), &g_run_report);
+  return g_run_report.data();
+}
+EMSCRIPTEN_KEEPALIVE int rw_report_length() { return static_cast<int>(g_run_report.size()); }
+EMSCRIPTEN_KEEPALIVE const uint8_t* rw_checkpoint() {
+  g_run_checkpoint.clear();
+  if (g_run.done() && !g_run.trainer().diverged()) ap::train::write_seq2seq_checkpoint(g_run.trainer(), &g_run_checkpoint);
+  return g_run_checkpoint.data();
+}
+EMSCRIPTEN_KEEPALIVE int rw_checkpoint_length() { return static_cast<int>(g_run_checkpoint.size()); }
 }

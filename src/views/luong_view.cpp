@@ -570,8 +570,8 @@ void LuongView::race_section(ViewContext& ctx) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(tr(LuongScene::score_title(kScores[k])));
-      const bool have = k < race.runs() && !race.run(k).curve().empty();  // (step 0's evaluation comes in slices)
-      const train::Seq2SeqCurvePoint* last = have ? &race.run(k).curve().back() : nullptr;
+      const bool have = k < race.runs() && !race.run(k).curve.empty();  // (step 0's evaluation comes in slices)
+      const train::Seq2SeqCurvePoint* last = have ? &race.run(k).curve.back() : nullptr;
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(last ? fmt_percent(last->accuracy).c_str() : "–");
       ImGui::TableNextColumn();
@@ -593,8 +593,8 @@ void LuongView::race_section(ViewContext& ctx) {
     if (first >= 0)
       text_wrapped("%s", tr_format(N_("Notice: {0} reached 95 % of words right first (step {1}); the largest weight of a content word lies on its source word in {2} (dot), {3} (general), {4} (concat) of cases."),
                                    {tr(LuongScene::score_title(kScores[first])), std::to_string(race.steps_to(first, 0.95)),
-                                    fmt_percent(race.run(0).curve().back().alignment), fmt_percent(race.run(1).curve().back().alignment),
-                                    fmt_percent(race.run(2).curve().back().alignment)}).c_str());
+                                    fmt_percent(race.run(0).curve.back().alignment), fmt_percent(race.run(1).curve.back().alignment),
+                                    fmt_percent(race.run(2).curve.back().alignment)}).c_str());
   }
 }
 

@@ -15,6 +15,7 @@ const TrPair kStrings[] = {
     {"Train all", "全部训练"},
     {"held-out words right", "留出数据上词的正确率"},
     {"{0} s of training in this page", "在本页中训练了 {0} 秒"},
+    {"{0} s of training in this page's Web Workers", "在本页的 Web Worker 中训练了 {0} 秒"},
     {"learning rate {0}", "学习率 {0}"},
     {"learning rate {0}, falling linearly to {1} from step {2}", "学习率 {0}，从第 {2} 步起线性降到 {1}"},
 };
@@ -30,9 +31,10 @@ std::string rate_schedule_text(const train::Seq2SeqRecipe& r) {
                     std::to_string(static_cast<int>(r.decay_from * r.steps))});
 }
 
-void race_status_line(bool started, int done, int total, const char* state, double seconds) {
+void race_status_line(bool started, int done, int total, const char* state, double seconds, bool in_workers) {
   const std::string where = std::string(tr("step")) + " " + std::to_string(done) + " / " + std::to_string(total) + " · " + tr(state);
-  const std::string spent = started ? " · " + tr_format(N_("{0} s of training in this page"), {fmt(seconds, 1)}) : "";
+  const char* spent_text = in_workers ? N_("{0} s of training in this page's Web Workers") : N_("{0} s of training in this page");
+  const std::string spent = started ? " · " + tr_format(spent_text, {fmt(seconds, 1)}) : "";
   // Wraps to the next line where the buttons leave no room (a phone).
   if (ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize((where + spent).c_str()).x) ImGui::NewLine();
   ImGui::AlignTextToFramePadding();
@@ -50,7 +52,7 @@ void race_curves(const Seq2SeqRace& race, const std::vector<RaceSeries>& series,
     ps.name = series[k].name;
     ps.color = series[k].color;
     if (static_cast<int>(k) < race.runs())
-      for (const train::Seq2SeqCurvePoint& p : race.run(static_cast<int>(k)).curve()) {
+      for (const train::Seq2SeqCurvePoint& p : race.run(static_cast<int>(k)).curve) {
         ps.x.push_back(p.step);
         ps.y.push_back(p.accuracy);
       }

@@ -23,8 +23,9 @@ struct RaceSeries {
 
 // Train / Pause / Reset and where the race stands ("step 1200 / 4000 · 6.1 s · running"), on one line or two.
 // Race: a Seq2SeqRace or the masks scene's BugTraining (state(), State, command(), started(), done_steps(),
-// total_steps(), state_name(), train_seconds()); `train` is the Train button's translated name.
-void race_status_line(bool started, int done, int total, const char* state, double seconds);
+// total_steps(), state_name(), train_seconds(), in_workers()); `train` is the Train button's translated name.
+// in_workers: the time is that of the runs in Web Workers (the slowest's), not of the frame loop's slices.
+void race_status_line(bool started, int done, int total, const char* state, double seconds, bool in_workers);
 // The recipe's rate and its schedule, translated: "learning rate 0.01, falling linearly to 0.001 from step 300".
 std::string rate_schedule_text(const train::Seq2SeqRecipe& r);
 template <class Race>
@@ -44,7 +45,8 @@ void race_buttons(ViewContext& ctx, Race& race, const char* id, const char* trai
     if (ImGui::Button((std::string(tr("Reset")) + pre + "reset").c_str())) (void)report_result(ctx.st, "training", race.command("reset"));
   }
   ImGui::SameLine();
-  race_status_line(race.started(), race.done_steps(), race.total_steps(), Race::state_name(race.state()), race.train_seconds());
+  race_status_line(race.started(), race.done_steps(), race.total_steps(), Race::state_name(race.state()), race.train_seconds(),
+                   race.in_workers());
 }
 // Held-out token accuracy against the step, one curve per run (series[k] for run k).
 void race_curves(const Seq2SeqRace& race, const std::vector<RaceSeries>& series, ImVec2 size, const char* id);

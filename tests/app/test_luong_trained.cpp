@@ -140,7 +140,7 @@ TEST(AppLuongTrained, TheModelsAreReadAcrossFrames) {
   ASSERT_TRUE(slot.receive(bytes_of(luong_checkpoint_bytes())).ok);
   int units = 1;
   while (!slot.read_slice(0.0) && units < 100000) ++units;
-  EXPECT_EQ(units, 3 * (1 + (train::kSeq2SeqHeldout + kRaceEvalPairs - 1) / kRaceEvalPairs));
+  EXPECT_EQ(units, 3 * (1 + (train::kSeq2SeqHeldout + train::kRaceEvalPairs - 1) / train::kRaceEvalPairs));
   EXPECT_EQ(slot.state(), CheckpointSlot::State::Ready) << slot.error().message;
   EXPECT_EQ(slot.seq2seq_count(), 3u);
 }

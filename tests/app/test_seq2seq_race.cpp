@@ -1,16 +1,22 @@
-// Encoder–decoders trained side by side in slices (app/seq2seq_race.h): the states and commands, round-robin
-// progress, the measurement by length on pairs every run excluded from its training, getState's object; and the
+// Encoder–decoders trained side by side (app/seq2seq_race.h), in slices or in workers (a host that trains here as
+// a worker would): the states and commands, round-robin progress, the measurement by length on pairs every run
+// excluded from its training, the same figures in workers as in slices, the fall back to slices when a worker
+// fails, getState's object; and the
 // bottleneck scene's use of it (results.accuracy_by_length, setState({training})).
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
+#include <map>
 #include <string>
 #include <vector>
 
 #include "app/scenes/bottleneck_scene.h"
 #include "app/scenes/masks_scene.h"
 #include "app/seq2seq_race.h"
+#include "core/train/seq2seq_checkpoint.h"
+#include "core/small_seq2seq.h"
 #include "helpers.h"
 
 namespace ap {
@@ -20,16 +26,8 @@ using namespace ::ap::test;
 using nlohmann::json;
 using train::Seq2SeqAttention;
 
-// Small reversal runs: seconds' worth of the real recipes' shape in a few hundred milliseconds.
-train::Seq2SeqRecipe small(Seq2SeqAttention a, int steps = 100) {
-  train::Seq2SeqRecipe r = train::reversal_recipe(a);
-  r.d_h = 16;
-  r.min_len = 3;
-  r.max_len = 8;
-  r.steps = steps;
-  r.learning_rate = 1e-2;
-  return r;
-}
+// Small reversal runs: seconds' worth of the real recipes' shape in a fraction of a second.
+train::Seq2SeqRecipe small(Seq2SeqAttention a, int steps = 100) { return small_reversal(a, steps); }
 
 void run_to_end(Seq2SeqRace& race) {
   for (int k = 0; k < 100000 && race.busy(); ++k) race.slice(5.0);
@@ -45,7 +43,7 @@ TEST(AppSeq2SeqRace, TrainsRoundRobinThenMeasuresByLength) {
   ASSERT_TRUE(race.command("start").ok);
   // Round-robin by share of budget: after a few slices both runs are about as far along their own budgets.
   while (race.done_steps() < 100) race.slice(1.0);
-  const double a = static_cast<double>(race.run(0).step()) / 100, b = static_cast<double>(race.run(1).step()) / 150;
+  const double a = static_cast<double>(race.run(0).step) / 100, b = static_cast<double>(race.run(1).step) / 150;
   std::printf("after %d steps: run 0 at %.3f of its budget, run 1 at %.3f\n", race.done_steps(), a, b);
   EXPECT_NEAR(a, b, 0.05);
   // Pause stops the slices; start goes on from there.
@@ -57,8 +55,8 @@ TEST(AppSeq2SeqRace, TrainsRoundRobinThenMeasuresByLength) {
   run_to_end(race);
   ASSERT_EQ(race.state(), Seq2SeqRace::State::Done);
   ASSERT_TRUE(race.measured());
-  EXPECT_EQ(race.run(0).step(), 100);
-  EXPECT_EQ(race.run(1).step(), 150);
+  EXPECT_EQ(race.run(0).step, 100);
+  EXPECT_EQ(race.run(1).step, 150);
   for (int k = 0; k < 2; ++k) {
     ASSERT_EQ(race.tokens_by_length(k).size(), 3u);
     for (size_t i = 0; i < 3; ++i) {
@@ -69,9 +67,9 @@ TEST(AppSeq2SeqRace, TrainsRoundRobinThenMeasuresByLength) {
   }
   EXPECT_GT(race.train_seconds(), 0.0);
   // The measurement equals held_out_scores over the same pairs (length_set), computed again here.
-  std::vector<train::Seq2SeqPair> pairs = train::length_set(race.run(1), {5}, 45);
+  std::vector<train::Seq2SeqPair> pairs = train::length_set(*race.trainer(1), {5}, 45);
   double tok = 0, sent = 0;
-  train::held_out_scores(race.run(1).model(), pairs, &tok, &sent);
+  train::held_out_scores(race.trainer(1)->model(), pairs, &tok, &sent);
   EXPECT_EQ(race.tokens_by_length(1)[1], tok);
   EXPECT_EQ(race.sentences_by_length(1)[1], sent);
   // getState's object.
@@ -98,8 +96,143 @@ TEST(AppSeq2SeqRace, TheSameRecipesGiveTheSameWeights) {
   ASSERT_TRUE(b.start().ok);
   run_to_end(a);
   for (int k = 0; k < 100000 && b.busy(); ++k) b.slice(0.5);  // other slices, the same steps
-  EXPECT_EQ(a.run(0).evaluated_weights(), b.run(0).evaluated_weights());
+  EXPECT_EQ(a.trainer(0)->evaluated_weights(), b.trainer(0)->evaluated_weights());
   EXPECT_EQ(a.tokens_by_length(0), b.tokens_by_length(0));
+}
+
+// A race host that trains each run here, a chunk of units per poll, its recipe sent as bytes and its reports
+// packed and unpacked as a worker's are (src/program/web_race_host.cpp's protocol, without the browser).
+class LocalRaceHost final : public RaceHost {
+ public:
+  int begin(const train::Seq2SeqRecipe& r, const std::vector<int>& lengths, int per_length) override {
+    if (refuse) return 0;
+    std::vector<uint8_t> bytes;
+    train::write_seq2seq_recipe(r, &bytes);
+    train::Seq2SeqRecipe read;
+    if (!train::read_seq2seq_recipe(bytes.data(), bytes.size(), &read).ok) return 0;
+    Run& run = runs[++next];
+    if (!run.run.init(read, lengths, per_length).ok) return 0;
+    return next;
+  }
+  void run(int h) override { runs[h].running = true; }
+  void pause(int h) override { runs[h].running = false; }
+  void end(int h) override { runs.erase(h), ++ended; }
+  bool poll(int h, train::RunReport* out, std::vector<uint8_t>* checkpoint, std::string* error) override {
+    if (h == fail) {
+      *error = "the training worker did not load";
+      return false;
+    }
+    Run& r = runs.at(h);
+    if (!r.running || r.sent_done) return false;
+    for (int k = 0; k < 7 && r.run.advance(); ++k) {
+    }
+    std::vector<double> packed;
+    train::encode_run_report(train::make_run_report(r.run, 0.001 * h, 1), &packed);
+    EXPECT_TRUE(train::decode_run_report(packed.data(), packed.size(), out).ok);
+    if (r.run.done()) {
+      r.sent_done = true;
+      train::write_seq2seq_checkpoint(r.run.trainer(), checkpoint);
+    }
+    return true;
+  }
+  struct Run {
+    train::Seq2SeqRun run;
+    bool running = false, sent_done = false;
+  };
+  std::map<int, Run> runs;
+  int next = 0, ended = 0;
+  bool refuse = false;
+  int fail = -1;  // a handle whose worker fails at its first poll
+};
+
+// The host of one test, unset when it ends.
+struct HostForTest {
+  explicit HostForTest(RaceHost* h) { set_race_host(h); }
+  ~HostForTest() { set_race_host(nullptr); }
+};
+
+TEST(AppSeq2SeqRace, InWorkersTheFiguresAreThoseOfSlices) {
+  const std::vector<train::Seq2SeqRecipe> recipes = {small(Seq2SeqAttention::None, 60), small(Seq2SeqAttention::Additive, 80)};
+  Seq2SeqRace here;
+  ASSERT_TRUE(here.configure(recipes, {3, 6}, 25).ok);
+  ASSERT_TRUE(here.start().ok);
+  run_to_end(here);
+  ASSERT_EQ(here.state(), Seq2SeqRace::State::Done);
+  EXPECT_EQ(here.json()["where"], "page");
+
+  LocalRaceHost host;
+  HostForTest use(&host);
+  Seq2SeqRace there;
+  ASSERT_TRUE(there.configure(recipes, {3, 6}, 25).ok);
+  ASSERT_TRUE(there.start().ok);
+  EXPECT_TRUE(there.in_workers());
+  EXPECT_EQ(there.trainer(0), nullptr);  // nothing trains here
+  EXPECT_EQ(there.json()["where"], "workers");
+  EXPECT_EQ(there.state(), Seq2SeqRace::State::Running);
+  // Pause: the workers stop, nothing moves; start goes on.
+  for (int k = 0; k < 3; ++k) there.slice(5.0);
+  there.pause();
+  EXPECT_FALSE(host.runs[1].running);
+  const int at = there.done_steps();
+  EXPECT_GT(at, 0);
+  EXPECT_FALSE(there.slice(5.0));
+  EXPECT_EQ(there.done_steps(), at);
+  ASSERT_TRUE(there.start().ok);
+  EXPECT_TRUE(host.runs[2].running);
+  run_to_end(there);
+  ASSERT_EQ(there.state(), Seq2SeqRace::State::Done);
+  ASSERT_TRUE(there.measured());
+  for (int k = 0; k < 2; ++k) {
+    EXPECT_EQ(there.tokens_by_length(k), here.tokens_by_length(k)) << k;
+    EXPECT_EQ(there.sentences_by_length(k), here.sentences_by_length(k)) << k;
+    ASSERT_EQ(there.run(k).curve.size(), here.run(k).curve.size());
+    for (size_t i = 0; i < here.run(k).curve.size(); ++i) {
+      const double la = there.run(k).curve[i].loss, lb = here.run(k).curve[i].loss;
+      EXPECT_TRUE(la == lb || (std::isnan(la) && std::isnan(lb))) << la << " vs " << lb;  // (step 0's: NaN, no step yet)
+      EXPECT_EQ(there.run(k).curve[i].accuracy, here.run(k).curve[i].accuracy);
+    }
+    std::vector<uint8_t> a, b;
+    ASSERT_TRUE(here.checkpoint(k, &a));
+    ASSERT_TRUE(there.checkpoint(k, &b));
+    EXPECT_EQ(a, b) << "run " << k << "'s checkpoint";
+  }
+  EXPECT_EQ(there.done_steps(), 140);
+  EXPECT_EQ(there.train_seconds(), 0.002);  // the slowest run's time in its worker
+  EXPECT_EQ(there.json()["runs"][1]["heldout_accuracy"], here.json()["runs"][1]["heldout_accuracy"]);
+  // Reset ends the workers.
+  there.reset();
+  EXPECT_EQ(host.ended, 2);
+  EXPECT_TRUE(host.runs.empty());
+}
+
+TEST(AppSeq2SeqRace, WithoutWorkersOrWhenOneFailsTheRaceTrainsInSlices) {
+  const std::vector<train::Seq2SeqRecipe> recipes = {small(Seq2SeqAttention::None, 30), small(Seq2SeqAttention::Additive, 30)};
+  LocalRaceHost host;
+  HostForTest use(&host);
+  // A host that cannot begin every run: none of them in workers.
+  host.refuse = true;
+  Seq2SeqRace race;
+  ASSERT_TRUE(race.configure(recipes).ok);
+  ASSERT_TRUE(race.start().ok);
+  EXPECT_FALSE(race.in_workers());
+  ASSERT_NE(race.trainer(0), nullptr);
+  run_to_end(race);
+  EXPECT_EQ(race.state(), Seq2SeqRace::State::Done);
+  // A worker that fails: the race starts again here, the reason kept and in getState.
+  host.refuse = false;
+  race.reset();
+  ASSERT_TRUE(race.start().ok);
+  ASSERT_TRUE(race.in_workers());
+  host.fail = host.next;  // the second run's worker
+  EXPECT_TRUE(race.slice(5.0));
+  EXPECT_FALSE(race.in_workers());
+  EXPECT_EQ(race.host_error(), "the training worker did not load");
+  EXPECT_EQ(race.json()["host_error"], "the training worker did not load");
+  EXPECT_EQ(race.state(), Seq2SeqRace::State::Running);
+  EXPECT_TRUE(host.runs.empty());  // both workers ended
+  run_to_end(race);
+  EXPECT_EQ(race.state(), Seq2SeqRace::State::Done);
+  EXPECT_EQ(race.done_steps(), 60);
 }
 
 TEST(AppSeq2SeqRace, BadRecipesAndCommandsAreRefusedByName) {

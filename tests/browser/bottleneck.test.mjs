@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { serveDist, launch, openPage, screenshot, frames, shots } from './helpers.mjs';
+import { serveDist, launch, openPage, screenshot, frames, shots, assertDrawnAtRest } from './helpers.mjs';
 
 let server, url, browser;
 before(async () => { ({ server, url } = await serveDist()); browser = await launch(); });
@@ -112,7 +112,7 @@ test('bottleneck scene: URL parameters, bad input refused with a message, last g
   assert.deepEqual(errors, []);
 });
 
-// The papers' measurement, trained in the page (#18): Seq2Seq without and with attention, the same data and
+// The papers' measurement, trained in the page's workers (#18): Seq2Seq without and with attention, the same data and
 // budget (reversal of 4 … 24 symbols, 1200 steps each, the rate decaying over the second half), held-out accuracy against length. The frames around the
 // training are timed; the figures go to build/screenshots/bottleneck-race.json.
 test('bottleneck scene: both models trained in the page, accuracy against length', async () => {
@@ -141,13 +141,15 @@ test('bottleneck scene: both models trained in the page, accuracy against length
   const at16 = a.lengths.indexOf(16), last = a.lengths.length - 1;
   const frameMs = await page.evaluate(() => window.__frames.slice());
   const sorted = [...frameMs].sort((x, y) => x - y);
-  const report = { seconds, train_seconds: +s.training.seconds.toFixed(2), longest_slice_ms: +s.training.longest_slice_ms.toFixed(1),
+  const report = { seconds, where: s.training.where, train_seconds: +s.training.seconds.toFixed(2), longest_slice_ms: +s.training.longest_slice_ms.toFixed(1),
     frames: frameMs.length, longest_frame_ms: +sorted[sorted.length - 1].toFixed(1), median_frame_ms: +sorted[Math.floor(sorted.length / 2)].toFixed(1),
     over_50ms: frameMs.filter((x) => x > 50).length, accuracy_by_length: a,
     heldout: s.training.runs.map((r) => ({ attention: r.attention, accuracy: r.heldout_accuracy, sentences: r.heldout_sentences })) };
   console.log('bottleneck race:', JSON.stringify(report));
   fs.mkdirSync(shots, { recursive: true });
   fs.writeFileSync(path.join(shots, 'bottleneck-race.json'), JSON.stringify(report, null, 2));
+  // Each model in a Web Worker of its own, in parallel (the page only reads their reports).
+  assert.equal(s.training.where, 'workers', s.training.host_error);
   assert.ok(a.with_attention[at16] >= 0.99, `with attention at 16: ${a.with_attention[at16]}`);
   assert.ok(a.without_attention[at16] < a.with_attention[at16] - 0.1, `without attention at 16: ${a.without_attention[at16]}`);
   assert.ok(a.without_attention[last] < a.without_attention[0] - 0.1, 'without attention falls with length');
@@ -156,6 +158,7 @@ test('bottleneck scene: both models trained in the page, accuracy against length
   // held-out strings is measured 20 strings a unit: here the longest frame was 27 ms, the longest slice 24 ms).
   assert.ok(seconds <= 170, `trained and measured in ${seconds} s`);
   if (seconds > 30) console.log(`NOTE: the race took ${seconds.toFixed(1)} s (target 30 s, 60 at most), ${report.over_50ms} frames over 50 ms`);
+  await assertDrawnAtRest(page, 'bottleneck-race');  // the last report came with no input: drawn all the same
   for (const lang of ['en', 'zh']) {
     assert.deepEqual(await set({ lang }), { ok: true });
     await frames(page, 3);

@@ -1,5 +1,6 @@
 // Shared by the browser tests and the page benchmark: serve dist/ on 127.0.0.1 and drive Debian's
 // headless Chromium (software WebGL2 through SwiftShader) with playwright-core.
+import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -84,6 +85,24 @@ export async function screenshot(page, name) {
   await frames(page, 3);
   await page.screenshot({ path: file });
   return file;
+}
+
+// Work that ended with no input (a training) was drawn where it ended, and settled: what is on screen after a
+// pause equals what a frame asked for afterwards (a page-API call) draws. On a difference both pictures are kept,
+// build/screenshots/<name>-at-rest.png and <name>-drawn.png.
+export async function assertDrawnAtRest(page, name) {
+  await page.waitForTimeout(600);
+  const atRest = await page.screenshot();
+  const asked = await page.evaluate(() => window.playground.setState({}));
+  assert.deepEqual(asked, { ok: true });
+  await frames(page, 3);
+  const drawn = await page.screenshot();
+  if (!atRest.equals(drawn)) {
+    fs.mkdirSync(shots, { recursive: true });
+    fs.writeFileSync(path.join(shots, `${name}-at-rest.png`), atRest);
+    fs.writeFileSync(path.join(shots, `${name}-drawn.png`), drawn);
+  }
+  assert.ok(atRest.equals(drawn), `the end of the work was drawn (and settled) without input (both pictures: build/screenshots/${name}-at-rest.png, -drawn.png)`);
 }
 
 // Polls getState() (with the matrices) every `every` ms until `pred(state)` holds or `ms` pass; returns the

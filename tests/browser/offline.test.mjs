@@ -36,6 +36,16 @@ test('the single file runs from file://', async () => {
   assert.equal(s.fonts.extra_loaded, true, s.fonts.error);
   assert.equal(s.fonts.missing, '');
   await screenshot(page, 'offline-file.png');
+  // A race trains in slices of the frame loop here (the file has no worker files beside it), to the same end.
+  assert.deepEqual(await page.evaluate(() => window.playground.setState({ scene: 'luong' })), { ok: true });
+  assert.deepEqual(await page.evaluate(() => window.playground.setState({ training: 'start' })), { ok: true });
+  for (let k = 0; k < 240 && s.training?.state !== 'done'; k++) {
+    await page.waitForTimeout(250);
+    s = await page.evaluate(() => window.playground.getState({ matrices: false }));
+  }
+  assert.equal(s.training.state, 'done');
+  assert.equal(s.training.where, 'page');
+  assert.ok(s.training.runs.every((r) => r.heldout_accuracy >= 0.95), JSON.stringify(s.training.runs.map((r) => r.heldout_accuracy)));
   // Nothing was fetched but the file itself.
   assert.deepEqual(requests.filter((u) => !u.startsWith('file://') || !u.includes('attention-playground.html')), []);
   assert.deepEqual(errors, []);

@@ -361,10 +361,9 @@ BahdanauScene::BahdanauScene(bool defer) : TrainedView<BahdanauParams>(BuildChec
 // build's checkpoint is read a slice a frame (read_checkpoint_slice).
 void BahdanauScene::poll() {
   if (read_checkpoint_slice([this](const BahdanauParams& p) { return apply(p); })) return;
-  if (race_.state() == RaceState::Done && !run_shown_ && race_.runs() == 1 && !race_.run(0).diverged()) {
+  std::vector<uint8_t> b;
+  if (!run_shown_ && race_.runs() == 1 && race_.checkpoint(0, &b)) {
     run_shown_ = true;
-    std::vector<uint8_t> b;
-    train::write_seq2seq_checkpoint(race_.run(0), &b);
     const std::vector<unsigned char> bytes(b.begin(), b.end());
     follow_run(&bytes, params_.trained, params_, [this](const BahdanauParams& p) { return apply(p); }, &training_error_);
   } else if (run_shown_ && race_.state() == RaceState::Idle) {

@@ -135,6 +135,8 @@ const TrPair kStrings[] = {
     {"the checkpoint holds a model of {0} layers × {1} heads (d_model {2}), this view shows one of {3} × {4} (d_model {5})",
      "检查点里的模型是 {0} 层 × {1} 头（d_model {2}），这个视图展示的是 {3} × {4}（d_model {5}）的模型"},
     {"the training worker sent a report this page cannot read", "训练 worker 发来的报告无法读取"},
+    {"a training report that does not hold together: {0}", "训练报告前后不一致：{0}"},
+    {"the recipe has {0} bytes after its end", "配方末尾之后还有 {0} 个字节"},
 };
 
 using Preset = ScenePreset<TrainParams>;

@@ -11,24 +11,63 @@ namespace train {
 
 namespace {
 constexpr char kMagic[4] = {'A', 'P', 'S', 'Q'};
+
+// The recipe's fields as write_seq2seq_recipe puts them; the names of its attention and cell checked (the rest is
+// validate_seq2seq_recipe's, when a model is set up).
+Status get_recipe(Reader& rd, Seq2SeqRecipe* out) {
+  Seq2SeqRecipe r;
+  r.task = rd.get_string();
+  const std::string attention = rd.get_string();
+  const std::string cell = rd.get_string();
+  r.bidirectional = rd.get<uint8_t>() != 0;
+  r.d_emb = rd.get<int32_t>();
+  r.d_h = rd.get<int32_t>();
+  r.min_len = rd.get<int32_t>();
+  r.max_len = rd.get<int32_t>();
+  r.seed = rd.get<uint64_t>();
+  r.steps = rd.get<int32_t>();
+  r.learning_rate = rd.get<double>();
+  r.batch = rd.get<int32_t>();
+  r.decay_from = rd.get<double>();
+  if (rd.short_read) return Status::Error("the checkpoint's payload ends in the middle of a field");
+  if (!parse_seq2seq_attention(attention, &r.attention)) return Status::Error("unknown attention '{0}'", {attention});
+  if (!parse_seq2seq_cell(cell, &r.cell)) return Status::Error("unknown encoder cell '{0}'", {cell});
+  *out = r;
+  return Status::Ok();
+}
 }  // namespace
 
+void write_seq2seq_recipe(const Seq2SeqRecipe& r, std::vector<uint8_t>* out) {
+  put_string(out, r.task);
+  put_string(out, seq2seq_attention_name(r.attention));
+  put_string(out, seq2seq_cell_name(r.cell));
+  put<uint8_t>(out, r.bidirectional ? 1 : 0);
+  put<int32_t>(out, r.d_emb);
+  put<int32_t>(out, r.d_h);
+  put<int32_t>(out, r.min_len);
+  put<int32_t>(out, r.max_len);
+  put<uint64_t>(out, r.seed);
+  put<int32_t>(out, r.steps);
+  put<double>(out, r.learning_rate);
+  put<int32_t>(out, r.batch);
+  put<double>(out, r.decay_from);
+}
+
+Status read_seq2seq_recipe(const uint8_t* bytes, size_t size, Seq2SeqRecipe* out) {
+  Reader rd;
+  rd.p = bytes;
+  rd.n = bytes ? size : 0;
+  Seq2SeqRecipe r;
+  AP_TRY(get_recipe(rd, &r));
+  if (rd.at != rd.n) return Status::Error("the recipe has {0} bytes after its end", {arg(static_cast<long long>(rd.n - rd.at))});
+  AP_TRY(validate_seq2seq_recipe(r));
+  *out = r;
+  return Status::Ok();
+}
+
 void write_seq2seq_checkpoint(const Seq2SeqTrainer& t, std::vector<uint8_t>* out) {
-  const Seq2SeqRecipe& r = t.recipe();
   std::vector<uint8_t> payload;
-  put_string(&payload, r.task);
-  put_string(&payload, seq2seq_attention_name(r.attention));
-  put_string(&payload, seq2seq_cell_name(r.cell));
-  put<uint8_t>(&payload, r.bidirectional ? 1 : 0);
-  put<int32_t>(&payload, r.d_emb);
-  put<int32_t>(&payload, r.d_h);
-  put<int32_t>(&payload, r.min_len);
-  put<int32_t>(&payload, r.max_len);
-  put<uint64_t>(&payload, r.seed);
-  put<int32_t>(&payload, r.steps);
-  put<double>(&payload, r.learning_rate);
-  put<int32_t>(&payload, r.batch);
-  put<double>(&payload, r.decay_from);
+  write_seq2seq_recipe(t.recipe(), &payload);
   put<int32_t>(&payload, t.evaluated_step());
   put<double>(&payload, t.heldout_accuracy());
   put_params(&payload, t.model().params(), t.evaluated_weights().data());
@@ -51,25 +90,10 @@ Status parse_part(const uint8_t* bytes, size_t size, Seq2SeqCheckpointReader::Pa
   // 1) the envelope, 2) the recipe, step and accuracy
   Reader rd;
   AP_TRY(open_checkpoint(bytes, size, kMagic, kSeq2SeqCheckpointVersion, &rd));
-  Seq2SeqRecipe& r = out->recipe;
-  r.task = rd.get_string();
-  const std::string attention = rd.get_string();
-  const std::string cell = rd.get_string();
-  r.bidirectional = rd.get<uint8_t>() != 0;
-  r.d_emb = rd.get<int32_t>();
-  r.d_h = rd.get<int32_t>();
-  r.min_len = rd.get<int32_t>();
-  r.max_len = rd.get<int32_t>();
-  r.seed = rd.get<uint64_t>();
-  r.steps = rd.get<int32_t>();
-  r.learning_rate = rd.get<double>();
-  r.batch = rd.get<int32_t>();
-  r.decay_from = rd.get<double>();
+  AP_TRY(get_recipe(rd, &out->recipe));
   out->step = rd.get<int32_t>();
   out->accuracy = rd.get<double>();
   if (rd.short_read) return Status::Error("the checkpoint's payload ends in the middle of a field");
-  if (!parse_seq2seq_attention(attention, &r.attention)) return Status::Error("unknown attention '{0}'", {attention});
-  if (!parse_seq2seq_cell(cell, &r.cell)) return Status::Error("unknown encoder cell '{0}'", {cell});
   // 3) the parameters (checked against the model of the recipe when it is set up)
   AP_TRY(get_params(rd, &out->weights));
   if (rd.at != rd.n) return Status::Error("the checkpoint has {0} bytes after its end", {arg(static_cast<long long>(rd.n - rd.at))});

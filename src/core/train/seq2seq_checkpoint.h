@@ -20,6 +20,11 @@ namespace train {
 
 constexpr uint32_t kSeq2SeqCheckpointVersion = 2;  // 2: the encoder's cell and the schedule (decay_from)
 
+// The recipe alone, as the checkpoint's payload begins (what the page sends a race worker): its fields in order;
+// reading checks their names, that nothing follows, and validate_seq2seq_recipe.
+void write_seq2seq_recipe(const Seq2SeqRecipe& r, std::vector<uint8_t>* out);
+Status read_seq2seq_recipe(const uint8_t* bytes, size_t size, Seq2SeqRecipe* out);
+
 // The trainer's recipe, the step of its last evaluation, that evaluation's accuracy and the weights it measured.
 void write_seq2seq_checkpoint(const Seq2SeqTrainer& t, std::vector<uint8_t>* out);
 // Trains `r` to its last step and writes its checkpoint (what the build ships). `trained` (may be null) gets the

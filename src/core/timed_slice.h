@@ -1,5 +1,5 @@
-// Work spread over frames, one slice at a time: what the frame loop's races and the trained views' measuring of
-// a run's weights share.
+// Work spread over frames, one slice at a time: what the frame loop's races, the trained views' measuring of a
+// run's weights and a race worker's chunks (src/program/train_worker.cpp) share.
 #pragma once
 #include <chrono>
 

@@ -1,4 +1,4 @@
-// One slice of work spread over frames (app/timed_slice.h), on a fake clock that each unit of work moves by a
+// One slice of work spread over frames (core/timed_slice.h), on a fake clock that each unit of work moves by a
 // set number of milliseconds: at least one unit, no unit begun that the longest one so far says would end past
 // the budget, the time and the longest slice kept.
 #include <gtest/gtest.h>
@@ -6,7 +6,7 @@
 #include <chrono>
 #include <vector>
 
-#include "app/timed_slice.h"
+#include "core/timed_slice.h"
 
 namespace ap {
 namespace {
@@ -29,7 +29,7 @@ int slice_over(const std::vector<double>& units, double budget_ms, double* secon
   return static_cast<int>(next);
 }
 
-TEST(AppTimedSlice, BeginsNoUnitThatWouldEndPastTheBudget) {
+TEST(CoreTimedSlice, BeginsNoUnitThatWouldEndPastTheBudget) {
   double seconds = 0, longest = 0;
   // 5 ms units, 24 ms: 5, 10, 15 (+5 = 20 ≤ 24), 20 (+5 = 25 > 24): four units, 20 ms, not five units and 25 ms.
   EXPECT_EQ(slice_over({5, 5, 5, 5, 5, 5, 5}, 24, &seconds, &longest), 4);
@@ -41,7 +41,7 @@ TEST(AppTimedSlice, BeginsNoUnitThatWouldEndPastTheBudget) {
   EXPECT_DOUBLE_EQ(seconds, 0.044);
 }
 
-TEST(AppTimedSlice, AtLeastOneUnitAndTheLongestSoFarJudges) {
+TEST(CoreTimedSlice, AtLeastOneUnitAndTheLongestSoFarJudges) {
   double seconds = 0, longest = 0;
   EXPECT_EQ(slice_over({40, 1}, 24, &seconds, &longest), 1) << "a unit longer than the budget still runs, alone";
   EXPECT_DOUBLE_EQ(longest, 40);
@@ -50,7 +50,7 @@ TEST(AppTimedSlice, AtLeastOneUnitAndTheLongestSoFarJudges) {
   EXPECT_DOUBLE_EQ(seconds, 0.056);
 }
 
-TEST(AppTimedSlice, NothingToDoIsNoSlice) {
+TEST(CoreTimedSlice, NothingToDoIsNoSlice) {
   double seconds = 0, longest = 0;
   EXPECT_EQ(slice_over({}, 24, &seconds, &longest), 0);
   EXPECT_EQ(seconds, 0);
