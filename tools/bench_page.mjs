@@ -12,11 +12,14 @@
 //                   is fetched first); AP_BENCH_BEFORE_DIST=<a dist/ folder> measures that build too, interleaved
 //   course page     web/examples/course.html, six embeds (loading="lazy"): how many load before scrolling,
 //                   each one's start as it scrolls into view, then the idle page's main-thread share over 10 s
-// Targets: idle <= 2 %, animating <= 1.25 × baseline, startup <= 1.5 × baseline, course page idle <= 5 %.
+//   races           the bottleneck's and Luong's trainings from "start" to done in the page's Web Workers, and the
+//                   bottleneck's in the offline single file (no workers: slices of the frame loop), the baseline
+// Targets: idle <= 2 %, animating <= 1.25 × baseline, startup <= 1.5 × baseline, course page idle <= 5 %, each
+// race <= 30 s (#18) with no main-loop turn over 50 ms.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(path.join(root, 'tests', 'browser'));
@@ -176,6 +179,43 @@ try {
       started_at_scroll_px: started, idle_busy_share: +idle.toFixed(4), target: 0.05,
       frames_while_idle: after.map((s, k) => s.frames - before[k].frames), scroll_ms: Date.now() - scrollStart };
   }
+  // 5: the races (#18), from "start" to done: the bottleneck's two models and Luong's three in the page's Web
+  // Workers, and the bottleneck's in the offline single file, where no worker starts (slices of the frame loop):
+  // the baseline, in the same run. The main loop's turns are timed throughout.
+  {
+    const browser = await launch();
+    const race = async (pageUrl) => {
+      const p = await browser.context.newPage();
+      await p.setViewportSize({ width: 1280, height: 720 });
+      await p.goto(pageUrl);
+      await p.evaluate(() => window.playground.ready.then(() => true));
+      await p.evaluate(() => {
+        window.__turns = [];
+        let t0 = 0;
+        Module.preMainLoop = () => { t0 = performance.now(); };
+        Module.postMainLoop = () => { window.__turns.push(performance.now() - t0); };
+      });
+      const t0 = Date.now();
+      await p.evaluate(() => window.playground.setState({ training: 'start' }));
+      let s;
+      do {
+        await p.waitForTimeout(250);
+        s = await p.evaluate(() => window.playground.getState({ matrices: false }));
+      } while (s.training.state !== 'done' && Date.now() - t0 < 180000);
+      const seconds = (Date.now() - t0) / 1000;
+      const turns = await p.evaluate(() => window.__turns);
+      await p.close();
+      return { seconds: +seconds.toFixed(2), state: s.training.state, where: s.training.where, train_seconds: +s.training.seconds.toFixed(2),
+        longest_turn_ms: r1(Math.max(...turns)), turns_over_50ms: turns.filter((x) => x > 50).length,
+        figures: { accuracy_by_length: s.results.accuracy_by_length, heldout: s.training.runs.map((r) => r.heldout_accuracy) } };
+    };
+    const single = pathToFileURL(path.join(root, 'dist/attention-playground.html')).href;
+    out.races = { bottleneck: await race(url + '?scene=bottleneck&step=4'), luong: await race(url + '?scene=luong'),
+      bottleneck_in_slices: await race(single + '?scene=bottleneck&step=4'), target_seconds: 30, ceiling_seconds: 60 };
+    // The workers' figures are the slices' to the bit (the same units in each run's own order).
+    out.races.same_figures_in_workers_and_slices = JSON.stringify(out.races.bottleneck.figures) === JSON.stringify(out.races.bottleneck_in_slices.figures);
+    await browser.close();
+  }
 } finally {
   server.close();
   base.close();
@@ -199,6 +239,13 @@ const rows = [
     Object.entries(out.startup.before.breakdown_median_ms).map(([k, v]) => `${k} ${v}`).join(', '), '']] : []),
   ['course page: embeds drawing before scrolling', `${out.course_page.drawing_before_scroll} of ${out.course_page.embeds}`, ''],
   ['course page: each embed started at scroll (px)', out.course_page.started_at_scroll_px.join(', '), ''],
+  ...[['bottleneck', 'the bottleneck race (2 models)'], ['luong', 'the Luong race (3 models)']].map(([k, name]) => {
+    const r = out.races[k], sl = out.races.bottleneck_in_slices;
+    const base = k === 'bottleneck' ? `; in slices (the offline file, no workers) ${sl.seconds} s = ${+(sl.seconds / r.seconds).toFixed(2)}× as long, ` +
+      `the same figures: ${out.races.same_figures_in_workers_and_slices ? 'yes' : 'NO'}` : '';
+    return [`${name}: start to done`, `${r.seconds} s in ${r.where}${base}; longest main-loop turn ${r.longest_turn_ms} ms, ${r.turns_over_50ms} over 50 ms`,
+      `<= 30 s, none over 50 ms ${ok(r.state === 'done' && r.seconds <= 30 && r.turns_over_50ms === 0 && (k !== 'bottleneck' || out.races.same_figures_in_workers_and_slices))}`];
+  }),
   ['course page: idle main thread (10 s)', pct(out.course_page.idle_busy_share), `<= 5 % ${ok(out.course_page.idle_busy_share <= 0.05)}`],
 ];
 const w0 = Math.max(...rows.map((r) => r[0].length));

@@ -457,6 +457,13 @@
     };
   })();
 
+  // Calls f with a copy of the typed array `a` in the page module's heap (its address; freed after; 0 when empty).
+  function withCopy(a, f) {
+    var n = a ? a.byteLength : 0, p = n ? Module._malloc(n) : 0;
+    if (n) Module.HEAPU8.set(new Uint8Array(a.buffer, a.byteOffset, n), p);
+    try { return f(p); } finally { if (p) Module._free(p); }
+  }
+
   // The training worker of "Watch attention learn" (src/program/web_train_host.cpp drives this). One Web
   // Worker with its own wasm module (train_worker.js: the core's Trainer), started when the scene first asks; it trains
   // in chunks and posts packed reports, which go to the page's module as they arrive. A hidden tab pauses the
@@ -465,15 +472,13 @@
     var worker = null, until = 0, hiddenPaused = false;
     function toPage(data, run, weights) {
       if (weights) {  // before the report they belong to (the page attaches them to the next one)
-        var w = Module._malloc(weights.length);
-        Module.HEAPU8.set(weights, w);
-        Module.ccall('ap_train_weights', null, ['number', 'number', 'number'], [w, weights.length, run | 0]);
-        Module._free(w);
+        withCopy(weights, function (w) {
+          Module.ccall('ap_train_weights', null, ['number', 'number', 'number'], [w, weights.length, run | 0]);
+        });
       }
-      var p = Module._malloc(data.length * 8);
-      Module.HEAPU8.set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), p);
-      Module.ccall('ap_train_report', null, ['number', 'number', 'number'], [p, data.length, run | 0]);
-      Module._free(p);
+      withCopy(data, function (p) {
+        Module.ccall('ap_train_report', null, ['number', 'number', 'number'], [p, data.length, run | 0]);
+      });
       wake();
     }
     function failed(msg) {
@@ -523,24 +528,26 @@
   // the main thread. Each posts its packed progress after every chunk, and its checkpoint with the last; both go
   // to the page's module as they arrive. A hidden tab pauses the runs and a visible one resumes them.
   window.apRace = (function () {
-    var runs = {};  // handle → {worker, running}
+    var runs = {};  // handle → {worker, running, answered}
+    var kFirstReportMs = 30000;  // a worker silent this long after its begin has failed (a stale cached script)
+    // No wake(): while its scene trains the loop turns anyway (the scene wants time), and a report of a race
+    // whose scene is not shown waits for it.
     function toPage(handle, data, checkpoint) {
-      var c = 0, cn = checkpoint ? checkpoint.length : 0;
-      if (cn) { c = Module._malloc(cn); Module.HEAPU8.set(checkpoint, c); }
-      var p = Module._malloc(data.length * 8);
-      Module.HEAPU8.set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), p);
-      Module.ccall('ap_race_report', null, ['number', 'number', 'number', 'number', 'number'], [handle, p, data.length, c, cn]);
-      Module._free(p);
-      if (c) Module._free(c);
-      wake();
+      runs[handle].answered = true;
+      withCopy(checkpoint, function (c) {
+        withCopy(data, function (p) {
+          Module.ccall('ap_race_report', null, ['number', 'number', 'number', 'number', 'number'],
+            [handle, p, data.length, c, checkpoint ? checkpoint.length : 0]);
+        });
+      });
     }
     function end(handle) {
       var r = runs[handle];
-      if (r) { r.worker.terminate(); delete runs[handle]; }
+      if (r) { r.worker.terminate(); clearTimeout(r.timer); delete runs[handle]; }
     }
     function failed(handle, msg) {
       if (!runs[handle]) return;
-      runs[handle].worker.terminate();
+      end(handle);
       Module.ccall('ap_race_failed', null, ['number', 'string'], [handle, String(msg).slice(0, 500)]);
       wake();
     }
@@ -555,7 +562,8 @@
       begin: function (handle, recipe, lengths, perLength) {
         var w;
         try { w = new Worker(window.AP_TRAIN_WORKER || 'train_worker.js'); } catch (e) { return 0; }
-        runs[handle] = { worker: w, running: false };
+        runs[handle] = { worker: w, running: false, answered: false,
+          timer: setTimeout(function () { if (runs[handle] && !runs[handle].answered) failed(handle, 'the training worker did not answer'); }, kFirstReportMs) };
         w.onmessage = function (e) {
           var m = e.data;
           if (!runs[handle]) return;

@@ -75,7 +75,7 @@ function handle(m) {
   if (m.type === 'race-begin') {
     timer = 0;
     until = 0;
-    racing = true;
+    racing = false;
     var recipe = new Uint8Array(m.recipe), lengths = new Int32Array(m.lengths || []);
     var rp = mod._malloc(recipe.length + 1), lp = mod._malloc(lengths.length * 4 + 4);
     mod.HEAPU8.set(recipe, rp);
@@ -84,8 +84,10 @@ function handle(m) {
     mod._free(rp);
     mod._free(lp);
     if (!ok) { fail(error()); return; }
+    racing = true;
     raceReport(false);
   } else if (m.type === 'race-run') {
+    if (!racing) return;
     until = 1;
     schedule();
   } else if (m.type === 'race-pause') {
@@ -115,6 +117,8 @@ function handle(m) {
   } else if (m.type === 'show') {
     if (!show(m.sentence)) { fail(error()); return; }
     report();
+  } else {
+    fail('the training worker got a message it does not know: ' + m.type);
   }
 }
 

@@ -1,8 +1,9 @@
-// A ParamScene with models trained in the page in slices (a Seq2SeqRace, or the masks scene's BugTraining): the
-// bottleneck, Bahdanau, Luong and masks scenes. Once, for all of them:
+// A ParamScene with models trained in the page (a Seq2SeqRace, in Web Workers or in slices, or the masks scene's
+// BugTraining, in slices): the bottleneck, Bahdanau, Luong and masks scenes. Once, for all of them:
 //   - setState's field "training" (a command, or getState's object back) beside the scene's own fields;
 //   - getState's "training": the race's object;
-//   - the frame loop's time while it trains (a slice per frame, and per work turn between frames).
+//   - the frame loop's time while it trains (a slice per frame, and per work turn between frames; with workers,
+//     the reading of their reports).
 #pragma once
 #include <nlohmann/json.hpp>
 

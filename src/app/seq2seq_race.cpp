@@ -58,56 +58,64 @@ Status Seq2SeqRace::start() {
   if (state_ == State::Running || state_ == State::Measuring || state_ == State::Done) return Status::Ok();
   if (state_ == State::Idle) {
     // 1. fresh runs at step 0, each in a worker when the host takes them all, else here in slices
-    std::vector<std::unique_ptr<train::Seq2SeqRun>> runs;
-    for (const train::Seq2SeqRecipe& r : recipes_) {
-      auto run = std::make_unique<train::Seq2SeqRun>();
-      AP_TRY(run->init(r, lengths_, per_length_));
-      runs.push_back(std::move(run));
-    }
     seconds_ = 0;
     longest_slice_ms_ = 0;
     host_error_.clear();
     reports_.assign(recipes_.size(), train::RunReport());
     checkpoints_.assign(recipes_.size(), {});
-    for (size_t k = 0; k < runs.size(); ++k) reports_[k] = train::make_run_report(*runs[k], 0, 0);
     if (RaceHost* host = host_failed_ ? nullptr : race_host()) {
       for (const train::Seq2SeqRecipe& r : recipes_) {
         const int h = host->begin(r, lengths_, per_length_);
         if (!h) break;
         handles_.push_back(h);
       }
-      if (handles_.size() < recipes_.size()) {  // not every run: none (they train together or not at all)
+      if (handles_.size() == recipes_.size()) {
+        host_ = host;
+        for (train::RunReport& r : reports_) r.training = true;  // step 0, as a worker's first report says
+      } else {  // not every run: none (they train together or not at all)
         for (int h : handles_) host->end(h);
         handles_.clear();
       }
     }
-    if (handles_.empty()) runs_ = std::move(runs);
+    if (!host_) {
+      std::vector<std::unique_ptr<train::Seq2SeqRun>> runs;
+      for (const train::Seq2SeqRecipe& r : recipes_) {
+        auto run = std::make_unique<train::Seq2SeqRun>();
+        AP_TRY(run->init(r, lengths_, per_length_));
+        runs.push_back(std::move(run));
+      }
+      runs_ = std::move(runs);
+      for (size_t k = 0; k < runs_.size(); ++k) reports_[k] = train::make_run_report(*runs_[k], 0);
+    }
   }
-  if (RaceHost* host = race_host())
-    for (int h : handles_) host->run(h);
+  if (host_)
+    for (int h : handles_)
+      if (h) host_->run(h);
   state_ = State::Running;
   follow_runs();
   return Status::Ok();
 }
 
-void Seq2SeqRace::start_in_slices() {
-  const std::string error = host_error_;
+void Seq2SeqRace::start_in_slices(const std::string& why) {
   reset();
-  host_failed_ = true;  // (for good: a page whose worker failed once would fail again)
+  host_failed_ = true;  // (from then on: a page whose worker failed once would fail again)
   (void)start();        // (the recipes were valid when the workers took them)
-  host_error_ = error;
+  host_error_ = why;
 }
 
 void Seq2SeqRace::pause() {
   if (state_ != State::Running) return;
-  if (RaceHost* host = race_host())
-    for (int h : handles_) host->pause(h);
+  if (host_)
+    for (int h : handles_)
+      if (h) host_->pause(h);
   state_ = State::Paused;
 }
 
 void Seq2SeqRace::reset() {
-  if (RaceHost* host = race_host())
-    for (int h : handles_) host->end(h);
+  if (host_)
+    for (int h : handles_)
+      if (h) host_->end(h);
+  host_ = nullptr;
   handles_.clear();
   runs_.clear();
   reports_.clear();
@@ -128,32 +136,37 @@ void Seq2SeqRace::follow_runs() {
   state_ = training ? State::Running : measuring ? State::Measuring : State::Done;
 }
 
+Status Seq2SeqRace::fits(size_t k, const train::RunReport& r, bool with_checkpoint) const {
+  const Status unreadable = Status::Error("the training worker sent a report this page cannot read");
+  if (r.step > recipes_[k].steps || r.tokens_by_length.size() > lengths_.size()) return unreadable;
+  if (r.done && (r.tokens_by_length.size() != lengths_.size() || (!r.diverged && !with_checkpoint))) return unreadable;
+  return Status::Ok();
+}
+
 bool Seq2SeqRace::poll_workers() {
-  RaceHost* host = race_host();
-  if (!host) return false;
   const auto t0 = std::chrono::steady_clock::now();
   bool moved = false;
   for (size_t k = 0; k < handles_.size(); ++k) {
+    if (!handles_[k]) continue;  // done: its worker ended
     std::string error;
     std::vector<uint8_t> bytes;
     train::RunReport r;
-    if (host->poll(handles_[k], &r, &bytes, &error)) {
-      reports_[k] = std::move(r);
-      if (!bytes.empty()) checkpoints_[k] = std::move(bytes);
-      moved = true;
-    }
-    if (!error.empty()) {  // a worker that failed: the race starts again here, in slices
-      host_error_ = error;
-      start_in_slices();
+    const bool fresh = host_->poll(handles_[k], &r, &bytes, &error);
+    if (fresh && error.empty()) error = fits(k, r, !bytes.empty()).message;
+    if (!error.empty()) {  // a worker that failed, or sent what this race did not ask for: the race starts again here
+      start_in_slices(error);
       return true;
     }
+    if (!fresh) continue;
+    reports_[k] = std::move(r);
+    moved = true;
+    if (reports_[k].done) {  // its last report, with its checkpoint: the worker is no longer needed
+      checkpoints_[k] = std::move(bytes);
+      host_->end(handles_[k]);
+      handles_[k] = 0;
+    }
   }
-  if (moved) {
-    // A run is done once its checkpoint is here too (they come in one message; a worker that sent none is lost).
-    for (size_t k = 0; k < reports_.size(); ++k)
-      if (reports_[k].done && checkpoints_[k].empty() && !reports_[k].diverged) reports_[k].done = false;
-    follow_runs();
-  }
+  if (moved) follow_runs();
   const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   longest_slice_ms_ = std::max(longest_slice_ms_, ms);
   return moved;
@@ -161,7 +174,7 @@ bool Seq2SeqRace::poll_workers() {
 
 bool Seq2SeqRace::slice(double budget_ms) {
   if (!busy()) return false;
-  if (in_workers()) return poll_workers();
+  if (host_) return poll_workers();
   const bool moved = timed_slice(budget_ms, [this] { return busy(); }, [&] {
     // 2. a unit of the run furthest behind (by its share of its own budget) while any trains; then each run's
     //    measurement by length in turn
@@ -182,7 +195,7 @@ bool Seq2SeqRace::slice(double budget_ms) {
           break;
         }
     if (next) next->advance();
-    for (size_t k = 0; k < runs_.size(); ++k) reports_[k] = train::make_run_report(*runs_[k], 0, 0);
+    for (size_t k = 0; k < runs_.size(); ++k) reports_[k] = train::make_run_report(*runs_[k], 0);
     follow_runs();
   }, &seconds_, &longest_slice_ms_);
   return moved;

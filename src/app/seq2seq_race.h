@@ -30,7 +30,7 @@
 
 namespace ap {
 
-// The states of a training done in slices (this race, and the masks scene's BugTraining).
+// The states of a training spread over time (this race, and the masks scene's BugTraining).
 enum class RaceState { Idle, Running, Paused, Measuring, Done };
 const char* race_state_name(RaceState s);  // "idle", "running", "paused", "measuring", "done"
 
@@ -87,7 +87,7 @@ class Seq2SeqRace {
   State state() const { return state_; }
   bool busy() const { return state_ == State::Running || state_ == State::Measuring; }
   bool started() const { return state_ != State::Idle; }
-  bool in_workers() const { return !handles_.empty(); }
+  bool in_workers() const { return host_ != nullptr; }
   // The reason the runs went back to training in slices (a worker that failed), or "".
   const std::string& host_error() const { return host_error_; }
 
@@ -117,18 +117,22 @@ class Seq2SeqRace {
   nlohmann::json json() const;
 
  private:
-  void start_in_slices();
+  void start_in_slices(const std::string& why);  // a worker failed: every run again from step 0, here
   bool poll_workers();
+  // Run k's report against what the race asked for (its steps, its lengths; done: every length measured and,
+  // unless it diverged, the checkpoint with it): the worker's fault, not the race's, if not.
+  Status fits(size_t k, const train::RunReport& r, bool with_checkpoint) const;
   void follow_runs();  // Running → Measuring → Done as the runs' reports say
   std::vector<train::Seq2SeqRecipe> recipes_;
   std::vector<int> lengths_;
   int per_length_ = 0;
   std::vector<std::unique_ptr<train::Seq2SeqRun>> runs_;  // in slices
-  std::vector<int> handles_;                               // or in workers
+  RaceHost* host_ = nullptr;                               // or in workers: theirs
+  std::vector<int> handles_;                               // per run (0 once done: its worker ended)
   std::vector<train::RunReport> reports_;
   std::vector<std::vector<uint8_t>> checkpoints_;  // in workers: each run's, once done
   std::string host_error_;
-  bool host_failed_ = false;  // a worker failed: this race trains in slices from then on
+  bool host_failed_ = false;  // a worker of this race failed: it trains in slices from then on
   State state_ = State::Idle;
   double seconds_ = 0;
   double longest_slice_ms_ = 0;

@@ -370,7 +370,7 @@ void platform_set_document_lang(const char* code) {
 }
 bool platform_prefers_chinese() {
   return EM_ASM_INT({
-    var l = (navigator.languages && navigator.languages[0]) || navigator.language || '';
+    var l = (navigator.languages && navigator.languages[0]) || navigator.language || "";
     return String(l).toLowerCase().indexOf('zh') === 0 ? 1 : 0;
   }) != 0;
 }
@@ -450,7 +450,7 @@ void platform_replace_url(const std::string& query) {
   EM_ASM({ if (window['apBridge']) window['apBridge']['replaceUrl'](UTF8ToString($0)); }, query.c_str());
 }
 std::string platform_page_url() {
-  return take_js_string(EM_ASM_INT({ return allocateUTF8(window['apBridge'] ? window['apBridge']['pageUrl']() : ''); }));
+  return take_js_string(EM_ASM_INT({ return allocateUTF8(window['apBridge'] ? window['apBridge']['pageUrl']() : ""); }));
 }
 void platform_post_event(const std::string& json) {
   EM_ASM({ if (window['apBridge']) window['apBridge']['postEvent'](UTF8ToString($0)); }, json.c_str());

@@ -46,7 +46,7 @@ std::vector<uint8_t> g_weights;
 std::string g_error;
 
 ap::train::Seq2SeqRun g_run;
-double g_run_seconds = 0, g_run_longest_ms = 0;
+double g_run_seconds = 0, g_run_longest_ms = 0;  // (the longest chunk: timed_slice's, unused)
 std::vector<double> g_run_report;
 std::vector<uint8_t> g_run_checkpoint;
 
@@ -110,11 +110,12 @@ EMSCRIPTEN_KEEPALIVE int rw_begin(const uint8_t* recipe, int n, const int32_t* l
   return result(s);
 }
 EMSCRIPTEN_KEEPALIVE int rw_chunk(double ms) {
+  if (!g_run.ready()) return 0;  // (refused by rw_begin: nothing to train)
   ap::timed_slice(ms, [] { return !g_run.done(); }, [] { g_run.advance(); }, &g_run_seconds, &g_run_longest_ms);
   return g_run.done() ? 0 : 1;
 }
 EMSCRIPTEN_KEEPALIVE const double* rw_report() {
-  ap::train::encode_run_report(ap::train::make_run_report(g_run, g_run_seconds, g_run_longest_ms), &g_run_report);
+  ap::train::encode_run_report(ap::train::make_run_report(g_run, g_run_seconds), &g_run_report);
   return g_run_report.data();
 }
 EMSCRIPTEN_KEEPALIVE int rw_report_length() { return static_cast<int>(g_run_report.size()); }

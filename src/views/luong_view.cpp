@@ -570,7 +570,7 @@ void LuongView::race_section(ViewContext& ctx) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(tr(LuongScene::score_title(kScores[k])));
-      const bool have = k < race.runs() && !race.run(k).curve.empty();  // (step 0's evaluation comes in slices)
+      const bool have = k < race.runs() && !race.run(k).curve.empty();  // (step 0's evaluation comes with a later report)
       const train::Seq2SeqCurvePoint* last = have ? &race.run(k).curve.back() : nullptr;
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(last ? fmt_percent(last->accuracy).c_str() : "–");

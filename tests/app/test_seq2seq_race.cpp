@@ -127,7 +127,9 @@ class LocalRaceHost final : public RaceHost {
     for (int k = 0; k < 7 && r.run.advance(); ++k) {
     }
     std::vector<double> packed;
-    train::encode_run_report(train::make_run_report(r.run, 0.001 * h, 1), &packed);
+    train::RunReport report = train::make_run_report(r.run, 0.001 * h);
+    if (h == lie) report.step = r.run.trainer().recipe().steps + 1;  // more steps than the race asked for
+    train::encode_run_report(report, &packed);
     EXPECT_TRUE(train::decode_run_report(packed.data(), packed.size(), out).ok);
     if (r.run.done()) {
       r.sent_done = true;
@@ -143,6 +145,7 @@ class LocalRaceHost final : public RaceHost {
   int next = 0, ended = 0;
   bool refuse = false;
   int fail = -1;  // a handle whose worker fails at its first poll
+  int lie = -1;   // a handle whose worker reports a step past its recipe's
 };
 
 // The host of one test, unset when it ends.
@@ -233,6 +236,21 @@ TEST(AppSeq2SeqRace, WithoutWorkersOrWhenOneFailsTheRaceTrainsInSlices) {
   run_to_end(race);
   EXPECT_EQ(race.state(), Seq2SeqRace::State::Done);
   EXPECT_EQ(race.done_steps(), 60);
+  // This race stays in slices; another, whose worker reports what it did not ask for, falls back the same way.
+  race.reset();
+  ASSERT_TRUE(race.start().ok);
+  EXPECT_FALSE(race.in_workers());
+  host.fail = -1;
+  host.lie = host.next + 1;  // the first run's worker of the next race
+  Seq2SeqRace other;
+  ASSERT_TRUE(other.configure(recipes).ok);
+  ASSERT_TRUE(other.start().ok);
+  ASSERT_TRUE(other.in_workers());
+  EXPECT_TRUE(other.slice(5.0));
+  EXPECT_FALSE(other.in_workers());
+  EXPECT_EQ(other.host_error(), "the training worker sent a report this page cannot read");
+  run_to_end(other);
+  EXPECT_EQ(other.state(), Seq2SeqRace::State::Done);
 }
 
 TEST(AppSeq2SeqRace, BadRecipesAndCommandsAreRefusedByName) {

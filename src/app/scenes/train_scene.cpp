@@ -137,6 +137,7 @@ const TrPair kStrings[] = {
     {"the training worker sent a report this page cannot read", "训练 worker 发来的报告无法读取"},
     {"a training report that does not hold together: {0}", "训练报告前后不一致：{0}"},
     {"the recipe has {0} bytes after its end", "配方末尾之后还有 {0} 个字节"},
+    {"the recipe ends in the middle of a field", "配方在某个字段中间就结束了"},
 };
 
 using Preset = ScenePreset<TrainParams>;

@@ -14,7 +14,8 @@ constexpr char kMagic[4] = {'A', 'P', 'S', 'Q'};
 
 // The recipe's fields as write_seq2seq_recipe puts them; the names of its attention and cell checked (the rest is
 // validate_seq2seq_recipe's, when a model is set up).
-Status get_recipe(Reader& rd, Seq2SeqRecipe* out) {
+// short_read: the message when the bytes end in the middle of a field (a checkpoint's, a recipe's).
+Status get_recipe(Reader& rd, Seq2SeqRecipe* out, const char* short_read) {
   Seq2SeqRecipe r;
   r.task = rd.get_string();
   const std::string attention = rd.get_string();
@@ -29,7 +30,7 @@ Status get_recipe(Reader& rd, Seq2SeqRecipe* out) {
   r.learning_rate = rd.get<double>();
   r.batch = rd.get<int32_t>();
   r.decay_from = rd.get<double>();
-  if (rd.short_read) return Status::Error("the checkpoint's payload ends in the middle of a field");
+  if (rd.short_read) return Status::Error(short_read);
   if (!parse_seq2seq_attention(attention, &r.attention)) return Status::Error("unknown attention '{0}'", {attention});
   if (!parse_seq2seq_cell(cell, &r.cell)) return Status::Error("unknown encoder cell '{0}'", {cell});
   *out = r;
@@ -58,7 +59,7 @@ Status read_seq2seq_recipe(const uint8_t* bytes, size_t size, Seq2SeqRecipe* out
   rd.p = bytes;
   rd.n = bytes ? size : 0;
   Seq2SeqRecipe r;
-  AP_TRY(get_recipe(rd, &r));
+  AP_TRY(get_recipe(rd, &r, "the recipe ends in the middle of a field"));
   if (rd.at != rd.n) return Status::Error("the recipe has {0} bytes after its end", {arg(static_cast<long long>(rd.n - rd.at))});
   AP_TRY(validate_seq2seq_recipe(r));
   *out = r;
@@ -90,7 +91,7 @@ Status parse_part(const uint8_t* bytes, size_t size, Seq2SeqCheckpointReader::Pa
   // 1) the envelope, 2) the recipe, step and accuracy
   Reader rd;
   AP_TRY(open_checkpoint(bytes, size, kMagic, kSeq2SeqCheckpointVersion, &rd));
-  AP_TRY(get_recipe(rd, &out->recipe));
+  AP_TRY(get_recipe(rd, &out->recipe, "the checkpoint's payload ends in the middle of a field"));
   out->step = rd.get<int32_t>();
   out->accuracy = rd.get<double>();
   if (rd.short_read) return Status::Error("the checkpoint's payload ends in the middle of a field");

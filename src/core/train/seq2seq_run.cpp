@@ -52,14 +52,13 @@ bool Seq2SeqRun::advance() {
   return true;
 }
 
-RunReport make_run_report(const Seq2SeqRun& run, double seconds, double longest_unit_ms) {
+RunReport make_run_report(const Seq2SeqRun& run, double seconds) {
   RunReport r;
   r.step = run.trainer().step();
   r.training = run.training();
   r.diverged = run.trainer().diverged();
   r.done = run.done();
   r.seconds = seconds;
-  r.longest_unit_ms = longest_unit_ms;
   r.curve = run.trainer().curve();
   r.tokens_by_length = run.tokens_by_length();
   r.sentences_by_length = run.sentences_by_length();
@@ -70,7 +69,7 @@ void encode_run_report(const RunReport& r, std::vector<double>* out) {
   std::vector<double>& v = *out;
   v.clear();
   v.insert(v.end(), {kRunReportVersion, static_cast<double>(r.step), r.training ? 1.0 : 0.0, r.diverged ? 1.0 : 0.0,
-                     r.done ? 1.0 : 0.0, r.seconds, r.longest_unit_ms, static_cast<double>(r.curve.size())});
+                     r.done ? 1.0 : 0.0, r.seconds, static_cast<double>(r.curve.size())});
   for (const Seq2SeqCurvePoint& p : r.curve) v.insert(v.end(), {static_cast<double>(p.step), p.loss, p.accuracy, p.sentences, p.alignment});
   v.push_back(static_cast<double>(r.tokens_by_length.size()));
   for (size_t i = 0; i < r.tokens_by_length.size(); ++i) v.insert(v.end(), {r.tokens_by_length[i], r.sentences_by_length[i]});
@@ -81,13 +80,14 @@ Status decode_run_report(const double* v, size_t n, RunReport* out) {
   const auto count = [](double x, double most) { return std::isfinite(x) && x >= 0 && x <= most && x == std::floor(x); };
   const auto share = [](double x) { return std::isfinite(x) && x >= 0 && x <= 1; };
   const auto flag = [](double x) { return x == 0 || x == 1; };
-  if (!v || n < 9) return bad("too short");
+  if (!v || n < 8) return bad("too short");
   if (v[0] != kRunReportVersion) return bad("another version");
   if (!count(v[1], 1e6) || !flag(v[2]) || !flag(v[3]) || !flag(v[4])) return bad("its step or state");
-  if (!std::isfinite(v[5]) || v[5] < 0 || !std::isfinite(v[6]) || v[6] < 0) return bad("its times");
-  if (!count(v[7], 1e5)) return bad("its curve's length");
-  const size_t points = static_cast<size_t>(v[7]);
-  size_t at = 8 + 5 * points;
+  if ((v[2] == 1 && (v[3] == 1 || v[4] == 1))) return bad("its step or state");  // done or diverged, yet training
+  if (!std::isfinite(v[5]) || v[5] < 0) return bad("its times");
+  if (!count(v[6], 1e5)) return bad("its curve's length");
+  const size_t points = static_cast<size_t>(v[6]);
+  const size_t at = 7 + 5 * points;
   if (n < at + 1) return bad("too short for its curve");
   if (!count(v[at], 30)) return bad("its number of lengths");
   const size_t lengths = static_cast<size_t>(v[at]);
@@ -98,11 +98,12 @@ Status decode_run_report(const double* v, size_t n, RunReport* out) {
   r.diverged = v[3] == 1;
   r.done = v[4] == 1;
   r.seconds = v[5];
-  r.longest_unit_ms = v[6];
   for (size_t k = 0; k < points; ++k) {
-    const double* p = v + 8 + 5 * k;
-    // the loss may be NaN or infinite (a diverged step's); the alignment NaN (no reference alignment)
-    if (!count(p[0], 1e6) || !share(p[2]) || !share(p[3]) || !(std::isnan(p[4]) || share(p[4]))) return bad("a curve point");
+    const double* p = v + 7 + 5 * k;
+    // the loss may be NaN or infinite (a diverged step's); the alignment NaN (no reference alignment); the steps
+    // rise, up to the run's
+    const bool rising = count(p[0], v[1]) && (k == 0 || p[0] > p[-5]);
+    if (!rising || !share(p[2]) || !share(p[3]) || !(std::isnan(p[4]) || share(p[4]))) return bad("a curve point");
     Seq2SeqCurvePoint c;
     c.step = static_cast<int>(p[0]);
     c.loss = p[1];

@@ -34,6 +34,7 @@ class Seq2SeqRun {
   Status init(const Seq2SeqRecipe& r, const std::vector<int>& lengths = {}, int per_length = 0, int eval_pairs = kRaceEvalPairs);
   // One unit of work; false when there is none left (done(), or never initialised).
   bool advance();
+  bool ready() const { return ready_; }  // initialised
   bool training() const { return ready_ && !trainer_.finished() && !trainer_.diverged(); }
   bool done() const { return ready_ && !training() && measured_ >= lengths_.size(); }
   const Seq2SeqTrainer& trainer() const { return trainer_; }
@@ -56,20 +57,21 @@ class Seq2SeqRun {
 };
 
 // A run's progress as a worker posts it, packed in doubles (one typed array, no parsing on the page):
-//   kRunReportVersion · step · training · diverged · done · seconds · longest_unit_ms
+//   kRunReportVersion · step · training · diverged · done · seconds
 //   · n_curve · n_curve × (step, loss, accuracy, sentences, alignment) · n_lengths · n_lengths × (tokens, sentences)
-// (NaN travels as itself: a translation run's alignment, the reversal's NaN.) Decoding checks the version, the
-// counts against the length, steps and shares in range: a report that does not hold together is refused.
+// (NaN travels as itself: the reversal's alignment, a diverged step's loss.) Decoding checks the version, the
+// counts against the length, steps and shares in range, the curve's steps rising up to the step, a run done or
+// diverged no longer training: a report that does not hold together is refused. (Whether it fits the race that
+// asked for it, its recipe's steps and lengths, is the race's to check.)
 constexpr double kRunReportVersion = 1;
 struct RunReport {
   int step = 0;
   bool training = false, diverged = false, done = false;
-  double seconds = 0;          // the worker's time in units so far
-  double longest_unit_ms = 0;  // its longest chunk of units
+  double seconds = 0;  // the worker's time in units so far
   std::vector<Seq2SeqCurvePoint> curve;
   std::vector<double> tokens_by_length, sentences_by_length;  // measured so far
 };
-RunReport make_run_report(const Seq2SeqRun& run, double seconds, double longest_unit_ms);
+RunReport make_run_report(const Seq2SeqRun& run, double seconds);
 void encode_run_report(const RunReport& r, std::vector<double>* out);
 Status decode_run_report(const double* v, size_t n, RunReport* out);
 
