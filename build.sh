@@ -32,9 +32,9 @@ web_build() {
   say "web build (build/wasm -> dist/)"
   local sdl_prefix
   sdl_prefix=$(. scripts/sdl2_wasm_config.sh && sdl2_wasm_prefix "$cache" "$cache/sdl2-src")
+  local closure="$cache/closure-compiler-20220104/node_modules/.bin/google-closure-compiler"
   emcmake cmake -S . -B build/wasm -G Ninja -DCMAKE_BUILD_TYPE=Release -DAP_IMGUI_DIR="$cache/imgui" \
-    -DAP_SDL2_WASM_DIR="$sdl_prefix" \
-    -DAP_CLOSURE_COMPILER="$cache/closure-compiler-20220104/node_modules/.bin/google-closure-compiler" >/dev/null
+    -DAP_SDL2_WASM_DIR="$sdl_prefix" -DAP_CLOSURE_COMPILER="$closure" >/dev/null
   cmake --build build/wasm -j"$jobs"
   # The trained checkpoints: a native build of the core alone (build/tools) trains each default recipe with the
   # same engine (deterministic; rebuilt only when the tool or the core changes) — fetched by the page when a
@@ -43,7 +43,11 @@ web_build() {
   cmake -S . -B build/tools -G Ninja -DCMAKE_BUILD_TYPE=Release -DAP_BUILD_APP=OFF -DAP_BUILD_TESTS=OFF >/dev/null
   cmake --build build/tools -j"$jobs" --target checkpoints
   rm -rf dist && mkdir -p dist
-  cp web/index.html web/style.css web/preload.js web/playground.js web/kernel_worker.js web/train_worker.js dist/
+  cp web/index.html web/style.css web/preload.js web/kernel_worker.js web/train_worker.js dist/
+  # The page's glue is part of the first visit: minified (local names, whitespace, comments; the page API and every
+  # property keep their names), 12 → 6.6 KB gzipped.
+  "$closure" --compilation_level SIMPLE_OPTIMIZATIONS --language_in ECMASCRIPT_2018 --language_out ECMASCRIPT_2018 \
+    --js web/playground.js --js_output_file dist/playground.js
   cp build/wasm/attention_playground.js build/wasm/attention_playground.wasm dist/
   cp build/wasm/kernel_worker_wasm.js build/wasm/kernel_worker_wasm.wasm build/wasm/train_worker_wasm.js build/wasm/train_worker_wasm.wasm dist/
   # Fetched only when needed (src/ui/font_loader.cpp), gzip-compressed (web/playground.js unpacks them with the

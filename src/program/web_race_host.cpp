@@ -6,7 +6,6 @@
 #ifdef __EMSCRIPTEN__
 #include <emscripten.h>
 
-#include <map>
 #include <string>
 #include <vector>
 
@@ -27,19 +26,23 @@ class WebRaceHost final : public ap::RaceHost {
       return window['apRace']['begin']($0, HEAPU8.slice($1, $1 + $2), Array.from(HEAP32.subarray($3 >> 2, ($3 >> 2) + $4)), $5);
     }, handle, recipe.data(), static_cast<int>(recipe.size()), L.data(), static_cast<int>(L.size()), per_length);
     if (!ok) return 0;
-    runs_[handle] = Run();
+    runs_.push_back(Run());
+    runs_.back().handle = handle;
     return handle;
   }
   void run(int h) override { EM_ASM({ if (window['apRace']) window['apRace']['run']($0); }, h); }
   void pause(int h) override { EM_ASM({ if (window['apRace']) window['apRace']['pause']($0); }, h); }
   void end(int h) override {
     EM_ASM({ if (window['apRace']) window['apRace']['end']($0); }, h);
-    runs_.erase(h);
+    if (Run* r = find(h)) {
+      *r = std::move(runs_.back());
+      runs_.pop_back();
+    }
   }
   bool poll(int h, ap::train::RunReport* out, std::vector<uint8_t>* checkpoint, std::string* error) override {
-    auto it = runs_.find(h);
-    if (it == runs_.end()) return false;
-    Run& r = it->second;
+    Run* found = find(h);
+    if (!found) return false;
+    Run& r = *found;
     if (!r.error.empty()) {
       *error = r.error;
       r.error.clear();
@@ -53,31 +56,36 @@ class WebRaceHost final : public ap::RaceHost {
   }
 
   void received(int h, const double* v, int n, const uint8_t* checkpoint, int checkpoint_n) {
-    auto it = runs_.find(h);
-    if (it == runs_.end()) return;  // a run ended while its report was on its way
+    Run* r = find(h);
+    if (!r) return;  // a run ended while its report was on its way
     ap::train::RunReport report;
     const ap::Status s = ap::train::decode_run_report(v, static_cast<size_t>(n > 0 ? n : 0), &report);
     if (!s.ok) {
-      it->second.error = s.message;
+      r->error = s.message;
       return;
     }
-    it->second.report = std::move(report);
-    it->second.fresh = true;
-    if (checkpoint && checkpoint_n > 0) it->second.checkpoint.assign(checkpoint, checkpoint + checkpoint_n);
+    r->report = std::move(report);
+    r->fresh = true;
+    if (checkpoint && checkpoint_n > 0) r->checkpoint.assign(checkpoint, checkpoint + checkpoint_n);
   }
   void failed(int h, const char* e) {
-    auto it = runs_.find(h);
-    if (it != runs_.end()) it->second.error = e && *e ? e : "the training worker failed";
+    if (Run* r = find(h)) r->error = e && *e ? e : "the training worker failed";
   }
 
  private:
   struct Run {
+    int handle = 0;
     ap::train::RunReport report;
     bool fresh = false;
     std::vector<uint8_t> checkpoint;  // with the report that says the run is done, until polled
     std::string error;
   };
-  std::map<int, Run> runs_;
+  Run* find(int h) {
+    for (Run& r : runs_)
+      if (r.handle == h) return &r;
+    return nullptr;
+  }
+  std::vector<Run> runs_;  // the runs begun and not ended (a race's few)
   int next_ = 1;  // handles: 0 is "could not begin"
 };
 
