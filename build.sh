@@ -81,7 +81,7 @@ sanitizer_tests() {
 # libFuzzer targets for the readers and decoders (tests/fuzz/), clang-14 with ASan + UBSan, in build/fuzz. Each
 # runs on a copy of its seed corpus (build/fuzz/corpus/: the repository's is never written); what crashes is
 # saved in build/fuzz/crashes/<target>/ and fails the run.
-fuzz_targets=(${FUZZ_TARGETS:-matrices url url_read state npy attention_json})  # FUZZ_TARGETS="state npy": some
+fuzz_targets=(${FUZZ_TARGETS:-matrices url url_read state npy attention_json worker_messages})  # FUZZ_TARGETS="state npy": some
 fuzz_build() {
   say "fuzz targets, clang-14 + libFuzzer + ASan + UBSan (build/fuzz)"
   CXX=clang++-14 CC=clang-14 cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1" \
