@@ -12,8 +12,9 @@
 //                   is fetched first); AP_BENCH_BEFORE_DIST=<a dist/ folder> measures that build too, interleaved
 //   course page     web/examples/course.html, six embeds (loading="lazy"): how many load before scrolling,
 //                   each one's start as it scrolls into view, then the idle page's main-thread share over 10 s
-//   races           the bottleneck's and Luong's trainings from "start" to done in the page's Web Workers, and the
-//                   bottleneck's in the offline single file (no workers: slices of the frame loop), the baseline
+//   races           the bottleneck's, Luong's and Bahdanau's trainings from "start" to done in the page's Web
+//                   Workers, the masks bug lab's (in slices), and the bottleneck's in the offline single file (no
+//                   workers: slices of the frame loop), the baseline
 // Targets: idle <= 2 %, animating <= 1.25 × baseline, startup <= 1.5 × baseline, course page idle <= 5 %, each
 // race <= 30 s (#18) with no main-loop turn over 50 ms.
 import fs from 'node:fs';
@@ -179,9 +180,9 @@ try {
       started_at_scroll_px: started, idle_busy_share: +idle.toFixed(4), target: 0.05,
       frames_while_idle: after.map((s, k) => s.frames - before[k].frames), scroll_ms: Date.now() - scrollStart };
   }
-  // 5: the races (#18), from "start" to done: the bottleneck's two models and Luong's three in the page's Web
-  // Workers, and the bottleneck's in the offline single file, where no worker starts (slices of the frame loop):
-  // the baseline, in the same run. The main loop's turns are timed throughout.
+  // 5: the trainings of #18, from "start" to done: the bottleneck's two models, Luong's three and Bahdanau's one in
+  // the page's Web Workers, the masks bug lab in slices, and the bottleneck's in the offline single file, where no
+  // worker starts (slices of the frame loop): the baseline, in the same run. The main loop's turns are timed.
   {
     const browser = await launch();
     const race = async (pageUrl) => {
@@ -205,12 +206,13 @@ try {
       const seconds = (Date.now() - t0) / 1000;
       const turns = await p.evaluate(() => window.__turns);
       await p.close();
-      return { seconds: +seconds.toFixed(2), state: s.training.state, where: s.training.where, train_seconds: +s.training.seconds.toFixed(2),
+      return { seconds: +seconds.toFixed(2), state: s.training.state, where: s.training.where || 'page', train_seconds: +s.training.seconds.toFixed(2),
         longest_turn_ms: r1(Math.max(...turns)), turns_over_50ms: turns.filter((x) => x > 50).length,
         figures: { accuracy_by_length: s.results.accuracy_by_length, heldout: s.training.runs.map((r) => r.heldout_accuracy) } };
     };
     const single = pathToFileURL(path.join(root, 'dist/attention-playground.html')).href;
     out.races = { bottleneck: await race(url + '?scene=bottleneck&step=4'), luong: await race(url + '?scene=luong'),
+      bahdanau: await race(url + '?scene=bahdanau'), masks_bug_lab: await race(url + '?scene=masks&step=4'),
       bottleneck_in_slices: await race(single + '?scene=bottleneck&step=4'), target_seconds: 30, ceiling_seconds: 60 };
     // The workers' figures are the slices' to the bit (the same units in each run's own order).
     out.races.same_figures_in_workers_and_slices = JSON.stringify(out.races.bottleneck.figures) === JSON.stringify(out.races.bottleneck_in_slices.figures);
@@ -239,7 +241,8 @@ const rows = [
     Object.entries(out.startup.before.breakdown_median_ms).map(([k, v]) => `${k} ${v}`).join(', '), '']] : []),
   ['course page: embeds drawing before scrolling', `${out.course_page.drawing_before_scroll} of ${out.course_page.embeds}`, ''],
   ['course page: each embed started at scroll (px)', out.course_page.started_at_scroll_px.join(', '), ''],
-  ...[['bottleneck', 'the bottleneck race (2 models)'], ['luong', 'the Luong race (3 models)']].map(([k, name]) => {
+  ...[['bottleneck', 'the bottleneck race (2 models)'], ['luong', 'the Luong race (3 models)'],
+    ['bahdanau', "Bahdanau's model trained in the page"], ['masks_bug_lab', 'the masks bug lab (3 models, in slices)']].map(([k, name]) => {
     const r = out.races[k], sl = out.races.bottleneck_in_slices;
     const base = k === 'bottleneck' ? `; in slices (the offline file, no workers) ${sl.seconds} s = ${+(sl.seconds / r.seconds).toFixed(2)}× as long, ` +
       `the same figures: ${out.races.same_figures_in_workers_and_slices ? 'yes' : 'NO'}` : '';

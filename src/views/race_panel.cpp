@@ -14,7 +14,7 @@ const TrPair kStrings[] = {
     {"Train both", "训练两个模型"},
     {"Train all", "全部训练"},
     {"held-out words right", "留出数据上词的正确率"},
-    {"{0} s of training in this page", "在本页中训练了 {0} 秒"},
+    {"{0} s of training here, between frames", "在帧与帧之间训练了 {0} 秒"},
     {"{0} s of training in this page's Web Workers", "在本页的 Web Worker 中训练了 {0} 秒"},
     {"learning rate {0}", "学习率 {0}"},
     {"learning rate {0}, falling linearly to {1} from step {2}", "学习率 {0}，从第 {2} 步起线性降到 {1}"},
@@ -33,7 +33,7 @@ std::string rate_schedule_text(const train::Seq2SeqRecipe& r) {
 
 void race_status_line(bool started, int done, int total, const char* state, double seconds, bool in_workers) {
   const std::string where = std::string(tr("step")) + " " + std::to_string(done) + " / " + std::to_string(total) + " · " + tr(state);
-  const char* spent_text = in_workers ? N_("{0} s of training in this page's Web Workers") : N_("{0} s of training in this page");
+  const char* spent_text = in_workers ? N_("{0} s of training in this page's Web Workers") : N_("{0} s of training here, between frames");
   const std::string spent = started ? " · " + tr_format(spent_text, {fmt(seconds, 1)}) : "";
   // Wraps to the next line where the buttons leave no room (a phone).
   if (ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize((where + spent).c_str()).x) ImGui::NewLine();
