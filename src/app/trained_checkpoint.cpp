@@ -167,6 +167,7 @@ void CheckpointSlot::drop_incoming() {
 
 void CheckpointSlot::restore_build() {
   drop_incoming();
+  seq2seq_update_.reset();
   trainer_.reset();
   seq2seq_.clear();
   from_run_ = false;
@@ -176,16 +177,12 @@ void CheckpointSlot::restore_build() {
 
 Status CheckpointSlot::update(const std::vector<unsigned char>& bytes) {
   if (is_seq2seq(which_)) {  // the same recipes as the build's (a run in the page of the same model), nothing else
-    std::vector<std::unique_ptr<train::Seq2SeqTrainer>> q;
-    AP_TRY(train::read_seq2seq_checkpoints(bytes.data(), bytes.size(), &q));
-    std::vector<train::Seq2SeqRecipe> got;
-    for (const auto& t : q) got.push_back(t->recipe());
-    AP_TRY(check_seq2seq_models(got));
-    seq2seq_ = std::move(q);
-    drop_incoming();
-    from_run_ = true;
-    state_ = State::Ready;
-    error_ = Status::Ok();
+    // Checked now (envelopes, recipes, parameters: cheap); set up and measured in slices (measure_update), the
+    // models shown until then staying.
+    auto reader = std::make_unique<train::Seq2SeqCheckpointReader>();
+    AP_TRY(reader->open(bytes.data(), bytes.size()));
+    AP_TRY(check_seq2seq_models(reader->recipes()));
+    seq2seq_update_ = std::move(reader);
     return Status::Ok();
   }
   std::unique_ptr<train::Trainer> fresh = trainer_ ? nullptr : std::make_unique<train::Trainer>();
@@ -209,8 +206,17 @@ bool CheckpointSlot::measure_update(double budget_ms, Status* result) {
   double seconds = 0, longest_ms = 0;
   timed_slice(
       budget_ms, [&] { return updating() && !ended; },
-      [&] { ended = trainer_->measure_staged(1, result); }, &seconds, &longest_ms);
+      [&] {
+        if (seq2seq_update_) ended = seq2seq_update_->step(train::kRaceEvalPairs, result);  // a set-up, or pairs
+        else ended = trainer_->measure_staged(1, result);
+      },
+      &seconds, &longest_ms);
+  if (ended && seq2seq_update_) {
+    if (result->ok) seq2seq_ = seq2seq_update_->take();
+    seq2seq_update_.reset();
+  }
   if (!ended || !result->ok) return ended;
+  drop_incoming();  // a run's models before the build's were read: the run's are shown
   from_run_ = true;
   state_ = State::Ready;
   error_ = Status::Ok();
@@ -218,7 +224,7 @@ bool CheckpointSlot::measure_update(double budget_ms, Status* result) {
 }
 
 bool CheckpointSlot::follow_run(const std::vector<unsigned char>* bytes, Status* status) {
-  if (reading() && !bytes) return read_slice(kMeasureSliceMs) && state_ == State::Ready;
+  if (reading() && !bytes && !updating()) return read_slice(kMeasureSliceMs) && state_ == State::Ready;
   if (bytes) {
     *status = update(*bytes);
     if (!status->ok) return false;

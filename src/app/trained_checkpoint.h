@@ -85,11 +85,12 @@ class CheckpointSlot {
   void fail(const Status& error);
   // Newer weights of a run (a scene's training panel, app/scene_training.h): read in place when the recipe is the
   // model's own. Unreadable ones change nothing (the model and the state stay) and the reason is returned.
-  // Weights of the model's own recipe are staged, not installed: measure_update measures them in slices (the
-  // last step's on every held-out sentence, tens of milliseconds in wasm) and installs them; until then the model
-  // and its label are the ones before. Other weights (another recipe, encoder–decoders) are read at once.
+  // Weights of the model's own recipe, and encoder–decoders' (the build's recipes), are staged, not installed:
+  // measure_update sets them up and measures them in slices (on every held-out sentence, tens of milliseconds in
+  // wasm) and installs them; until then the model and its label are the ones before. An attention model of
+  // another recipe is read at once.
   Status update(const std::vector<unsigned char>& bytes);
-  bool updating() const { return trainer_ && trainer_->staging(); }
+  bool updating() const { return (trainer_ && trainer_->staging()) || seq2seq_update_ != nullptr; }
   // Up to budget_ms of that measuring. True when it ended in this call: *result is Ok when the weights were
   // installed (the view recomputes), else why they were refused (the model stays).
   bool measure_update(double budget_ms, Status* result);
@@ -126,6 +127,7 @@ class CheckpointSlot {
   std::vector<unsigned char> incoming_bytes_;
   std::unique_ptr<train::Trainer> incoming_;
   std::unique_ptr<train::Seq2SeqCheckpointReader> seq2seq_reader_;  // encoder–decoders being read
+  std::unique_ptr<train::Seq2SeqCheckpointReader> seq2seq_update_;  // a run's, being measured (update)
   std::vector<std::unique_ptr<train::Seq2SeqTrainer>> seq2seq_;
 };
 

@@ -356,7 +356,7 @@ BahdanauScene::BahdanauScene(bool defer) : TrainedView<BahdanauParams>(BuildChec
   (void)s;  // the build's recipe is valid (tested)
 }
 
-// Every frame: a finished run becomes the trained view's model (its checkpoint, read as the build's is); a run
+// Every frame: a finished run becomes the trained view's model (its checkpoint, read in slices as the build's is); a run
 // reset gives the build's model back (fetched again by the platform's cache, or trained by the desktop); the
 // build's checkpoint is read a slice a frame (read_checkpoint_slice).
 void BahdanauScene::poll() {
@@ -369,8 +369,10 @@ void BahdanauScene::poll() {
   } else if (run_shown_ && race_.state() == RaceState::Idle) {
     run_shown_ = false;
     training_error_ = Status::Ok();
-    restore_build_checkpoint();
+    restore_build_checkpoint();  // (a run's model still being measured is dropped)
     if (params_.trained) (void)apply(params_);  // waits for the build's model again (must_wait)
+  } else if (run_shown_ && measuring_weights()) {  // the run's model, set up and measured a slice a frame
+    follow_run(nullptr, params_.trained, params_, [this](const BahdanauParams& p) { return apply(p); }, &training_error_);
   }
 }
 
