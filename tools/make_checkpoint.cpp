@@ -5,7 +5,7 @@
 //   DIR/coref.aptc: Recipe{} (coreference: 2 layers, d_model 16, 1 head, seed 1, 1500 steps)
 //   DIR/heads.aptc: heads_recipe(2) (heads that specialise: 1 layer of 2 heads, d_model 16, seed 1, 1500 steps)
 //   DIR/example.aptc: attention_example_recipe() (coreference with 2 layers of 2 heads: the import scene's example)
-//   DIR/bahdanau.apsq: Seq2SeqRecipe{} (toy translation, bidirectional GRU encoder, additive attention, 600 steps)
+//   DIR/bahdanau.apsq: bahdanau_recipe() (toy translation, bidirectional GRU encoder, additive attention, 600 steps)
 //   DIR/luong.apsq: luong_recipe(dot), (general), (concat) (unidirectional encoder), three checkpoints in one file
 // Each is read back to check it. Prints the recipe, the step, the held-out accuracy (measured on all held-out
 // sentences), the size and the seconds it took. Written to NAME.tmp first and renamed: an interrupted run
@@ -76,7 +76,7 @@ int make(const ap::train::Seq2SeqRecipe& r, const std::string& path, std::vector
   if (all) all->insert(all->end(), bytes.begin(), bytes.end());
   const Seq2SeqCurvePoint& p = t.curve().back();
   std::printf("%s: task %s, attention %s, %s, d_emb %d, d_h %d, lengths %d…%d, seed %llu, %d steps, lr %g, batch %d; step %d, "
-              "held-out tokens %.1f %%, sentences %.1f %%, content-word alignment %.1f %% (%zu held-out pairs), %zu bytes, %.2f s\n",
+              "held-out tokens %.1f %%, sentences %.1f %%, words aligned %.1f %% (%zu held-out pairs), %zu bytes, %.2f s\n",
               path.empty() ? seq2seq_attention_name(r.attention) : path.c_str(), r.task.c_str(), seq2seq_attention_name(r.attention), r.bidirectional ? "bidirectional" : "unidirectional",
               r.d_emb, r.d_h, r.min_len, r.max_len, static_cast<unsigned long long>(r.seed), r.steps, r.learning_rate, r.batch,
               p.step, 100.0 * p.accuracy, 100.0 * p.sentences, 100.0 * p.alignment, t.heldout().size(), bytes.size(), secs);
@@ -95,7 +95,7 @@ int main(int argc, char** argv) {
   if (int rc = make(ap::train::heads_recipe(2), dir + "/heads.aptc")) return rc;
   if (int rc = make(ap::train::attention_example_recipe(), dir + "/example.aptc")) return rc;
   using ap::train::Seq2SeqAttention;
-  if (int rc = make(ap::train::Seq2SeqRecipe{}, dir + "/bahdanau.apsq")) return rc;
+  if (int rc = make(ap::train::bahdanau_recipe(), dir + "/bahdanau.apsq")) return rc;
   // The Luong scene's three models in one file (read_seq2seq_checkpoints): one fetch for the scene.
   std::vector<uint8_t> luong;
   for (Seq2SeqAttention a : {Seq2SeqAttention::Dot, Seq2SeqAttention::General, Seq2SeqAttention::Concat})

@@ -322,6 +322,8 @@ const TrPair kTable[] = {
     {"checkpoint {0} of the file is truncated: {1} bytes left, it needs {2}", "文件中的第 {0} 个检查点被截断：还剩 {1} 字节，它需要 {2} 字节"},
     {"held-out pairs are set before training: this run is at step {0}", "留出数据要在训练前设定：这次训练已经到了第 {0} 步"},
     {"a race needs at least one recipe", "并排训练至少需要一个配方"},
+    {"run {0} ({1} attention) diverged: its training stopped, and the weights of step {2} are kept",
+     "第 {0} 个模型（{1} 注意力）发散了：训练已停止，保留第 {2} 步的权重"},
     {"training diverged at step {0}: stopped", "训练在第 {0} 步发散：已停止"},
     {"this view's model is not trained in the page yet", "此视图的模型还不能在页面中训练"},
     {"only a translation model has words to align", "只有翻译模型才有可对齐的词"},

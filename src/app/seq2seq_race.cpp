@@ -241,6 +241,12 @@ int Seq2SeqRace::steps_to(int k, double target) const {
   return -1;
 }
 
+Status Seq2SeqRace::fault(int k) const {
+  if (k < 0 || k >= runs() || !run(k).diverged) return Status::Ok();
+  return Status::Error("run {0} ({1} attention) diverged: its training stopped, and the weights of step {2} are kept",
+                       {arg(k + 1), train::seq2seq_attention_name(recipes_[static_cast<size_t>(k)].attention), arg(run(k).step)});
+}
+
 json Seq2SeqRace::json() const {
   const auto num = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); };
   nlohmann::json j;
@@ -270,6 +276,7 @@ json Seq2SeqRace::json() const {
       o["heldout_sentences"] = last.sentences;
       o["alignment"] = num(last.alignment);
       o["diverged"] = t.diverged;
+      if (const Status f = fault(static_cast<int>(k)); !f.ok) o["fault"] = f.message;
       nlohmann::json curve = nlohmann::json::array();
       for (const train::Seq2SeqCurvePoint& p : t.curve) curve.push_back({p.step, num(p.loss), p.accuracy});
       o["curve"] = curve;

@@ -30,7 +30,7 @@ std::vector<train::Seq2SeqRecipe> seq2seq_checkpoint_recipes(BuildCheckpoint whi
   using train::Seq2SeqAttention;
   if (which == BuildCheckpoint::Luong)
     return {train::luong_recipe(Seq2SeqAttention::Dot), train::luong_recipe(Seq2SeqAttention::General), train::luong_recipe(Seq2SeqAttention::Concat)};
-  if (which == BuildCheckpoint::Bahdanau) return {train::Seq2SeqRecipe{}};
+  if (which == BuildCheckpoint::Bahdanau) return {train::bahdanau_recipe()};
   return {};
 }
 

@@ -39,7 +39,7 @@ enum class BuildCheckpoint { Coref, Heads, Example, Bahdanau, Luong };
 const char* checkpoint_asset(BuildCheckpoint which);
 train::Recipe checkpoint_recipe(BuildCheckpoint which);  // Recipe{}, heads_recipe(2), attention_example_recipe()
 bool is_seq2seq(BuildCheckpoint which);                  // encoder–decoders' checkpoints (.apsq)
-// The encoder–decoders a .apsq holds, in order: {Seq2SeqRecipe{}} for Bahdanau; luong_recipe(dot, general,
+// The encoder–decoders a .apsq holds, in order: {bahdanau_recipe()} for Bahdanau; luong_recipe(dot, general,
 // concat) for Luong.
 std::vector<train::Seq2SeqRecipe> seq2seq_checkpoint_recipes(BuildCheckpoint which);
 

@@ -51,11 +51,11 @@ const TrPair kViewStrings[] = {
      "每个模型：{0} 维的单向 GRU 编码器和 GRU 解码器，在玩具翻译上训练 {1} 步、每步 {2} 个句子，{3}，种子 {4}（与构建时的配方相同）；在 {5} 个从未见过的留出句子上测量。"},
     {"words right", "词正确率"},
     {"sentences right", "句子正确率"},
-    {"content words aligned", "实词对齐率"},
+    {"words aligned", "词对齐率"},
     {"steps to 95 %", "达到 95 % 的步数"},
     {"not yet", "尚未达到"},
-    {"Notice: {0} reached 95 % of words right first (step {1}); the largest weight of a content word lies on its source word in {2} (dot), {3} (general), {4} (concat) of cases.",
-     "注意：{0} 最先达到 95 % 的词正确率（第 {1} 步）；实词的最大权重落在其源词上的比例：dot {2}、general {3}、concat {4}。"},
+    {"Notice: {0} reached 95 % of words right first (step {1}); the largest weight of a word lies on its source word in {2} (dot), {3} (general), {4} (concat) of cases.",
+     "注意：{0} 最先达到 95 % 的词正确率（第 {1} 步）；词的最大权重落在其源词上的比例：dot {2}、general {3}、concat {4}。"},
     {"all three", "全部三种"},
     {"embedding width d_emb", "嵌入宽度 d_emb"},
     {"encoder width d_h", "编码器宽度 d_h"},
@@ -560,10 +560,11 @@ void LuongView::race_section(ViewContext& ctx) {
                                 std::to_string(r.seed), std::to_string(train::kSeq2SeqHeldout)}).c_str());
   ImGui::PopStyleColor();
   race_buttons(ctx, race, "luong", tr("Train all"));
+  race_faults(race);
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
   const float table_w = ImGui::GetContentRegionAvail().x;
   if (ImGui::BeginTable("race", 5, flags)) {
-    table_setup_columns({{tr("score"), 1.f}, {tr("words right"), 1.f}, {tr("sentences right"), 1.f}, {tr("content words aligned"), 1.f}, {tr("steps to 95 %"), 1.f}},
+    table_setup_columns({{tr("score"), 1.f}, {tr("words right"), 1.f}, {tr("sentences right"), 1.f}, {tr("words aligned"), 1.f}, {tr("steps to 95 %"), 1.f}},
                         table_w);
     table_headers_wrapped();
     for (int k = 0; k < 3; ++k) {
@@ -591,7 +592,7 @@ void LuongView::race_section(ViewContext& ctx) {
     for (int k = 0; k < 3; ++k)
       if (race.steps_to(k, 0.95) >= 0 && (first < 0 || race.steps_to(k, 0.95) < race.steps_to(first, 0.95))) first = k;
     if (first >= 0)
-      text_wrapped("%s", tr_format(N_("Notice: {0} reached 95 % of words right first (step {1}); the largest weight of a content word lies on its source word in {2} (dot), {3} (general), {4} (concat) of cases."),
+      text_wrapped("%s", tr_format(N_("Notice: {0} reached 95 % of words right first (step {1}); the largest weight of a word lies on its source word in {2} (dot), {3} (general), {4} (concat) of cases."),
                                    {tr(LuongScene::score_title(kScores[first])), std::to_string(race.steps_to(first, 0.95)),
                                     fmt_percent(race.run(0).curve.back().alignment), fmt_percent(race.run(1).curve.back().alignment),
                                     fmt_percent(race.run(2).curve.back().alignment)}).c_str());

@@ -5,7 +5,9 @@
 #include "app/i18n.h"
 #include "app/state.h"
 #include "core/number_text.h"
+#include "widgets/colormap.h"
 #include "widgets/plot.h"
+#include "widgets/text_fit.h"
 
 namespace ap {
 
@@ -39,6 +41,16 @@ void race_status_line(bool started, int done, int total, const char* state, doub
   if (ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize((where + spent).c_str()).x) ImGui::NewLine();
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted((where + spent).c_str());
+}
+
+void race_faults(const Seq2SeqRace& race) {
+  for (int k = 0; k < race.runs(); ++k) {
+    const Status f = race.fault(k);
+    if (f.ok) continue;
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(flag_color(Flag::Failure)));
+    text_wrapped("%s", localize(f).c_str());
+    ImGui::PopStyleColor();
+  }
 }
 
 void race_curves(const Seq2SeqRace& race, const std::vector<RaceSeries>& series, ImVec2 size, const char* id) {

@@ -126,6 +126,8 @@ class LocalRaceHost final : public RaceHost {
     if (!r.running || r.sent_done) return false;
     for (int k = 0; k < 7 && r.run.advance(); ++k) {
     }
+    if (h == poison && r.run.trainer().step() >= 52)  // a parameter turned NaN: the next step diverges
+      r.run.trainer().model().params()[0].value.setConstant(std::nanf(""));
     std::vector<double> packed;
     train::RunReport report = train::make_run_report(r.run, 0.001 * h);
     if (h == lie) report.step = r.run.trainer().recipe().steps + 1;  // more steps than the race asked for
@@ -146,6 +148,7 @@ class LocalRaceHost final : public RaceHost {
   bool refuse = false;
   int fail = -1;  // a handle whose worker fails at its first poll
   int lie = -1;   // a handle whose worker reports a step past its recipe's
+  int poison = -1;  // a handle whose run diverges once past step 52 (its last evaluation: step 50)
 };
 
 // The host of one test, unset when it ends.
@@ -251,6 +254,41 @@ TEST(AppSeq2SeqRace, WithoutWorkersOrWhenOneFailsTheRaceTrainsInSlices) {
   EXPECT_EQ(other.host_error(), "the training worker sent a report this page cannot read");
   run_to_end(other);
   EXPECT_EQ(other.state(), Seq2SeqRace::State::Done);
+}
+
+// A run that diverges (in its worker) stops there, keeps the weights of its last evaluation and is measured on
+// them; the race ends, says so beside the runs (fault, getState's runs[k].fault) and offers no checkpoint of it;
+// the other run is not touched.
+TEST(AppSeq2SeqRace, ARunThatDivergesStopsAndTheRaceSaysSo) {
+  const std::vector<train::Seq2SeqRecipe> recipes = {small(Seq2SeqAttention::None, 60), small(Seq2SeqAttention::Additive, 60)};
+  LocalRaceHost host;
+  HostForTest use(&host);
+  host.poison = host.next + 2;  // the second run's worker
+  Seq2SeqRace race;
+  ASSERT_TRUE(race.configure(recipes, {3, 6}, 10).ok);
+  ASSERT_TRUE(race.start().ok);
+  ASSERT_TRUE(race.in_workers());
+  run_to_end(race);
+  ASSERT_EQ(race.state(), Seq2SeqRace::State::Done);
+  EXPECT_TRUE(race.in_workers());  // a divergence is the run's, not the worker's fault
+  EXPECT_FALSE(race.run(0).diverged);
+  EXPECT_TRUE(race.fault(0).ok);
+  ASSERT_TRUE(race.run(1).diverged);
+  EXPECT_EQ(race.run(1).step, 50);  // back to its last evaluation
+  EXPECT_EQ(race.run(1).curve.back().step, 50);
+  const Status f = race.fault(1);
+  EXPECT_FALSE(f.ok);
+  EXPECT_EQ(f.message, "run 2 (additive attention) diverged: its training stopped, and the weights of step 50 are kept");
+  const json j = race.json();
+  EXPECT_EQ(j["runs"][1]["diverged"], true);
+  EXPECT_EQ(j["runs"][1]["fault"], f.message);
+  EXPECT_FALSE(j["runs"][0].contains("fault"));
+  ASSERT_TRUE(race.measured());
+  EXPECT_EQ(race.tokens_by_length(1).size(), 2u);  // measured on the kept weights
+  std::vector<uint8_t> bytes;
+  EXPECT_TRUE(race.checkpoint(0, &bytes));
+  EXPECT_FALSE(race.checkpoint(1, &bytes));
+  EXPECT_EQ(race.run(0).step, 60);
 }
 
 TEST(AppSeq2SeqRace, BadRecipesAndCommandsAreRefusedByName) {

@@ -143,7 +143,7 @@ test('bahdanau scene: the trained view aligns the notes\' sentence across the cr
   assert.equal(reads(2), 'chat');   // cat
   assert.equal(reads(7), 'rouge');  // red
   assert.equal(reads(8), 'tapis');  // carpet
-  assert.match(r.label, /^trained on the toy translation \(French → English\), 600 steps: held-out \d+\.\d % of words right, \d+\.\d % of content words aligned to their source word$/);
+  assert.match(r.label, /^trained on the toy translation \(French → English\), 600 steps: held-out \d+\.\d % of words right, \d+\.\d % of words aligned to their source word$/);
   assert.deepEqual(r.translation, r.target_tokens.slice(0, 13));
   for (const lang of ['en', 'zh']) {
     for (let k = 0; k < stages.length; k++) {
@@ -192,6 +192,7 @@ test('bahdanau scene: the recipe trained in the page becomes the trained view', 
   console.log('bahdanau in the page:', JSON.stringify({ seconds, longest_slice_ms: s.training.longest_slice_ms, label: s.results.label }));
   assert.equal(s.training.state, 'done');
   assert.ok(s.training.runs[0].heldout_accuracy >= 0.95, `${s.training.runs[0].heldout_accuracy}`);
+  assert.ok(s.training.runs[0].alignment >= 0.90, `words aligned: ${s.training.runs[0].alignment}`);  // determiners included
   assert.equal(s.results.trained, true);
   await frames(page, 3);
   await screenshot(page, 'bahdanau-trained-in-page.png');

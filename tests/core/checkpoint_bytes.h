@@ -48,11 +48,11 @@ inline const std::vector<uint8_t>& heads_checkpoint_bytes() {
   return bytes;
 }
 
-// The Bahdanau scene's encoder–decoder (bahdanau.apsq, Seq2SeqRecipe{}).
+// The Bahdanau scene's encoder–decoder (bahdanau.apsq, bahdanau_recipe()).
 inline const std::vector<uint8_t>& bahdanau_checkpoint_bytes() {
   static const std::vector<uint8_t> bytes = [] {
     std::vector<uint8_t> b = build_file_bytes("bahdanau.apsq");
-    if (b.empty()) (void)train::train_seq2seq_checkpoint(train::Seq2SeqRecipe{}, &b);
+    if (b.empty()) (void)train::train_seq2seq_checkpoint(train::bahdanau_recipe(), &b);
     return b;
   }();
   return bytes;

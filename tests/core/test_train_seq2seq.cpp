@@ -297,8 +297,10 @@ TEST(CoreTrainTranslation, TheGrammarAgreesCrossesAndAlignsEveryWord) {
 }
 
 // Toy translation, 3 … 12 French words: Bahdanau's model (bidirectional GRU encoder, additive attention)
-// reaches 95 % held-out token accuracy, and for the English words whose French word is known, the largest
-// attention weight lies on it in >= 90 % of cases (the crossed adjectives included).
+// reaches 95 % held-out token accuracy, and for the English content words (nouns, adjectives, verbs,
+// prepositions), the largest attention weight lies on their French word in >= 90 % of cases (the crossed
+// adjectives included). Determiners too in the scene's recipe, whose seed was chosen for it
+// (test_train_seq2seq_trainer.cpp); this loop's seed-1 stream aligns them less (both figures printed).
 TEST(CoreTrainTranslation, AdditiveAttentionLearnsTheToyTranslationAndItsAlignment) {
   const Seq2SeqConfig c = small_config(static_cast<int>(toy_vocabulary().size()), Seq2SeqAttention::Additive);
   Seq2SeqModel m;

@@ -17,8 +17,7 @@ using namespace train;
 
 std::vector<float> all_weights(const Trainer& t) {
   std::vector<float> w;
-  const ParamStore& ps = t.model().params();
-  for (size_t i = 0; i < ps.size(); ++i) w.insert(w.end(), ps[i].value.data(), ps[i].value.data() + ps[i].value.size());
+  t.model().params().save_values(&w);
   return w;
 }
 

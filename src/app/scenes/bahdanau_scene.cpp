@@ -44,10 +44,10 @@ const TrPair kStrings[] = {
     {"output: bias", "输出：偏置"},
     {"source word embeddings, learned", "源语言词嵌入，学习得到"},
     {"target word embeddings, learned", "目标语言词嵌入，学习得到"},
-    {"trained in this page on the toy translation (French → English), {0} steps: held-out {1} of words right, {2} of content words aligned to their source word",
-     "在本页中在玩具翻译（法语 → 英语）上训练了 {0} 步：留出数据上 {1} 的词正确，{2} 的实词对齐到它的源词"},
-    {"trained on the toy translation (French → English), {0} steps: held-out {1} of words right, {2} of content words aligned to their source word",
-     "在玩具翻译（法语 → 英语）上训练了 {0} 步：留出数据上 {1} 的词正确，{2} 的实词对齐到它的源词"},
+    {"trained in this page on the toy translation (French → English), {0} steps: held-out {1} of words right, {2} of words aligned to their source word",
+     "在本页中在玩具翻译（法语 → 英语）上训练了 {0} 步：留出数据上 {1} 的词正确，{2} 的词对齐到它的源词"},
+    {"trained on the toy translation (French → English), {0} steps: held-out {1} of words right, {2} of words aligned to their source word",
+     "在玩具翻译（法语 → 英语）上训练了 {0} 步：留出数据上 {1} 的词正确，{2} 的词对齐到它的源词"},
     {"Bahdanau (additive) attention", "Bahdanau 注意力（加性注意力）"},
     {"Step through the decoder steps t and watch α_t move over the source words; then change the seed: an untrained alignment changes with it.",
      "逐个走过解码步 t，看 α_t 在源句的词上移动；再换一个随机种子：未经训练的对齐会随之改变。"},
@@ -410,8 +410,8 @@ std::string BahdanauScene::trained_label(bool localized) const {
   if (!t) return {};
   const train::Seq2SeqCurvePoint& c = t->curve().back();
   const char* tmpl = checkpoint_slot().from_run()
-                         ? N_("trained in this page on the toy translation (French → English), {0} steps: held-out {1} of words right, {2} of content words aligned to their source word")
-                         : N_("trained on the toy translation (French → English), {0} steps: held-out {1} of words right, {2} of content words aligned to their source word");
+                         ? N_("trained in this page on the toy translation (French → English), {0} steps: held-out {1} of words right, {2} of words aligned to their source word")
+                         : N_("trained on the toy translation (French → English), {0} steps: held-out {1} of words right, {2} of words aligned to their source word");
   const std::vector<std::string> a = {std::to_string(c.step), fmt_percent(c.accuracy), fmt_percent(c.alignment)};
   return localized ? tr_format(tmpl, a) : format_template(tmpl, a);
 }

@@ -64,8 +64,8 @@ const TrPair kStrings[] = {
     {"read", "读入"},
     {"will emit", "将输出"},
     // the trained view
-    {"trained on the toy translation (French → English), {0} steps each; held-out words right: dot {1}, general {2}, concat {3}; content words aligned to their source word: {4}, {5}, {6}",
-     "在玩具翻译（法语 → 英语）上各训练 {0} 步；留出数据上词的正确率：dot {1}、general {2}、concat {3}；实词对齐到其源词：{4}、{5}、{6}"},
+    {"trained on the toy translation (French → English), {0} steps each; held-out words right: dot {1}, general {2}, concat {3}; words aligned to their source word: {4}, {5}, {6}",
+     "在玩具翻译（法语 → 英语）上各训练 {0} 步；留出数据上词的正确率：dot {1}、general {2}、concat {3}；词对齐到其源词：{4}、{5}、{6}"},
     {"a GRU unit: h = (1 − z)·h_prev + z·n", "GRU 单元：h = (1 − z)·h_prev + z·n"},
     {"the {0} model", "{0} 模型"},
     // errors
@@ -410,7 +410,7 @@ std::string LuongScene::trained_label(bool localized) const {
   std::vector<std::string> a{std::to_string(trained_model(0)->evaluated_step())};
   for (int k = 0; k < 3; ++k) a.push_back(fmt_percent(trained_model(k)->curve().back().accuracy));
   for (int k = 0; k < 3; ++k) a.push_back(fmt_percent(trained_model(k)->curve().back().alignment));
-  const char* t = N_("trained on the toy translation (French → English), {0} steps each; held-out words right: dot {1}, general {2}, concat {3}; content words aligned to their source word: {4}, {5}, {6}");
+  const char* t = N_("trained on the toy translation (French → English), {0} steps each; held-out words right: dot {1}, general {2}, concat {3}; words aligned to their source word: {4}, {5}, {6}");
   return localized ? tr_format(t, a) : format_template(t, a);
 }
 

@@ -1,6 +1,7 @@
 #include "param_store.h"
 
 #include <cmath>
+#include <cstring>
 
 #include "core/embedding.h"
 
@@ -62,6 +63,24 @@ long long ParamStore::count() const {
   long long n = 0;
   for (const Param& p : params_) n += p.value.size();
   return n;
+}
+
+void ParamStore::save_values(std::vector<float>* out) const {
+  out->resize(static_cast<size_t>(count()));
+  size_t at = 0;
+  for (const Param& p : params_) {
+    std::memcpy(out->data() + at, p.value.data(), sizeof(float) * static_cast<size_t>(p.value.size()));
+    at += static_cast<size_t>(p.value.size());
+  }
+}
+
+void ParamStore::load_values(const std::vector<float>& in) {
+  size_t at = 0;
+  for (Param& p : params_) {
+    if (at + static_cast<size_t>(p.value.size()) > in.size()) return;  // (not this store's: nothing more written)
+    std::memcpy(p.value.data(), in.data() + at, sizeof(float) * static_cast<size_t>(p.value.size()));
+    at += static_cast<size_t>(p.value.size());
+  }
 }
 
 double Adam::step(ParamStore& store) {

@@ -38,6 +38,7 @@ class Seq2SeqRun {
   bool training() const { return ready_ && !trainer_.finished() && !trainer_.diverged(); }
   bool done() const { return ready_ && !training() && measured_ >= lengths_.size(); }
   const Seq2SeqTrainer& trainer() const { return trainer_; }
+  Seq2SeqTrainer& trainer() { return trainer_; }  // (a test's way to its weights)
   const std::vector<int>& lengths() const { return lengths_; }
   int per_length() const { return per_length_; }
   // Per length, once measured (growing while Measuring): held-out token accuracy and whole strings right.

@@ -112,7 +112,7 @@ void Seq2SeqTrainer::evaluate_slice(size_t pairs) {
   // 1. the next pairs, each decoded once: token and sentence counts, and (translation) the alignment's
   const bool translation = recipe_.task == "translation";
   if (!tally_slice(model_, heldout_.data(), heldout_.size(), pairs, &eval_, [&](size_t k, const std::vector<int>& out, const Seq2SeqTrace& tr) {
-        if (translation) count_aligned(heldout_text_[k], heldout_[k], out, tr, true, &eval_aligned_, &eval_aligned_of_);
+        if (translation) count_aligned(heldout_text_[k], heldout_[k], out, tr, false, &eval_aligned_, &eval_aligned_of_);
       }))
     return;
   // 2. all measured: the curve's point, and the weights it measured (what a divergence goes back to)
@@ -124,11 +124,7 @@ void Seq2SeqTrainer::evaluate_slice(size_t pairs) {
   p.alignment = !translation ? std::numeric_limits<double>::quiet_NaN()
                 : eval_aligned_of_ ? static_cast<double>(eval_aligned_) / eval_aligned_of_ : 0.0;
   curve_.push_back(p);
-  good_.clear();
-  for (size_t k = 0; k < model_.params().size(); ++k) {
-    const Mat& v = model_.params()[k].value;
-    good_.insert(good_.end(), v.data(), v.data() + v.size());
-  }
+  model_.params().save_values(&good_);
   evaluating_ = false;
 }
 
@@ -278,12 +274,7 @@ int Seq2SeqTrainer::advance(int n) {
       // The run stops; the weights of the last evaluation come back.
       divergence_ = Status::Error("training diverged at step {0}: stopped, the weights of step {1} are kept",
                                   {arg(step_), arg(curve_.back().step)});
-      size_t at = 0;
-      for (size_t k = 0; k < model_.params().size(); ++k) {
-        Mat& v = model_.params()[k].value;
-        std::copy(good_.begin() + static_cast<std::ptrdiff_t>(at), good_.begin() + static_cast<std::ptrdiff_t>(at + v.size()), v.data());
-        at += static_cast<size_t>(v.size());
-      }
+      model_.params().load_values(good_);
       step_ = curve_.back().step;
       break;
     }

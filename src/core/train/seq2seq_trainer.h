@@ -11,7 +11,8 @@
 //   training:      batch pairs per step, drawn from the stream (recipe.seed, index): the same recipe, the same
 //                  pairs in the same order, the same weights bit for bit
 //   evaluation:    greedy decoding of the held-out sources: token accuracy, whole sentences right, and (toy
-//                  translation) the content words' alignment (translation.h: alignment_accuracy)
+//                  translation) the alignment of every word with a known source word (translation.h:
+//                  alignment_accuracy)
 #pragma once
 #include <cstdint>
 #include <string>
@@ -52,9 +53,22 @@ struct Seq2SeqRecipe {
   }
 };
 
-// The build's trained models (tools/make_checkpoint.cpp): the Bahdanau scene's (the default recipe: toy
+// The build's trained models (tools/make_checkpoint.cpp): the Bahdanau scene's (the default recipe, seed 6: toy
 // translation, bidirectional encoder, additive attention) and Luong's three (unidirectional encoder, as Luong et
-// al.'s, one per score).
+// al.'s, one per score; seed 1).
+//
+// Why seed 6: where a determiner looks is not decided by the loss. With a bidirectional encoder "the" / "a" can be
+// read off "le" / "un" or off its noun's state, which holds the determiner too, and the seed decides which one a
+// run learns. Measured natively on the held-out set, seeds 1 … 12 of this recipe: 99.5 … 100 % of words right;
+// nouns, adjectives, verbs and prepositions aligned in 93.5 … 99.3 % of cases, determiners in 58 … 100 %; all words
+// with a known source word 84.2 … 98.6 % (6 seeds of 12 at 90 % or more; seed 1: 84.2 %). The seed was chosen
+// on a validation set of its own (200 pairs of seed 998, neither trained on nor held out): seed 6, 98.1 % there,
+// then 98.6 % on the held-out set. Luong's three align 94.0 … 98.0 % of all such words at seed 1.
+inline Seq2SeqRecipe bahdanau_recipe() {
+  Seq2SeqRecipe r;
+  r.seed = 6;
+  return r;
+}
 inline Seq2SeqRecipe luong_recipe(Seq2SeqAttention score) {
   Seq2SeqRecipe r;
   r.attention = score;
@@ -80,11 +94,11 @@ inline Seq2SeqRecipe reversal_recipe(Seq2SeqAttention a) {
 }
 
 // The scenes' default recipes as the benchmarks time them (bench/bench_train.cpp natively, ap_bench_seq2seq in
-// the page's module): 0 the toy translation (the Bahdanau scene's; Luong's differ in the score only), 1 and 2 the
+// the page's module): 0 the toy translation (the Bahdanau scene's; Luong's differ in the score and seed only), 1 and 2 the
 // bottleneck's reversal with and without attention.
 constexpr int kSeq2SeqBenchRecipes = 3;
 inline Seq2SeqRecipe seq2seq_bench_recipe(int k) {
-  return k == 0 ? Seq2SeqRecipe{} : reversal_recipe(k == 1 ? Seq2SeqAttention::Additive : Seq2SeqAttention::None);
+  return k == 0 ? bahdanau_recipe() : reversal_recipe(k == 1 ? Seq2SeqAttention::Additive : Seq2SeqAttention::None);
 }
 
 // Refused, each by name with its range: an unknown task, widths outside 1 … 128, lengths outside the task's
@@ -99,7 +113,7 @@ struct Seq2SeqCurvePoint {
   double loss = 0;       // the mean of the training loss since the previous point
   double accuracy = 0;   // held-out token accuracy
   double sentences = 0;  // held-out sentences entirely right
-  double alignment = 0;  // translation: content words whose largest weight is on their source word; else NaN
+  double alignment = 0;  // translation: words with a known source word whose largest weight is on it; else NaN
 };
 
 // A sentence through a trained translation model, as a scene shows it: the decoder reads the target given
@@ -144,6 +158,7 @@ class Seq2SeqTrainer {
   // The last evaluation's figures (the weights are then those it measured).
   double heldout_accuracy() const { return curve_.empty() ? 0.0 : curve_.back().accuracy; }
   const Seq2SeqModel& model() const { return model_; }
+  Seq2SeqModel& model() { return model_; }  // what a test poisons (a NaN weight: the next step diverges)
   const std::vector<Seq2SeqPair>& heldout() const { return heldout_; }
   const std::vector<TranslationPair>& heldout_sentences() const { return heldout_text_; }  // translation only
   // The weights of the last evaluation (the parameters concatenated in the store's order) and its step: what a

@@ -77,9 +77,7 @@ Status Trainer::init(const Recipe& r, bool measure_untrained) {
   induction_curve_.assign(induction_.heldout.begin(),
                           induction_.heldout.begin() + static_cast<std::ptrdiff_t>(std::min<size_t>(induction_.heldout.size(), kCurveSentences)));
   induction_set_.resize(static_cast<size_t>(r.batch));
-  size_t floats = 0;
-  for (size_t i = 0; i < model_.params().size(); ++i) floats += static_cast<size_t>(model_.params()[i].value.size());
-  good_.assign(floats, 0.f);
+  good_.assign(static_cast<size_t>(model_.params().count()), 0.f);
   step_ = 0;
   last_loss_ = std::nan("");
   loss_sum_ = 0;
@@ -261,23 +259,11 @@ void Trainer::evaluate_coref_batch(int B, Evaluation* e) {
 }
 
 void Trainer::snapshot() {
-  size_t at = 0;
-  for (size_t i = 0; i < model_.params().size(); ++i) {
-    const Mat& v = model_.params()[i].value;
-    std::memcpy(good_.data() + at, v.data(), sizeof(float) * static_cast<size_t>(v.size()));
-    at += static_cast<size_t>(v.size());
-  }
+  model_.params().save_values(&good_);
   good_step_ = step_;
 }
 
-void Trainer::restore() {
-  size_t at = 0;
-  for (size_t i = 0; i < model_.params().size(); ++i) {
-    Mat& v = model_.params()[i].value;
-    std::memcpy(v.data(), good_.data() + at, sizeof(float) * static_cast<size_t>(v.size()));
-    at += static_cast<size_t>(v.size());
-  }
-}
+void Trainer::restore() { model_.params().load_values(good_); }
 
 Status Trainer::attention_of(const std::vector<std::string>& words, SentenceAttention* out) {
   const int T = model_.config().seq_len, n = static_cast<int>(words.size());

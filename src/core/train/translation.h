@@ -58,9 +58,10 @@ Status toy_pair_ids(const std::vector<std::string>& source, const std::vector<st
 Seq2SeqPair toy_seq2seq_pair(const TranslationPair& p);
 
 // The share of target words whose largest attention weight (greedy decoding of the French; only words decoded
-// right count) lies on their source word (or its phrase); content_only: nouns, adjectives, verbs and
-// prepositions (a determiner's choice, "the" or "a", can be read off its noun's encoder state as well as off
-// "le" / "un", and trained models do attend there). *counted: how many target words were counted.
+// right count) lies on their source word (or its phrase): every English word has one, "the" / "a" included (the
+// trainer's figure, the scenes' "words aligned"); content_only: nouns, adjectives, verbs and prepositions only (a
+// determiner's choice can be read off its noun's encoder state as well as off "le" / "un", and some trained models
+// attend there: seq2seq_trainer.h, bahdanau_recipe). *counted: how many target words were counted.
 double alignment_accuracy(const Seq2SeqModel& m, const std::vector<TranslationPair>& pairs, bool content_only,
                           int* counted = nullptr);
 // The same counts for one pair already decoded (tally_held_out's `each`: the words decoded and the trace of
