@@ -241,10 +241,11 @@ int Seq2SeqRace::steps_to(int k, double target) const {
   return -1;
 }
 
-Status Seq2SeqRace::fault(int k) const {
+Status Seq2SeqRace::fault(int k, const std::string& name) const {
   if (k < 0 || k >= runs() || !run(k).diverged) return Status::Ok();
-  return Status::Error("run {0} ({1} attention) diverged: its training stopped, and the weights of step {2} are kept",
-                       {arg(k + 1), train::seq2seq_attention_name(recipes_[static_cast<size_t>(k)].attention), arg(run(k).step)});
+  const std::string who = !name.empty() ? name
+                          : "run " + arg(k + 1) + " (" + train::seq2seq_attention_name(recipes_[static_cast<size_t>(k)].attention) + ")";
+  return Status::Error("{0}: the training diverged; it stopped, and the weights of step {1} are kept", {who, arg(run(k).step)});
 }
 
 json Seq2SeqRace::json() const {

@@ -111,9 +111,10 @@ class Seq2SeqRace {
   int per_length() const { return per_length_; }
   // A run trained in slices (not in workers): its trainer, for the tests (null otherwise).
   const train::Seq2SeqTrainer* trainer(int k) const;
-  // What went wrong in a run, to show beside the race: a run that diverged (its loss not a finite number) stopped
-  // there and keeps the weights of its last evaluation, which it is measured on. Ok: nothing.
-  Status fault(int k) const;
+  // What went wrong in run k, named `name` (a view's name of it; empty: "run k+1 (its attention)", as getState
+  // says it): a run that diverged (its loss not a finite number) stopped there and keeps the weights of its last
+  // evaluation, which it is measured on. Ok: nothing.
+  Status fault(int k, const std::string& name = "") const;
 
   // getState's "training": {state, where, step, steps, seconds, longest_slice_ms, runs: [{attention, step, steps,
   // heldout_accuracy, heldout_sentences, alignment, diverged, curve: [[step, loss, accuracy], …], and fault (a

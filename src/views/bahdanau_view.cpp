@@ -151,7 +151,7 @@ void BahdanauView::training_panel(ViewContext& ctx) {
                                {std::to_string(r.steps), std::to_string(r.batch), rate_schedule_text(r), std::to_string(r.seed)}).c_str());
   ImGui::PopStyleColor();
   race_buttons(ctx, race, "bahdanau", tr("Train"));
-  race_faults(race);
+  race_faults(race, {{tr("this page's model"), accent_cool()}});
   race_curves(race, {{tr("trained in this page"), accent_cool()}}, ImVec2(ImGui::GetContentRegionAvail().x, fs * 10.f), "bahdanau_race");
   if (!scene_.training_error().ok) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(flag_color(Flag::Failure)));

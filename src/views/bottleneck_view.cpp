@@ -527,8 +527,8 @@ void BottleneckView::trained_stage(ViewContext& ctx) {
                         {std::to_string(r.d_h), std::to_string(r.steps), std::to_string(r.batch), rate_schedule_text(r), std::to_string(r.seed)}));
   ImGui::PopTextWrapPos();
   race_buttons(ctx, race, "bottleneck", tr("Train both"));
-  race_faults(race);
   const std::vector<RaceSeries> names = {{tr("without attention (c = h_n)"), accent_warm()}, {tr("with attention (c_t = Σ α h_j)"), accent_cool()}};
+  race_faults(race, names);
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const bool measured = race.measured();
   const float notes_h = measured ? fs * 5.2f : fs * 1.5f;

@@ -560,7 +560,8 @@ void LuongView::race_section(ViewContext& ctx) {
                                 std::to_string(r.seed), std::to_string(train::kSeq2SeqHeldout)}).c_str());
   ImGui::PopStyleColor();
   race_buttons(ctx, race, "luong", tr("Train all"));
-  race_faults(race);
+  const std::vector<RaceSeries> names = {{tr("dot"), series_color(0)}, {tr("general"), series_color(1)}, {tr("concat"), series_color(2)}};
+  race_faults(race, names);
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
   const float table_w = ImGui::GetContentRegionAvail().x;
   if (ImGui::BeginTable("race", 5, flags)) {
@@ -585,7 +586,6 @@ void LuongView::race_section(ViewContext& ctx) {
     }
     ImGui::EndTable();
   }
-  const std::vector<RaceSeries> names = {{tr("dot"), series_color(0)}, {tr("general"), series_color(1)}, {tr("concat"), series_color(2)}};
   race_curves(race, names, ImVec2(ImGui::GetContentRegionAvail().x, fs * 12.f), "luong_race");
   if (race.state() == Seq2SeqRace::State::Done) {
     int first = -1;

@@ -16,6 +16,7 @@ const TrPair kStrings[] = {
     {"Train both", "训练两个模型"},
     {"Train all", "全部训练"},
     {"held-out words right", "留出数据上词的正确率"},
+    {"this page's model", "本页训练的模型"},
     {"{0} s of training here, between frames", "在帧与帧之间训练了 {0} 秒"},
     {"{0} s of training in this page's Web Workers", "在本页的 Web Worker 中训练了 {0} 秒"},
     {"learning rate {0}", "学习率 {0}"},
@@ -43,9 +44,9 @@ void race_status_line(bool started, int done, int total, const char* state, doub
   ImGui::TextUnformatted((where + spent).c_str());
 }
 
-void race_faults(const Seq2SeqRace& race) {
-  for (int k = 0; k < race.runs(); ++k) {
-    const Status f = race.fault(k);
+void race_faults(const Seq2SeqRace& race, const std::vector<RaceSeries>& series) {
+  for (int k = 0; k < race.runs() && k < static_cast<int>(series.size()); ++k) {
+    const Status f = race.fault(k, series[static_cast<size_t>(k)].name);
     if (f.ok) continue;
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(flag_color(Flag::Failure)));
     text_wrapped("%s", localize(f).c_str());

@@ -48,8 +48,9 @@ void race_buttons(ViewContext& ctx, Race& race, const char* id, const char* trai
   race_status_line(race.started(), race.done_steps(), race.total_steps(), Race::state_name(race.state()), race.train_seconds(),
                    race.in_workers());
 }
-// A line per run that went wrong (Seq2SeqRace::fault: it diverged), in the failure colour, under the buttons.
-void race_faults(const Seq2SeqRace& race);
+// A line per run that went wrong (Seq2SeqRace::fault: it diverged), named as series[k] names it, in the failure
+// colour, under the buttons.
+void race_faults(const Seq2SeqRace& race, const std::vector<RaceSeries>& series);
 // Held-out token accuracy against the step, one curve per run (series[k] for run k).
 void race_curves(const Seq2SeqRace& race, const std::vector<RaceSeries>& series, ImVec2 size, const char* id);
 

@@ -278,13 +278,15 @@ TEST(AppSeq2SeqRace, ARunThatDivergesStopsAndTheRaceSaysSo) {
   EXPECT_EQ(race.run(1).curve.back().step, 50);
   const Status f = race.fault(1);
   EXPECT_FALSE(f.ok);
-  EXPECT_EQ(f.message, "run 2 (additive attention) diverged: its training stopped, and the weights of step 50 are kept");
+  EXPECT_EQ(f.message, "run 2 (additive): the training diverged; it stopped, and the weights of step 50 are kept");
+  EXPECT_EQ(race.fault(1, "with attention").message, "with attention: the training diverged; it stopped, and the weights of step 50 are kept");
   const json j = race.json();
   EXPECT_EQ(j["runs"][1]["diverged"], true);
   EXPECT_EQ(j["runs"][1]["fault"], f.message);
   EXPECT_FALSE(j["runs"][0].contains("fault"));
   ASSERT_TRUE(race.measured());
-  EXPECT_EQ(race.tokens_by_length(1).size(), 2u);  // measured on the kept weights
+  ASSERT_EQ(race.tokens_by_length(1).size(), 2u);  // measured on the kept weights (finite: not the NaN ones)
+  for (double x : race.tokens_by_length(1)) EXPECT_TRUE(std::isfinite(x) && x > 0) << x;
   std::vector<uint8_t> bytes;
   EXPECT_TRUE(race.checkpoint(0, &bytes));
   EXPECT_FALSE(race.checkpoint(1, &bytes));

@@ -1,6 +1,7 @@
-// A training run of the encoder–decoder (core/train/seq2seq_trainer.h): the default recipe (toy translation,
-// additive attention) reaches its targets on held-out sentences it never trained on; a run is the same bit for
-// bit whatever the chunks it is advanced in; bad recipes are refused by name; the curve starts untrained.
+// A training run of the encoder–decoder (core/train/seq2seq_trainer.h): the Bahdanau scene's recipe (toy
+// translation, additive attention) reaches its targets on held-out sentences it never trained on; a run is the
+// same bit for bit whatever the chunks it is advanced in; a run that diverges keeps its last evaluated weights;
+// bad recipes are refused by name; the curve starts untrained.
 #include <gtest/gtest.h>
 
 #include <chrono>

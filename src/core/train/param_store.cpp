@@ -74,13 +74,14 @@ void ParamStore::save_values(std::vector<float>* out) const {
   }
 }
 
-void ParamStore::load_values(const std::vector<float>& in) {
+bool ParamStore::load_values(const std::vector<float>& in) {
+  if (in.size() != static_cast<size_t>(count())) return false;
   size_t at = 0;
   for (Param& p : params_) {
-    if (at + static_cast<size_t>(p.value.size()) > in.size()) return;  // (not this store's: nothing more written)
     std::memcpy(p.value.data(), in.data() + at, sizeof(float) * static_cast<size_t>(p.value.size()));
     at += static_cast<size_t>(p.value.size());
   }
+  return true;
 }
 
 double Adam::step(ParamStore& store) {

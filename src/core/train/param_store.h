@@ -57,7 +57,8 @@ class ParamStore {
   // Every parameter's values, concatenated in the store's order (count() floats, each matrix column-major as Eigen
   // holds it): a trainer's copy of its last good weights, and what load_values brings back.
   void save_values(std::vector<float>* out) const;
-  void load_values(const std::vector<float>& in);  // in: what save_values wrote for this store
+  // in: what save_values wrote for this store; of another size, nothing is written (false).
+  bool load_values(const std::vector<float>& in);
   Param& operator[](size_t i) { return params_[i]; }
   const Param& operator[](size_t i) const { return params_[i]; }
 

@@ -274,7 +274,7 @@ int Seq2SeqTrainer::advance(int n) {
       // The run stops; the weights of the last evaluation come back.
       divergence_ = Status::Error("training diverged at step {0}: stopped, the weights of step {1} are kept",
                                   {arg(step_), arg(curve_.back().step)});
-      model_.params().load_values(good_);
+      (void)model_.params().load_values(good_);  // (good_: this store's, saved at every evaluation)
       step_ = curve_.back().step;
       break;
     }

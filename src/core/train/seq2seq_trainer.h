@@ -53,7 +53,7 @@ struct Seq2SeqRecipe {
   }
 };
 
-// The build's trained models (tools/make_checkpoint.cpp): the Bahdanau scene's (the default recipe, seed 6: toy
+// The build's trained models (tools/make_checkpoint.cpp): the Bahdanau scene's (the default recipe but seed 6: toy
 // translation, bidirectional encoder, additive attention) and Luong's three (unidirectional encoder, as Luong et
 // al.'s, one per score; seed 1).
 //
@@ -62,8 +62,9 @@ struct Seq2SeqRecipe {
 // run learns. Measured natively on the held-out set, seeds 1 … 12 of this recipe: 99.5 … 100 % of words right;
 // nouns, adjectives, verbs and prepositions aligned in 93.5 … 99.3 % of cases, determiners in 58 … 100 %; all words
 // with a known source word 84.2 … 98.6 % (6 seeds of 12 at 90 % or more; seed 1: 84.2 %). The seed was chosen
-// on a validation set of its own (200 pairs of seed 998, neither trained on nor held out): seed 6, 98.1 % there,
-// then 98.6 % on the held-out set. Luong's three align 94.0 … 98.0 % of all such words at seed 1.
+// on a validation set of its own (200 pairs of seed 998, not the held-out set's): seed 6, 98.1 % there, then
+// 98.6 % on the held-out set. Luong's three align 94.0 … 98.0 % of all such words at seed 1 (natively; 94.1 … 98.0 %
+// in the page).
 inline Seq2SeqRecipe bahdanau_recipe() {
   Seq2SeqRecipe r;
   r.seed = 6;
@@ -94,7 +95,7 @@ inline Seq2SeqRecipe reversal_recipe(Seq2SeqAttention a) {
 }
 
 // The scenes' default recipes as the benchmarks time them (bench/bench_train.cpp natively, ap_bench_seq2seq in
-// the page's module): 0 the toy translation (the Bahdanau scene's; Luong's differ in the score and seed only), 1 and 2 the
+// the page's module): 0 the toy translation (the Bahdanau scene's; Luong's in the score, the encoder's one direction and the seed), 1 and 2 the
 // bottleneck's reversal with and without attention.
 constexpr int kSeq2SeqBenchRecipes = 3;
 inline Seq2SeqRecipe seq2seq_bench_recipe(int k) {

@@ -263,7 +263,7 @@ void Trainer::snapshot() {
   good_step_ = step_;
 }
 
-void Trainer::restore() { model_.params().load_values(good_); }
+void Trainer::restore() { (void)model_.params().load_values(good_); }  // (good_: this store's, saved at init)
 
 Status Trainer::attention_of(const std::vector<std::string>& words, SentenceAttention* out) {
   const int T = model_.config().seq_len, n = static_cast<int>(words.size());
