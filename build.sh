@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Attention Playground: one entry point for everything.
 #   ./build.sh serve    install what is missing, build the web app, serve dist/ at http://127.0.0.1:8000
-#   ./build.sh test     install, build, run every test (native core + app, the same tests in wasm, browser)
+#   ./build.sh test     install, build, run every test (native core + app, sanitizers, fuzz, wasm, browser);
+#                       ends with a table of its phases in seconds, also written to build/test-times.json
+#   ./build.sh soak     the monkey and the page-API fuzz at full size (the test command runs them short)
 #   ./build.sh web      build dist/ only
 #   ./build.sh native   build and run the desktop app (SDL2 + OpenGL 3.3)
 #   ./build.sh bench    benchmarks -> build/bench.json and a table
@@ -20,28 +22,36 @@ jobs=${JOBS:-$(nproc)}
 
 say() { printf '\n== %s\n' "$*"; }
 
-native_build() {
-  scripts/setup.sh native
-  say "native build (build/native)"
+# build/native (g++ Release): the unit tests, the import check and the trained checkpoints; the desktop app and
+# the benchmarks only when asked for (./build.sh native, bench). The checkpoints are trained here, once per change
+# of the core or the tool, and dist/ and the other test trees take these files.
+native_configure() {
   cmake -S . -B build/native -G Ninja -DCMAKE_BUILD_TYPE=Release -DAP_IMGUI_DIR="$cache/imgui" >/dev/null
-  cmake --build build/native -j"$jobs"
 }
+native_build() {  # native_build TARGET...: setup, then those targets of build/native
+  scripts/setup.sh native || return 1
+  say "native build (build/native: $*)"
+  native_configure && cmake --build build/native -j"$jobs" $(printf ' --target %s' "$@")
+}
+checkpoints=(coref.aptc heads.aptc example.aptc bahdanau.apsq luong.apsq)
+checkpoint_dir=$root/build/native/gen/checkpoints
+# What the page needs of build/wasm (./build.sh test adds the unit tests).
+wasm_targets=(attention_playground kernel_worker_wasm train_worker_wasm zh_strings cjk_common_font ${AP_WASM_UNIT_TESTS:+ap_tests})
 
 web_build() {
-  scripts/setup.sh all
+  scripts/setup.sh all || return 1
   say "web build (build/wasm -> dist/)"
   local sdl_prefix
   sdl_prefix=$(. scripts/sdl2_wasm_config.sh && sdl2_wasm_prefix "$cache" "$cache/sdl2-src")
   local closure="$cache/closure-compiler-20220104/node_modules/.bin/google-closure-compiler"
+  # (the wasm unit tests read build/native's checkpoints through Node's file system: nothing trained again there)
   emcmake cmake -S . -B build/wasm -G Ninja -DCMAKE_BUILD_TYPE=Release -DAP_IMGUI_DIR="$cache/imgui" \
-    -DAP_SDL2_WASM_DIR="$sdl_prefix" -DAP_CLOSURE_COMPILER="$closure" >/dev/null
-  cmake --build build/wasm -j"$jobs"
-  # The trained checkpoints: a native build of the core alone (build/tools) trains each default recipe with the
-  # same engine (deterministic; rebuilt only when the tool or the core changes) — fetched by the page when a
-  # trained view is first opened (never on the first visit).
-  say "checkpoints (build/tools: the default recipes trained natively)"
-  cmake -S . -B build/tools -G Ninja -DCMAKE_BUILD_TYPE=Release -DAP_BUILD_APP=OFF -DAP_BUILD_TESTS=OFF >/dev/null
-  cmake --build build/tools -j"$jobs" --target checkpoints
+    -DAP_SDL2_WASM_DIR="$sdl_prefix" -DAP_CLOSURE_COMPILER="$closure" -DAP_CHECKPOINTS_FROM="$checkpoint_dir" >/dev/null \
+    && cmake --build build/wasm -j"$jobs" $(printf ' --target %s' "${wasm_targets[@]}") || return 1
+  # The trained checkpoints: build/native's make_checkpoint (the core alone and the tool) trains each default recipe
+  # with the same engine (deterministic; again only when the tool or the core changes); the page fetches them when
+  # a trained view is first opened (never on the first visit).
+  native_build checkpoints || return 1
   rm -rf dist && mkdir -p dist
   cp web/index.html web/style.css web/preload.js web/kernel_worker.js web/train_worker.js dist/
   # The page's glue is part of the first visit: minified (local names, whitespace, comments; the page API and every
@@ -56,87 +66,165 @@ web_build() {
   cp build/wasm/gen/cjk_ui.otf build/wasm/gen/cjk_ui.otf.gz build/wasm/gen/cjk_common.otf build/wasm/gen/cjk_common.otf.gz dist/
   # The interface's Chinese text comes with its font (src/app/i18n.h: the page's module carries the English only).
   cp build/wasm/gen/zh_strings.bin build/wasm/gen/zh_strings.bin.gz dist/
-  mkdir -p dist/checkpoints && cp build/tools/gen/checkpoints/coref.aptc build/tools/gen/checkpoints/heads.aptc \
-    build/tools/gen/checkpoints/example.aptc build/tools/gen/checkpoints/bahdanau.apsq build/tools/gen/checkpoints/luong.apsq \
-    dist/checkpoints/
-  gzip -9 -n -k -f dist/checkpoints/coref.aptc dist/checkpoints/heads.aptc dist/checkpoints/example.aptc \
-    dist/checkpoints/bahdanau.apsq dist/checkpoints/luong.apsq  # fetched as .gz and unpacked by the browser, as the fonts
+  mkdir -p dist/checkpoints && cp "${checkpoints[@]/#/$checkpoint_dir/}" dist/checkpoints/
+  gzip -9 -n -k -f "${checkpoints[@]/#/dist/checkpoints/}"  # fetched as .gz and unpacked by the browser, as the fonts
   mkdir -p dist/examples && cp web/examples/*.html web/examples/*.css web/examples/*.js dist/examples/  # host pages for instructors (README "Embedding")
   python3 tools/make_single_file.py dist  # dist/attention-playground.html: one file that runs from disk
   printf 'dist/: %s\n' "$(du -sh dist | cut -f1)"
 }
 
-# The unit tests once more in a Debug build with AddressSanitizer and UndefinedBehaviorSanitizer (Eigen's
-# asserts on): out-of-bounds writes and undefined behaviour that a Release build lets pass fail here.
-sanitizer_tests() {
-  say "unit tests, native Debug + ASan + UBSan (build/asan)"
-  # -O1 keeps the run short; Debug keeps NDEBUG undefined, so Eigen checks every index.
-  cmake -S . -B build/asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-g -O1" -DAP_SANITIZE=ON \
-    -DAP_BUILD_APP=OFF >/dev/null
-  cmake --build build/asan -j"$jobs" --target ap_tests
-  ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-    build/asan/ap_tests --gtest_brief=1
+# build/san: the core and the app compiled once with clang-14 (line tables only: enough for the sanitizers' stacks) under AddressSanitizer and UndefinedBehaviorSanitizer
+# (Debug: Eigen checks every index) and libFuzzer's coverage hooks (-fsanitize=fuzzer-no-link), linked twice: the
+# unit tests (ap_tests, plumbing mode: recipes trained to their targets are asserted in build/native, here they run
+# short; tests/test_mode.h) and the libFuzzer targets (tests/fuzz/).
+fuzz_targets=(${FUZZ_TARGETS:-matrices url url_read state npy attention_json worker_messages})  # FUZZ_TARGETS="state npy": some
+san_build() {  # san_build TARGET...
+  say "sanitizer build, clang-14 + ASan + UBSan + libFuzzer hooks (build/san: $*)"
+  CXX=clang++-14 CC=clang-14 cmake -S . -B build/san -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-gline-tables-only -O1" \
+    -DAP_SANITIZE=ON -DAP_FUZZ=ON -DAP_BUILD_APP=OFF -DAP_CHECKPOINTS_FROM="$checkpoint_dir" >/dev/null \
+    && cmake --build build/san -j"$jobs" $(printf ' --target %s' "$@")
+}
+san_tests() {  # two processes (GoogleTest's shards), one a core
+  local i rc=0 pids=()
+  rm -f build/san/ap_tests.*.log
+  for i in 0 1; do
+    GTEST_TOTAL_SHARDS=2 GTEST_SHARD_INDEX=$i ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
+      UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 build/san/ap_tests --gtest_brief=1 >"build/san/ap_tests.$i.log" 2>&1 &
+    pids+=($!)
+  done
+  for i in "${pids[@]}"; do wait "$i" || rc=1; done
+  cat build/san/ap_tests.*.log
+  return $rc
 }
 
-# libFuzzer targets for the readers and decoders (tests/fuzz/), clang-14 with ASan + UBSan, in build/fuzz. Each
-# runs on a copy of its seed corpus (build/fuzz/corpus/: the repository's is never written); what crashes is
-# saved in build/fuzz/crashes/<target>/ and fails the run.
-fuzz_targets=(${FUZZ_TARGETS:-matrices url url_read state npy attention_json worker_messages})  # FUZZ_TARGETS="state npy": some
-fuzz_build() {
-  say "fuzz targets, clang-14 + libFuzzer + ASan + UBSan (build/fuzz)"
-  CXX=clang++-14 CC=clang-14 cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1" \
-    -DAP_FUZZ=ON -DAP_BUILD_APP=OFF -DAP_BUILD_TESTS=OFF >/dev/null
-  cmake --build build/fuzz -j"$jobs" $(printf ' --target fuzz_%s' "${fuzz_targets[@]}")
-}
+# Each fuzz target runs on a copy of its seed corpus (build/san/corpus/: the repository's is never written); what
+# crashes is saved in build/san/crashes/<target>/ and fails the run.
 # FUZZ_MAX_LEN caps an input's bytes: libFuzzer lets the limit grow with the corpus, and setState's inputs slow
 # down as they do (fuzz_state: 1,650 inputs/s per process at 174 bytes, 500/s past 2,600 bytes).
-fuzz_run() {  # fuzz_run <runs, -1 for no limit> <seconds>: every target; prints "target: N execs, exec/s, crashes K"
-  # FUZZ_JOBS processes per target (seeds 1 … J) share one corpus directory, which libFuzzer rescans, so each
-  # finds what the others added; each runs <runs>/J inputs or <seconds>, and the figures are their sums.
-  local runs=$1 seconds=$2 procs=${FUZZ_JOBS:-1} failed=0 t j execs rate crashes pids
-  for t in "${fuzz_targets[@]}"; do
-    rm -rf "build/fuzz/corpus/$t" "build/fuzz/crashes/$t" build/fuzz/"$t".*log
-    mkdir -p "build/fuzz/corpus/$t" "build/fuzz/crashes/$t"
-    cp tests/fuzz/corpus/"$t"/* "build/fuzz/corpus/$t/"
-    pids=()
-    for ((j = 1; j <= procs; j++)); do
-      build/fuzz/fuzz_"$t" -seed="$j" -timeout=30 -print_final_stats=1 -runs=$(((runs + procs - 1) / procs)) \
-        -max_total_time="$seconds" -artifact_prefix="build/fuzz/crashes/$t/" ${FUZZ_MAX_LEN:+-max_len=$FUZZ_MAX_LEN} "build/fuzz/corpus/$t" \
-        >"build/fuzz/$t.$j.log" 2>&1 &
-      pids+=($!)
-    done
-    for j in "${pids[@]}"; do wait "$j" || failed=1; done
-    execs=$(cat build/fuzz/"$t".*.log | sed -n 's/^stat::number_of_executed_units: *//p' | awk '{s += $1} END {print s + 0}')
-    rate=$(cat build/fuzz/"$t".*.log | sed -n 's/^stat::average_exec_per_sec: *//p' | awk '{s += $1} END {print s + 0}')
-    # crash-, leak-, timeout-, oom-: failures; slow-unit- (an input over 10 s, kept for a look): listed only
-    crashes=$(find "build/fuzz/crashes/$t" -type f ! -name 'slow-unit-*' | wc -l)
-    slow=$(find "build/fuzz/crashes/$t" -type f -name 'slow-unit-*' | wc -l)
-    printf '%s: %s execs, %s exec/s, crashes %s, slow inputs %s (%s process(es))\n' "$t" "$execs" "$rate" "$crashes" "$slow" "$procs"
-    if [ "$crashes" != 0 ] || [ "$(cat build/fuzz/"$t".*.log | grep -c '^stat::number_of_executed_units')" != "$procs" ]; then
-      failed=1; tail -n 40 build/fuzz/"$t".*.log
-    fi
+fuzz_one() {  # fuzz_one <target> <runs, -1 for no limit> <seconds> <processes>: prints "target: N execs, exec/s, crashes K"
+  # The processes (seeds 1 … J) share one corpus directory, which libFuzzer rescans, so each finds what the others
+  # added; each runs <runs>/J inputs or <seconds>, and the figures are their sums.
+  local t=$1 runs=$2 seconds=$3 procs=$4 failed=0 j execs rate crashes slow pids=() d=build/san
+  rm -rf "$d/corpus/$t" "$d/crashes/$t" "$d/$t".*log
+  mkdir -p "$d/corpus/$t" "$d/crashes/$t"
+  cp tests/fuzz/corpus/"$t"/* "$d/corpus/$t/"
+  for ((j = 1; j <= procs; j++)); do
+    "$d/fuzz_$t" -seed="$j" -timeout=30 -print_final_stats=1 -runs=$(((runs + procs - 1) / procs)) \
+      -max_total_time="$seconds" -artifact_prefix="$d/crashes/$t/" ${FUZZ_MAX_LEN:+-max_len=$FUZZ_MAX_LEN} "$d/corpus/$t" \
+      >"$d/$t.$j.log" 2>&1 &
+    pids+=($!)
   done
+  for j in "${pids[@]}"; do wait "$j" || failed=1; done
+  execs=$(cat "$d/$t".*.log | sed -n 's/^stat::number_of_executed_units: *//p' | awk '{s += $1} END {print s + 0}')
+  rate=$(cat "$d/$t".*.log | sed -n 's/^stat::average_exec_per_sec: *//p' | awk '{s += $1} END {print s + 0}')
+  # crash-, leak-, timeout-, oom-: failures; slow-unit- (an input over 10 s, kept for a look): listed only
+  crashes=$(find "$d/crashes/$t" -type f ! -name 'slow-unit-*' | wc -l)
+  slow=$(find "$d/crashes/$t" -type f -name 'slow-unit-*' | wc -l)
+  printf '%s: %s execs, %s exec/s, crashes %s, slow inputs %s (%s process(es))\n' "$t" "$execs" "$rate" "$crashes" "$slow" "$procs"
+  if [ "$crashes" != 0 ] || [ "$(cat "$d/$t".*.log | grep -c '^stat::number_of_executed_units')" != "$procs" ]; then
+    failed=1; tail -n 40 "$d/$t".*.log
+  fi
   return $failed
 }
-fuzz_tests() { fuzz_build && FUZZ_JOBS=1 fuzz_run -1 15; }
+fuzz_run() {  # fuzz_run <runs> <seconds> <processes per target> <targets at once>
+  local failed=0 t running=0
+  for t in "${fuzz_targets[@]}"; do
+    if [ "$running" -ge "$4" ]; then wait -n || failed=1; running=$((running - 1)); fi
+    fuzz_one "$t" "$1" "$2" "$3" &
+    running=$((running + 1))
+  done
+  while [ "$running" -gt 0 ]; do wait -n || failed=1; running=$((running - 1)); done
+  return $failed
+}
+
+# ---- the test command's phases: each timed; a table at the end and build/test-times.json ----------------------
+phase_names=() phase_secs=() phase_ok=()
+now() { date +%s.%N; }
+phase() {  # phase NAME COMMAND...: runs COMMAND, records its seconds and whether it passed; returns its status
+  # COMMAND runs as `build.sh step COMMAND…`, a shell of its own, so that set -e stops it at its first failure
+  # (a function called where its status is tested would run on past one).
+  local name=$1 t0 rc=0
+  shift
+  t0=$(now)
+  "$BASH" "$root/build.sh" step "$@" || rc=$?
+  phase_names+=("$name") phase_secs+=("$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }')") phase_ok+=($((rc == 0)))
+  return $rc
+}
+phase_report() {  # the table, and build/test-times.json
+  local i total=0 json='{"phases": ['
+  say "phases (seconds)"
+  for i in "${!phase_names[@]}"; do
+    printf '  %-34s %8s  %s\n' "${phase_names[$i]}" "${phase_secs[$i]}" "$([ "${phase_ok[$i]}" = 1 ] && echo ok || echo FAILED)"
+    total=$(awk -v a="$total" -v b="${phase_secs[$i]}" 'BEGIN { printf "%.1f", a + b }')
+    json+="$([ "$i" -gt 0 ] && echo ', '){\"name\": \"${phase_names[$i]}\", \"seconds\": ${phase_secs[$i]}, \"ok\": $([ "${phase_ok[$i]}" = 1 ] && echo true || echo false)}"
+  done
+  printf '  %-34s %8s\n' "total" "$total"
+  mkdir -p build
+  printf '%s], "total_seconds": %s, "date": "%s", "commit": "%s"}\n' "$json" "$total" "$(date -u +%FT%TZ)" \
+    "$(git rev-parse --short HEAD 2>/dev/null || echo none)" >build/test-times.json
+}
 
 run_tests() {
   local failed=0
-  native_build
+  export AP_WASM_UNIT_TESTS=1
+  phase "setup (packages, sources, SDL2)" scripts/setup.sh all || { phase_report; exit 1; }
+  phase "native build" native_build ap_tests ap_import_check checkpoints || { phase_report; exit 1; }
   say "unit tests, native (ctest)"
-  ctest --test-dir build/native --output-on-failure -j"$jobs" || failed=1
-  sanitizer_tests || failed=1
-  fuzz_tests || failed=1
-  web_build
+  phase "native unit tests" native_tests || failed=1
+  phase "sanitizer build" san_build ap_tests $(printf ' fuzz_%s' "${fuzz_targets[@]}") || { phase_report; exit 1; }
+  phase "sanitizer unit tests" san_tests || failed=1
+  say "fuzz targets (libFuzzer + ASan + UBSan), 15 s each, two at once"
+  phase "fuzz (15 s a target)" fuzz_run -1 15 1 "$jobs" || failed=1
+  phase "wasm build and dist/" web_build || { phase_report; exit 1; }
   say "unit tests, wasm under Node (ctest)"
-  ctest --test-dir build/wasm --output-on-failure || failed=1
+  phase "wasm unit tests" wasm_tests || failed=1
   say "interface strings"
-  /usr/bin/python3 tools/check_i18n.py || failed=1
-  /usr/bin/python3 tools/make_fonts.py --check src || failed=1  # no "?" for a character the fonts lack
+  phase "interface strings" strings_check || failed=1
   say "browser tests (headless Chromium, software WebGL2)"
-  (cd tests/browser && node --test --test-concurrency=1 ./*.test.mjs) || failed=1
-  if [ $failed -ne 0 ]; then say "SOME TESTS FAILED"; exit 1; fi
-  say "all tests passed"
+  phase "browser tests" node tests/browser/run.mjs || failed=1
+  phase_report
+  if [ $failed -ne 0 ]; then say "SOME TESTS FAILED"; else say "all tests passed"; fi
+  tally
+  exit $failed
+}
+native_tests() {
+  ctest --test-dir build/native --output-on-failure -j"$jobs" | tee build/native/ctest.log
+  return "${PIPESTATUS[0]}"
+}
+wasm_tests() {  # the wasm unit tests under Node, two processes (the core's tests, the rest), with their counts
+  local rc=0 a b
+  rm -f build/wasm/ap_tests.*.log
+  node --no-experimental-fetch build/wasm/ap_tests.js --gtest_brief=1 --gtest_filter='Core*' >build/wasm/ap_tests.0.log 2>&1 & a=$!
+  node --no-experimental-fetch build/wasm/ap_tests.js --gtest_brief=1 --gtest_filter='-Core*' >build/wasm/ap_tests.1.log 2>&1 & b=$!
+  wait $a || rc=1
+  wait $b || rc=1
+  cat build/wasm/ap_tests.*.log
+  return $rc
+}
+# The counts of every group (ctest's summary, GoogleTest's, the browser runner's) and their sum, the plain
+# closing line "N passed, N failed".
+tally() {
+  local p=0 f=0 line n m
+  if line=$(grep -h 'tests passed, .* tests failed out of' build/native/ctest.log 2>/dev/null); then
+    m=$(sed -E 's/.* ([0-9]+) tests failed out of ([0-9]+).*/\1 \2/' <<<"$line")
+    read -r n line <<<"$m"; f=$((f + n)); p=$((p + line - n))
+    printf '  native unit tests: %s passed, %s failed\n' "$((line - n))" "$n"
+  fi
+  for log in build/san/ap_tests.*.log build/wasm/ap_tests.*.log; do
+    [ -f "$log" ] || continue
+    n=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -n1); n=${n:-0}
+    m=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -n1); m=${m:-0}
+    p=$((p + n)); f=$((f + m))
+    printf '  %s: %s passed, %s failed\n' "$log" "$n" "$m"
+  done
+  if line=$(grep -hE '^[0-9]+ passed, [0-9]+ failed' build/browser-logs/summary.txt 2>/dev/null); then
+    read -r n _ m _ <<<"$line"; p=$((p + n)); f=$((f + m))
+    printf '  browser tests: %s\n' "$line"
+  fi
+  printf '%s passed, %s failed\n' "$p" "$f"
+}
+strings_check() {
+  /usr/bin/python3 tools/check_i18n.py && /usr/bin/python3 tools/make_fonts.py --check src  # no "?" for a character the fonts lack
 }
 
 case "${1:-}" in
@@ -146,21 +234,27 @@ case "${1:-}" in
     say "serving dist/ at http://127.0.0.1:$port/  (Ctrl+C stops)"
     exec node tools/serve.mjs dist "$port" ;;
   test) run_tests ;;
+  step) shift; "$@" ;;  # one phase of the test command (phase, above)
   # The readers reach 10 million inputs in minutes, setState (it builds the default view for every input) in
   # about 50 minutes on two cores; the URL round trip builds scenes' models for most inputs (the scaling
   # scene's million normal draws take 50 ms under ASan) and stops at the time limit instead.
-  fuzz) fuzz_build && FUZZ_JOBS=${FUZZ_JOBS:-$jobs} fuzz_run 10000000 "${FUZZ_SECONDS:-3600}" ;;
+  fuzz)
+    native_build checkpoints && san_build $(printf ' fuzz_%s' "${fuzz_targets[@]}") \
+      && fuzz_run 10000000 "${FUZZ_SECONDS:-3600}" "${FUZZ_JOBS:-$jobs}" 1 ;;
+  soak)  # the monkey and the page-API fuzz at full size (MONKEY_ACTIONS, FUZZ_CALLS as in the README)
+    web_build
+    AP_SOAK=1 node tests/browser/run.mjs monkey.test.mjs apifuzz.test.mjs ;;
   native)
-    native_build
+    native_build attention_playground
     shift
     exec build/native/attention_playground "$@" ;;
   bench)
-    native_build
+    native_build attention_playground ap_bench
     web_build
     say "benchmarks"
     node tools/bench.mjs
     node tools/bench_page.mjs ;;
   *)
-    sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
     exit 2 ;;
 esac

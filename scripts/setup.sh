@@ -25,7 +25,7 @@ apt_need() {   # apt_need pkg...: install the packages not yet installed
   sudo_ env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
 }
 
-native_pkgs=(g++ cmake ninja-build libeigen3-dev libsdl2-dev libgtest-dev libbenchmark-dev
+native_pkgs=(g++ clang-14 libclang-rt-14-dev cmake ninja-build libeigen3-dev libsdl2-dev libgtest-dev libbenchmark-dev
              nlohmann-json3-dev libstb-dev fonts-noto-cjk fonts-noto-core python3-fonttools dpkg-dev)
 web_pkgs=(emscripten chromium chromium-driver)
 

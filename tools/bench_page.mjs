@@ -15,6 +15,8 @@
 //   races           the bottleneck's, Luong's and Bahdanau's trainings from "start" to done in the page's Web
 //                   Workers, the masks bug lab's (in slices), and the bottleneck's in the offline single file (no
 //                   workers: slices of the frame loop), the baseline; with each its held-out figures
+//   reported        what the browser tests report but do not gate: the train scene's seconds to its target and
+//                   longest frame while it trains, the cost lab's quick measurement (seconds, longest slice, frame)
 // Targets: idle <= 2 %, animating <= 1.25 × baseline, startup <= 1.5 × baseline, course page idle <= 5 %, each
 // race <= 30 s (#18) with no main-loop turn over 50 ms, and #18's held-out targets on the models trained.
 import fs from 'node:fs';
@@ -65,6 +67,21 @@ async function intervals(page, ms, expr) {
   const d = [];
   for (let i = 1; i < t.length; i++) d.push(t[i] - t[i - 1]);
   return d.slice(5);
+}
+
+// A page at 1280×720, ready, whose main-loop turns are timed into window.__turns (Emscripten's main-loop hooks).
+async function openTimed(browser, pageUrl) {
+  const p = await browser.context.newPage();
+  await p.setViewportSize({ width: 1280, height: 720 });
+  await p.goto(pageUrl);
+  await p.evaluate(() => window.playground.ready.then(() => true));
+  await p.evaluate(() => {
+    window.__turns = [];
+    let t0 = 0;
+    Module.preMainLoop = () => { t0 = performance.now(); };
+    Module.postMainLoop = () => { window.__turns.push(performance.now() - t0); };
+  });
+  return p;
 }
 
 const { server, url } = await serveDist();
@@ -186,16 +203,7 @@ try {
   {
     const browser = await launch();
     const race = async (pageUrl) => {
-      const p = await browser.context.newPage();
-      await p.setViewportSize({ width: 1280, height: 720 });
-      await p.goto(pageUrl);
-      await p.evaluate(() => window.playground.ready.then(() => true));
-      await p.evaluate(() => {
-        window.__turns = [];
-        let t0 = 0;
-        Module.preMainLoop = () => { t0 = performance.now(); };
-        Module.postMainLoop = () => { window.__turns.push(performance.now() - t0); };
-      });
+      const p = await openTimed(browser, pageUrl);
       const t0 = Date.now();
       await p.evaluate(() => window.playground.setState({ training: 'start' }));
       let s;
@@ -218,6 +226,39 @@ try {
     // The workers' figures are the slices' to the bit (the same units in each run's own order).
     out.races.same_figures_in_workers_and_slices = JSON.stringify(out.races.bottleneck.figures) === JSON.stringify(out.races.bottleneck_in_slices.figures);
     await browser.close();
+  }
+  // 6: the figures the browser tests used to gate and now only report (a shared machine's speed must not fail a
+  // test): the "Watch attention learn" default training (seconds to its target accuracy, the longest frame while
+  // the worker trains) and the cost lab's quick measurement (longest slice of measuring work, longest frame), each
+  // frame against the bare WebGL2 page's frame interval measured above.
+  {
+    const browser = await launch();
+    const timed = async (pageUrl, start, done, ms) => {
+      const p = await openTimed(browser, pageUrl);
+      const t0 = Date.now();
+      let reached = null, s;
+      await p.evaluate(start);
+      do {
+        await p.waitForTimeout(100);
+        s = await p.evaluate(() => window.playground.getState({ matrices: false }));
+        if (reached === null && s.training && (s.training.curve || []).some((c) => c[2] >= 0.95)) reached = (Date.now() - t0) / 1000;
+      } while (!done(s) && Date.now() - t0 < ms);
+      const turns = await p.evaluate(() => window.__turns);
+      await p.close();
+      return { s, seconds: +((Date.now() - t0) / 1000).toFixed(2), reached, longest: r1(Math.max(...turns)), frames: turns.length };
+    };
+    const train = await timed(url + '?scene=train', () => window.playground.setState({ training: 'start' }),
+      (s) => s.training.state === 'done' || s.training.state === 'diverged', 120000);
+    const cost = await timed(url + '?scene=cost&step=1', () => window.playground.setState({ step: 2 }),
+      (s) => s.measured.state === 'finished', 30000);
+    await browser.close();
+    const frame = out.animating.baseline_median_interval_ms;
+    out.reported = {
+      train: { state: train.s.training.state, seconds_to_target: train.reached, seconds: train.seconds, longest_frame_ms: train.longest,
+        longest_frame_ratio: +(train.longest / frame).toFixed(2), target_seconds: 30, target_frame_ms: 50 },
+      cost_quick: { state: cost.s.measured.state, seconds: cost.seconds, longest_slice_ms: r1(cost.s.measured.longest_slice_ms),
+        longest_frame_ms: cost.longest, longest_frame_ratio: +(cost.longest / frame).toFixed(2), target_seconds: 3, target_frame_ms: 50 },
+    };
   }
 } finally {
   server.close();
@@ -271,6 +312,12 @@ const rows = [
         !b ? '–' : `${b.train_loss_correct.toFixed(3)} / ${b.train_loss_bug.toFixed(3)}; ${pct(b.generation_accuracy_correct)} / ${pct(b.generation_accuracy_bug)}`,
         `bug lower; bug worse ${ok(done('masks_bug_lab') && !!b && b.train_loss_bug < b.train_loss_correct && b.generation_accuracy_bug < b.generation_accuracy_correct)}`]];
   })(),
+  (() => { const t = out.reported.train; return ['train scene: seconds to 95 % held-out; longest frame while it trains',
+    `${t.seconds_to_target} s (done in ${t.seconds} s); ${t.longest_frame_ms} ms = ${t.longest_frame_ratio}× a bare frame`,
+    `<= 30 s, <= 50 ms ${ok(t.state === 'done' && t.seconds_to_target !== null && t.seconds_to_target <= 30 && t.longest_frame_ms <= 50)}`]; })(),
+  (() => { const c = out.reported.cost_quick; return ["cost lab's quick measurement: seconds; longest slice; longest frame",
+    `${c.seconds} s; ${c.longest_slice_ms} ms; ${c.longest_frame_ms} ms = ${c.longest_frame_ratio}× a bare frame`,
+    `<= 3 s, <= 50 ms ${ok(c.state === 'finished' && c.seconds <= 3 && c.longest_slice_ms <= 50 && c.longest_frame_ms <= 50)}`]; })(),
   ['course page: idle main thread (10 s)', pct(out.course_page.idle_busy_share), `<= 5 % ${ok(out.course_page.idle_busy_share <= 0.05)}`],
 ];
 const w0 = Math.max(...rows.map((r) => r[0].length));

@@ -10,9 +10,10 @@
 #include "app/json_fields.h"
 #include "helpers.h"
 #include "app/i18n.h"
+#include "test_mode.h"
 
 namespace ap {
-namespace {
+namespace AP_UNITY_ID {  // this file's own namespace in a unity build (CMakeLists.txt, AP_UNITY)
 
 using namespace ::ap::test;
 
@@ -503,6 +504,7 @@ TEST_F(AppApi, SetStateOfGetStateKeepsAnAnimationPlaying) {
 // Issue 14, item 5: at the documented limits (n = m = 1024, d_k = d_v = 512) getState was 121 MB and
 // setState(getState()) was refused (64 MB). The compact form fits and restores the same view.
 TEST_F(AppApi, TheDocumentAtTheLimitsRoundTripsInCompactForm) {
+  LARGE_SIZES_NOT_UNDER_SANITIZERS();
   const int n = limits::kMaxTokens, d = limits::kMaxHeadDim;
   Mat q(n, d), k(n, d), v(n, d);
   for (int i = 0; i < n; ++i)

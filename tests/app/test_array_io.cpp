@@ -12,7 +12,7 @@
 #include "core/utf8.h"
 
 namespace ap {
-namespace {
+namespace AP_UNITY_ID {  // this file's own namespace in a unity build (CMakeLists.txt, AP_UNITY)
 
 // A .npy file by hand: version, header text (padded as NumPy does), then the raw data bytes.
 std::vector<unsigned char> npy(const std::string& dict, const std::vector<unsigned char>& data, int major = 1) {

@@ -13,9 +13,10 @@
 #include "app/scenes/bahdanau_scene.h"
 #include "core/train/seq2seq_checkpoint.h"
 #include "helpers.h"
+#include "test_mode.h"
 
 namespace ap {
-namespace {
+namespace AP_UNITY_ID {  // this file's own namespace in a unity build (CMakeLists.txt, AP_UNITY)
 
 using namespace ::ap::test;
 using nlohmann::json;
@@ -168,6 +169,9 @@ TEST(AppBahdanauTrained, ThePagesSceneOpensTrained) {
 // view shows the page's model, labelled as such, with the same figures as the build's (the same recipe, the same
 // weights natively); reset brings the build's model back.
 TEST(AppBahdanauTrained, TheRecipeTrainedInThePageBecomesTheTrainedView) {
+  // (the build's recipe trained to its end in slices: natively, and in wasm where the page trains so; the race's
+  // slices run here in test_seq2seq_race.cpp)
+  LARGE_SIZES_NOT_UNDER_SANITIZERS();
   BahdanauScene s;
   test::deliver_checkpoint(s, bytes_of(bahdanau_checkpoint_bytes()));
   ASSERT_TRUE(prepare_commit(s, trained_doc()).ok);
@@ -194,8 +198,10 @@ TEST(AppBahdanauTrained, TheRecipeTrainedInThePageBecomesTheTrainedView) {
   const std::string label = s.weights_label(false);
   std::printf("%s\n", label.c_str());
   EXPECT_EQ(label.rfind("trained in this page on the toy translation (French → English), 600 steps: held-out", 0), 0u) << label;
+#ifndef __EMSCRIPTEN__  // the build's model was trained natively: the same bits here (wasm rounds its sums otherwise)
   EXPECT_EQ(label.substr(label.find("600 steps")), build_label.substr(build_label.find("600 steps")));  // the same figures
   EXPECT_EQ((s.model().run.alignment - build_alpha).cwiseAbs().maxCoeff(), 0.f);  // the same weights, natively
+#endif
   // Reset: the build's model is asked for again (the platform's bytes), and shown when it comes.
   ASSERT_TRUE(prepare_commit(s, json{{"training", "reset"}}).ok);
   s.poll();

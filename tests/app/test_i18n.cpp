@@ -15,7 +15,7 @@
 #include "app/scenes/sdpa_presets.h"
 
 namespace ap {
-namespace {
+namespace AP_UNITY_ID {  // this file's own namespace in a unity build (CMakeLists.txt, AP_UNITY)
 
 // Strict UTF-8: no overlong forms, no surrogates, nothing above U+10FFFF, no NUL (a C string cannot hold one
 // anyway, so this also checks that the text is not cut short by an embedded "\0" in the table).

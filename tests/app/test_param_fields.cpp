@@ -14,7 +14,7 @@
 #include "app/scene_registry.h"
 
 namespace ap {
-namespace {
+namespace AP_UNITY_ID {  // this file's own namespace in a unity build (CMakeLists.txt, AP_UNITY)
 
 using nlohmann::json;
 

@@ -17,7 +17,7 @@
 #include "train_helpers.h"
 
 namespace ap {
-namespace {
+namespace AP_UNITY_ID {  // this file's own namespace in a unity build (CMakeLists.txt, AP_UNITY)
 
 using nlohmann::json;
 using test::it_argmax;

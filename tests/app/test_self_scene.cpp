@@ -20,7 +20,7 @@
 #include "helpers.h"
 
 namespace ap {
-namespace {
+namespace AP_UNITY_ID {  // this file's own namespace in a unity build (CMakeLists.txt, AP_UNITY)
 
 using namespace ::ap::test;
 using nlohmann::json;

@@ -9,7 +9,7 @@
 #include "app/timeline.h"
 
 namespace ap {
-namespace {
+namespace AP_UNITY_ID {  // this file's own namespace in a unity build (CMakeLists.txt, AP_UNITY)
 
 constexpr int kQkv = static_cast<int>(SdpaStage::Qkv);
 constexpr int kScores = static_cast<int>(SdpaStage::Scores);

@@ -17,9 +17,10 @@
 #include "core/train/trainer.h"
 #include "helpers.h"
 #include "train_helpers.h"
+#include "test_mode.h"
 
 namespace ap {
-namespace {
+namespace AP_UNITY_ID {  // this file's own namespace in a unity build (CMakeLists.txt, AP_UNITY)
 
 using namespace ::ap::test;
 using nlohmann::json;
@@ -36,6 +37,7 @@ TrainScene& open_link(PlaygroundState& b, const std::string& query) {
 
 
 TEST(AppTrainScene, TrainReachesTheTargetAndTheItRowFollowsTheAdjective) {
+  TRAINED_TARGET_ASSERTED_IN_RELEASE();
   NEEDS_THREAD_HOST();
   WithHost h;
   PlaygroundState st;
@@ -78,6 +80,7 @@ TEST(AppTrainScene, TrainReachesTheTargetAndTheItRowFollowsTheAdjective) {
 }
 
 TEST(AppTrainScene, OneLayerStaysNearChance) {
+  TRAINED_TARGET_ASSERTED_IN_RELEASE();
   NEEDS_THREAD_HOST();
   WithHost h;
   PlaygroundState st;
@@ -92,6 +95,7 @@ TEST(AppTrainScene, OneLayerStaysNearChance) {
 // The task "heads" (core/train/heads.h): one layer of two heads names the referent; at the end of the run the
 // document reports what each head's "it" row reads, measured on every held-out sentence; the link carries the task.
 TEST(AppTrainScene, TwoHeadsNameTheReferentAndEachHeadsPatternIsReported) {
+  TRAINED_TARGET_ASSERTED_IN_RELEASE();
   NEEDS_THREAD_HOST();
   std::string query;
   {
@@ -137,6 +141,7 @@ TEST(AppTrainScene, TwoHeadsNameTheReferentAndEachHeadsPatternIsReported) {
 // each head's scores (a previous-token head in layer 1, an induction head in layer 2), the sequence on screen is
 // letters (typed in either case), the link round-trips, and words of another task are refused with a message.
 TEST(AppTrainScene, InductionHeadsFormAndAreReported) {
+  TRAINED_TARGET_ASSERTED_IN_RELEASE();
   NEEDS_THREAD_HOST();
   std::string query;
   {
@@ -197,6 +202,7 @@ TEST(AppTrainScene, InductionHeadsFormAndAreReported) {
 }
 
 TEST(AppTrainScene, OneLayerCannotInduce) {
+  TRAINED_TARGET_ASSERTED_IN_RELEASE();
   NEEDS_THREAD_HOST();
   WithHost h;
   PlaygroundState st;

@@ -11,7 +11,8 @@ import assert from 'node:assert/strict';
 import { serveDist, launch, openPage, frames, BARE } from './helpers.mjs';
 
 const SEED = Number(process.env.FUZZ_SEED || 14);
-const CALLS = Number(process.env.FUZZ_CALLS || 160);
+// ./build.sh test runs it short (about a minute); ./build.sh soak (AP_SOAK=1) at full size.
+const CALLS = Number(process.env.FUZZ_CALLS || (process.env.AP_SOAK ? 160 : 40));
 const SCENES = ['bottleneck', 'bahdanau', 'luong', 'self', 'sdpa', 'scaling', 'multihead', 'masks', 'train', 'cost', 'import'];
 
 let server, url, browser;

@@ -154,10 +154,8 @@ test('bottleneck scene: both models trained in the page, accuracy against length
   assert.ok(a.without_attention[at16] < a.with_attention[at16] - 0.1, `without attention at 16: ${a.without_attention[at16]}`);
   assert.ok(a.without_attention[last] < a.without_attention[0] - 0.1, 'without attention falls with length');
   assert.ok(Math.min(...a.with_attention) >= 0.97, `with attention it does not: ${a.with_attention}`);
-  // #18's target is 30 s (60 at most): the time is reported here (and in the JSON), a timed test does not gate it;
-  // the bound only says that the measurement finishes. Frames over 50 ms are reported too (an evaluation of 200
-  // held-out strings is measured 20 strings a unit: here the longest frame was 27 ms, the longest slice 24 ms).
-  assert.ok(seconds <= 170, `trained and measured in ${seconds} s`);
+  // #18's target is 30 s (60 at most): the time is reported here (and in the JSON) and ./build.sh bench checks it;
+  // a timed test does not gate it.
   if (seconds > 30) console.log(`NOTE: the race took ${seconds.toFixed(1)} s (target 30 s, 60 at most), ${report.over_50ms} frames over 50 ms`);
   await assertDrawnAtRest(page, 'bottleneck-race');  // the last report came with no input: drawn all the same
   for (const lang of ['en', 'zh']) {

@@ -6,6 +6,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { serveDist, launch, openPage, screenshot, frames } from './helpers.mjs';
 
 let server, url, browser;
@@ -37,7 +39,12 @@ async function download(page, what) {
     page.waitForEvent('download', { timeout: 20000 }),
     page.evaluate((w) => { window.Module.ccall('ap_export_request', null, ['string'], [w]); }, what),
   ]);
-  return { name: dl.suggestedFilename(), bytes: fs.readFileSync(await dl.path()) };
+  // (saved to a file of ours: a browser the run shares is reached remotely, and gives no path of its own)
+  const file = path.join(os.tmpdir(), `ap-download-${process.pid}-${Date.now()}`);
+  await dl.saveAs(file);
+  const bytes = fs.readFileSync(file);
+  fs.rmSync(file, { force: true });
+  return { name: dl.suggestedFilename(), bytes };
 }
 
 test('import: the example, an .npy by the file input, a .json dropped, a bad file refused; screenshots', async () => {

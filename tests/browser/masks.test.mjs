@@ -113,7 +113,6 @@ test('masks scene: a model trained with the causal mask forgotten cheats', async
   assert.ok(a.train_loss > 10 * b.train_loss_correct, `mask after softmax: loss ${a.train_loss}`);
   assert.ok(a.generation_accuracy < b.generation_accuracy_correct - 0.3, `mask after softmax writes ${a.generation_accuracy}`);
   assert.deepEqual(s.training.runs.map((r) => r.mask), ['causal', 'forgotten', 'after_softmax']);
-  assert.ok(seconds <= 60, `trained and measured in ${seconds} s`);
   // The training ends in a turn that only works (no frame drawn) or in a drawn frame's slice: either way the
   // page draws where it ended, with no input.
   await assertDrawnAtRest(page, 'masks-training');

@@ -15,7 +15,7 @@
 #include "reference_seq2seq.h"
 
 namespace ap {
-namespace {
+namespace AP_UNITY_ID {  // this file's own namespace in a unity build (CMakeLists.txt, AP_UNITY)
 
 namespace s2s = ref::s2s;
 
@@ -171,7 +171,7 @@ TEST(CoreSeq2Seq, ProbeDefaultTimeAndBudget) {
   const double ms = 1000.0 * static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC;
   std::printf("    default probe: %.1f million multiply-adds, %.1f ms CPU (this build's flags)\n", work / 1e6, ms);
   RecordProperty("probe_default_cpu_ms", std::to_string(ms));
-  EXPECT_LT(ms, 2000.0);  // a sanity guard only: the budget is measured and documented, not enforced here
+  // (the time is printed, not asserted: it depends on the machine, the build and what else runs)
 }
 
 TEST(CoreSeq2SeqValidation, ProbeRefusals) {

@@ -11,7 +11,7 @@
 #include "reference.h"
 
 namespace ap {
-namespace {
+namespace AP_UNITY_ID {  // this file's own namespace in a unity build (CMakeLists.txt, AP_UNITY)
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 

@@ -20,7 +20,7 @@
 #include "reference_rnn.h"
 
 namespace ap {
-namespace {
+namespace AP_UNITY_ID {  // this file's own namespace in a unity build (CMakeLists.txt, AP_UNITY)
 
 constexpr float kSentinel = 12345.0f;
 

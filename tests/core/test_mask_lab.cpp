@@ -23,7 +23,7 @@
 #include "reference.h"
 
 namespace ap {
-namespace {
+namespace AP_UNITY_ID {  // this file's own namespace in a unity build (CMakeLists.txt, AP_UNITY)
 
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 constexpr float kInfF = std::numeric_limits<float>::infinity();

@@ -10,7 +10,7 @@
 #include "reference.h"
 
 namespace ap {
-namespace {
+namespace AP_UNITY_ID {  // this file's own namespace in a unity build (CMakeLists.txt, AP_UNITY)
 
 MultiHeadWeights make(int d_model, int heads, uint64_t seed = 42) {
   MultiHeadWeights w;

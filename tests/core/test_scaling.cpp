@@ -26,7 +26,7 @@
 #include "reference.h"
 
 namespace ap {
-namespace {
+namespace AP_UNITY_ID {  // this file's own namespace in a unity build (CMakeLists.txt, AP_UNITY)
 
 // ---- the reference -------------------------------------------------------------------------------------------
 

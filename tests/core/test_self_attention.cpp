@@ -12,7 +12,7 @@
 #include "reference.h"
 
 namespace ap {
-namespace {
+namespace AP_UNITY_ID {  // this file's own namespace in a unity build (CMakeLists.txt, AP_UNITY)
 
 constexpr double kTol = 1e-5;
 

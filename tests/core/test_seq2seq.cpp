@@ -21,7 +21,7 @@
 #include "reference_seq2seq.h"
 
 namespace ap {
-namespace {
+namespace AP_UNITY_ID {  // this file's own namespace in a unity build (CMakeLists.txt, AP_UNITY)
 
 namespace s2s = ref::s2s;
 

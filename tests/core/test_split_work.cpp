@@ -12,7 +12,7 @@
 #include "reference_rnn.h"
 
 namespace ap {
-namespace {
+namespace AP_UNITY_ID {  // this file's own namespace in a unity build (CMakeLists.txt, AP_UNITY)
 
 TEST(CoreSplitWork, SplitEvenCoversEveryItemOnceWithSizesDifferingByAtMostOne) {
   for (int count : {1, 2, 7, 64, 1000})

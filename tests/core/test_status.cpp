@@ -9,7 +9,7 @@
 #include "core/status.h"
 
 namespace ap {
-namespace {
+namespace AP_UNITY_ID {  // this file's own namespace in a unity build (CMakeLists.txt, AP_UNITY)
 
 TEST(CoreStatus, ValuesFillTheTemplateAndControlCharactersAreEscaped) {
   EXPECT_EQ(Status::Error("{0} must be between {1} and {2}", {"d_k", "1", "64"}).message, "d_k must be between 1 and 64");

@@ -13,7 +13,7 @@
 #include "reference.h"
 
 namespace ap {
-namespace {
+namespace AP_UNITY_ID {  // this file's own namespace in a unity build (CMakeLists.txt, AP_UNITY)
 
 struct FakeClock {
   double now = 0.0;

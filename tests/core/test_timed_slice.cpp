@@ -9,7 +9,7 @@
 #include "core/timed_slice.h"
 
 namespace ap {
-namespace {
+namespace AP_UNITY_ID {  // this file's own namespace in a unity build (CMakeLists.txt, AP_UNITY)
 
 struct FakeClock {
   using duration = std::chrono::microseconds;

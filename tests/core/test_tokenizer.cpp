@@ -9,7 +9,7 @@
 #include "core/tokenizer.h"
 
 namespace ap {
-namespace {
+namespace AP_UNITY_ID {  // this file's own namespace in a unity build (CMakeLists.txt, AP_UNITY)
 
 using Tokens = std::vector<std::string>;
 

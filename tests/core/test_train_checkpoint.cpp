@@ -12,7 +12,7 @@
 #include "core/train/checkpoint.h"
 
 namespace ap {
-namespace {
+namespace AP_UNITY_ID {  // this file's own namespace in a unity build (CMakeLists.txt, AP_UNITY)
 
 using namespace train;
 

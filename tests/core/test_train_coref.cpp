@@ -8,7 +8,7 @@
 #include "core/train/coref.h"
 
 namespace ap {
-namespace {
+namespace AP_UNITY_ID {  // this file's own namespace in a unity build (CMakeLists.txt, AP_UNITY)
 
 using namespace train;
 

@@ -15,9 +15,10 @@
 #include "core/train/model.h"
 #include "core/train/param_store.h"
 #include "core/train/trainer.h"
+#include "test_mode.h"
 
 namespace ap {
-namespace {
+namespace AP_UNITY_ID {  // this file's own namespace in a unity build (CMakeLists.txt, AP_UNITY)
 
 using namespace train;
 
@@ -126,6 +127,7 @@ double train_to_end(Trainer* t, const Recipe& r) {
 
 // The experiment (Olsson et al. 2022, in miniature): the default recipe, 2 attention-only layers of 1 head.
 TEST(CoreTrainInduction, TwoLayersFormAPreviousTokenHeadThenAnInductionHeadWithASuddenDrop) {
+  TRAINED_TARGET_ASSERTED_IN_RELEASE();
   Trainer t;
   const double seconds = train_to_end(&t, induction_recipe());
   print_run("2 layers x 1 head", t, seconds);
@@ -161,6 +163,7 @@ TEST(CoreTrainInduction, TwoLayersFormAPreviousTokenHeadThenAnInductionHeadWithA
 // One layer, even with 2 heads and the same budget, cannot compose "the token before me" with "where my token
 // was": it only guesses among the tokens seen once so far.
 TEST(CoreTrainInduction, OneLayerCannot) {
+  TRAINED_TARGET_ASSERTED_IN_RELEASE();
   Trainer two, one;
   train_to_end(&two, induction_recipe());
   Recipe r = induction_recipe(1);

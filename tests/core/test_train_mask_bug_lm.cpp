@@ -9,12 +9,14 @@
 #include <cstdio>
 
 #include "core/train/mask_bug_lm.h"
+#include "test_mode.h"
 
 namespace ap {
 namespace train {
-namespace {
+namespace AP_UNITY_ID {  // this file's own namespace in a unity build (CMakeLists.txt, AP_UNITY)
 
 TEST(CoreTrainMaskBugLm, TheForgottenMaskTrainsLowerAndCannotWrite) {
+  TRAINED_TARGET_ASSERTED_IN_RELEASE();
   BugLabRun correct, bug;
   ASSERT_TRUE(correct.init(BugLabRecipe{}, BugLabMask::Causal).ok);
   ASSERT_TRUE(bug.init(BugLabRecipe{}, BugLabMask::Forgotten).ok);
@@ -42,6 +44,7 @@ TEST(CoreTrainMaskBugLm, TheForgottenMaskTrainsLowerAndCannotWrite) {
 // future, the visible keys share the rest, and the model learns far less than the correct one (measured natively:
 // loss 2.25 against 0.022, 28 % written right against 98 %).
 TEST(CoreTrainMaskBugLm, TheMaskAfterSoftmaxCostsTheModelTheTask) {
+  TRAINED_TARGET_ASSERTED_IN_RELEASE();
   BugLabRun correct, bug;
   ASSERT_TRUE(correct.init(BugLabRecipe{}, BugLabMask::Causal).ok);
   ASSERT_TRUE(bug.init(BugLabRecipe{}, BugLabMask::AfterSoftmax).ok);

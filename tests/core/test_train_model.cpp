@@ -14,9 +14,10 @@
 #include "core/train/model.h"
 #include "reference.h"
 #include "train_check.h"
+#include "test_mode.h"
 
 namespace ap {
-namespace {
+namespace AP_UNITY_ID {  // this file's own namespace in a unity build (CMakeLists.txt, AP_UNITY)
 
 using namespace train;
 using traintest::max_rel_error;
@@ -342,6 +343,7 @@ CorefRun train_coref(const CorefDataset& d, int layers, int steps, uint64_t seed
 }
 
 TEST(CoreTrainCorefTraining, TwoAttentionLayersResolveItOnHeldOutPairs) {
+  TRAINED_TARGET_ASSERTED_IN_RELEASE();
   CorefDataset d;
   ASSERT_TRUE(make_coref_dataset(7, &d).ok);
   AttentionModel m;
@@ -352,6 +354,7 @@ TEST(CoreTrainCorefTraining, TwoAttentionLayersResolveItOnHeldOutPairs) {
 }
 
 TEST(CoreTrainCorefTraining, OneAttentionLayerCannotReadTheAdjective) {
+  TRAINED_TARGET_ASSERTED_IN_RELEASE();
   CorefDataset d;
   ASSERT_TRUE(make_coref_dataset(7, &d).ok);
   AttentionModel m;

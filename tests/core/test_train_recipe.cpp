@@ -10,7 +10,7 @@
 #include "core/train/recipe.h"
 
 namespace ap {
-namespace {
+namespace AP_UNITY_ID {  // this file's own namespace in a unity build (CMakeLists.txt, AP_UNITY)
 
 using namespace train;
 

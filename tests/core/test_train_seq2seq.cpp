@@ -12,10 +12,11 @@
 #include "core/train/seq2seq_model.h"
 #include "core/train/translation.h"
 #include "train_check.h"
+#include "test_mode.h"
 
 namespace ap {
 namespace train {
-namespace {
+namespace AP_UNITY_ID {  // this file's own namespace in a unity build (CMakeLists.txt, AP_UNITY)
 
 using traintest::norm_rel_error;
 using traintest::numeric_gradient;
@@ -189,6 +190,7 @@ TEST(CoreTrainSeq2Seq, BadSizesAndIdsAreRefused) {
 // Reversal, strings of 3 … 8 symbols: the attention model reaches 95 % held-out token accuracy; the trained
 // alignment of a held-out string is the anti-diagonal (target word t reads source word n−1−t).
 TEST(CoreTrainSeq2Seq, ReversalIsLearnedWithAttentionAndItsAlignmentIsTheAntiDiagonal) {
+  TRAINED_TARGET_ASSERTED_IN_RELEASE();
   const Seq2SeqConfig c = small_config(12, Seq2SeqAttention::Additive);
   Seq2SeqModel m;
   ASSERT_TRUE(m.init(c).ok);
@@ -302,6 +304,7 @@ TEST(CoreTrainTranslation, TheGrammarAgreesCrossesAndAlignsEveryWord) {
 // adjectives included). Determiners too in the scene's recipe, whose seed was chosen for it
 // (test_train_seq2seq_trainer.cpp); this loop's seed-1 stream aligns them less (both figures printed).
 TEST(CoreTrainTranslation, AdditiveAttentionLearnsTheToyTranslationAndItsAlignment) {
+  TRAINED_TARGET_ASSERTED_IN_RELEASE();
   const Seq2SeqConfig c = small_config(static_cast<int>(toy_vocabulary().size()), Seq2SeqAttention::Additive);
   Seq2SeqModel m;
   ASSERT_TRUE(m.init(c).ok);
@@ -341,6 +344,7 @@ TEST(CoreTrainTranslation, AdditiveAttentionLearnsTheToyTranslationAndItsAlignme
 // et al.'s), each trained to 95 % held-out token accuracy; steps to the target and the content words' alignment
 // are reported (and the alignment must be far above chance).
 TEST(CoreTrainTranslation, LuongDotGeneralAndConcatEachLearnTheToyTranslation) {
+  TRAINED_TARGET_ASSERTED_IN_RELEASE();
   std::vector<TranslationPair> held;
   std::vector<Seq2SeqPair> heldout;
   for (uint64_t i = 0; i < 200; ++i) {

@@ -14,7 +14,7 @@
 
 namespace ap {
 namespace train {
-namespace {
+namespace AP_UNITY_ID {  // this file's own namespace in a unity build (CMakeLists.txt, AP_UNITY)
 
 using ::ap::test::small_reversal;
 

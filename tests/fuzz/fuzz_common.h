@@ -1,4 +1,4 @@
-// Shared by the libFuzzer targets (tests/fuzz/, built with -DAP_FUZZ=ON; see build.sh fuzz_tests).
+// Shared by the libFuzzer targets (tests/fuzz/, built with -DAP_FUZZ=ON in build/san; see build.sh san_build).
 // An invariant that does not hold aborts with a message, which libFuzzer reports as a crash with its input.
 #pragma once
 #include <cstdio>

@@ -10,7 +10,7 @@
 #include "widgets/colormap.h"
 
 namespace ap {
-namespace {
+namespace AP_UNITY_ID {  // this file's own namespace in a unity build (CMakeLists.txt, AP_UNITY)
 
 int red(uint32_t c) { return c & 0xFF; }
 int blue(uint32_t c) { return (c >> 16) & 0xFF; }

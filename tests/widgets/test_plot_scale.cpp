@@ -10,7 +10,7 @@
 #include "widgets/plot_scale.h"
 
 namespace ap {
-namespace {
+namespace AP_UNITY_ID {  // this file's own namespace in a unity build (CMakeLists.txt, AP_UNITY)
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();

@@ -18,6 +18,12 @@ inline f4 load4(const float* p) {
 inline void store4(float* p, f4 v) { std::memcpy(p, &v, sizeof v); }
 inline f4 splat(float s) { return f4{s, s, s, s}; }
 inline float hsum(f4 v) { return (v[0] + v[1]) + (v[2] + v[3]); }
+// base + offset, where an empty operand (a dimension of 0: no storage, a null data pointer) stays null: offsetting a
+// null pointer is undefined even when nothing is read through it (found by UBSan, a gemm with K = 0).
+template <class T>
+inline T* at(T* base, long offset) {
+  return base ? base + offset : base;
+}
 
 // One row of C = α · Σ_k a_k · B[k, :], with a_k = a[k · a_step]: the axpy form that serves nn and tn.
 //   c: [N]   B: [K, N] with row stride ldb
@@ -66,7 +72,7 @@ void gemm_nn(GemmOut C, GemmIn A, GemmIn B, float alpha, bool accumulate) {
   const int M = static_cast<int>(C.rows()), N = static_cast<int>(C.cols()), K = static_cast<int>(A.cols());
   assert(A.rows() == M && B.rows() == K && B.cols() == N);
   for (int i = 0; i < M; ++i)
-    row_axpy(C.data() + i * C.outerStride(), A.data() + i * A.outerStride(), 1, B.data(), B.outerStride(), K, N,
+    row_axpy(at(C.data(), i * C.outerStride()), at(A.data(), i * A.outerStride()), 1, B.data(), B.outerStride(), K, N,
              alpha, accumulate);
 }
 
@@ -74,7 +80,7 @@ void gemm_tn(GemmOut C, GemmIn A, GemmIn B, float alpha, bool accumulate) {
   const int M = static_cast<int>(C.rows()), N = static_cast<int>(C.cols()), K = static_cast<int>(A.rows());
   assert(A.cols() == M && B.rows() == K && B.cols() == N);
   for (int i = 0; i < M; ++i)  // row i of C: Σ_k A[k, i] · B[k, :] (column i of A, stride lda)
-    row_axpy(C.data() + i * C.outerStride(), A.data() + i, A.outerStride(), B.data(), B.outerStride(), K, N, alpha,
+    row_axpy(at(C.data(), i * C.outerStride()), at(A.data(), i), A.outerStride(), B.data(), B.outerStride(), K, N, alpha,
              accumulate);
 }
 
@@ -83,10 +89,10 @@ void gemm_nt(GemmOut C, GemmIn A, GemmIn B, float alpha, bool accumulate) {
   const int M = static_cast<int>(C.rows()), N = static_cast<int>(C.cols()), K = static_cast<int>(A.cols());
   assert(A.rows() == M && B.rows() == N && B.cols() == K);
   for (int i = 0; i < M; ++i) {
-    const float* a = A.data() + i * A.outerStride();
-    float* c = C.data() + i * C.outerStride();
+    const float* a = at(A.data(), i * A.outerStride());
+    float* c = at(C.data(), i * C.outerStride());
     for (int j = 0; j < N; ++j) {
-      const float* b = B.data() + j * B.outerStride();
+      const float* b = at(B.data(), j * B.outerStride());
       f4 s = splat(0.f);
       int k = 0;
       for (; k + 4 <= K; k += 4) s += load4(a + k) * load4(b + k);
