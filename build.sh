@@ -176,7 +176,7 @@ run_tests() {
   say "fuzz targets (libFuzzer + ASan + UBSan), 15 s each, two at once"
   phase "fuzz (15 s a target)" fuzz_run -1 15 1 "$jobs" || failed=1
   phase "wasm build and dist/" web_build || { phase_report; exit 1; }
-  say "unit tests, wasm under Node (ctest)"
+  say "unit tests, wasm under Node (two processes)"
   phase "wasm unit tests" wasm_tests || failed=1
   say "interface strings"
   phase "interface strings" strings_check || failed=1
