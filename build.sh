@@ -191,13 +191,15 @@ native_tests() {
   ctest --test-dir build/native --output-on-failure -j"$jobs" | tee build/native/ctest.log
   return "${PIPESTATUS[0]}"
 }
-wasm_tests() {  # the wasm unit tests under Node, two processes (the core's tests, the rest), with their counts
-  local rc=0 a b
+wasm_tests() {  # the wasm unit tests under Node, two processes (GoogleTest's shards, tests/wasm_shard_env.js)
+  local i rc=0 pids=()
   rm -f build/wasm/ap_tests.*.log
-  node --no-experimental-fetch build/wasm/ap_tests.js --gtest_brief=1 --gtest_filter='Core*' >build/wasm/ap_tests.0.log 2>&1 & a=$!
-  node --no-experimental-fetch build/wasm/ap_tests.js --gtest_brief=1 --gtest_filter='-Core*' >build/wasm/ap_tests.1.log 2>&1 & b=$!
-  wait $a || rc=1
-  wait $b || rc=1
+  for i in 0 1; do
+    GTEST_TOTAL_SHARDS=2 GTEST_SHARD_INDEX=$i node --no-experimental-fetch build/wasm/ap_tests.js --gtest_brief=1 \
+      >"build/wasm/ap_tests.$i.log" 2>&1 &
+    pids+=($!)
+  done
+  for i in "${pids[@]}"; do wait "$i" || rc=1; done
   cat build/wasm/ap_tests.*.log
   return $rc
 }

@@ -17,6 +17,16 @@ sdl2_wasm_flags=(-DCMAKE_BUILD_TYPE=MinSizeRel -DCMAKE_C_FLAGS=-DSDL_LEAN_AND_ME
 # sdl2_wasm_prefix CACHE SOURCE_DIR: where that build is installed (CACHE/sdl2-wasm-<hash>).
 sdl2_wasm_prefix() {
   local key
-  key=$(printf '%s\n' "$(basename "$(readlink -f "$2")")" "${sdl2_wasm_flags[@]}" | sha1sum | cut -c1-10)
+  key=$(printf '%s\n' "$(basename "$(readlink -f "$2")")" "${sdl2_wasm_flags[@]}" "$(cat "$sdl2_wasm_checks")" |
+    sha1sum | cut -c1-10)
   printf '%s/sdl2-wasm-%s\n' "$1" "$key"
+}
+
+# The configure checks' results, preloaded (scripts/sdl2_wasm_checks.cmake, cmake -C). After a change of SDL2 or
+# Emscripten: configure once without the file, then sdl2_wasm_write_checks BUILD_DIR > scripts/sdl2_wasm_checks.cmake.
+sdl2_wasm_checks=$(dirname "${BASH_SOURCE[0]}")/sdl2_wasm_checks.cmake
+sdl2_wasm_write_checks() {
+  sed -n '1,5p' "$sdl2_wasm_checks"  # the file's own comment
+  grep -E '^(HAVE_[A-Za-z0-9_]*|LIBC_IS_GLIBC|STDC_HEADERS):INTERNAL=' "$1/CMakeCache.txt" |
+    sed -E 's/^([^:]*):INTERNAL=(.*)$/set(\1 "\2" CACHE INTERNAL "")/'
 }

@@ -85,7 +85,8 @@ if [ "$what" != native ]; then
     log "building SDL2 for wasm (once per machine and configuration: $sdl_prefix)"
     export NODE_PATH=/usr/share/nodejs
     rm -rf "$sdl_prefix.build" "$sdl_prefix.tmp"
-    emcmake cmake -S "$sdl_dir" -B "$sdl_prefix.build" -DCMAKE_INSTALL_PREFIX="$sdl_prefix.tmp" "${sdl2_wasm_flags[@]}" >&2
+    emcmake cmake -C "$sdl2_wasm_checks" -S "$sdl_dir" -B "$sdl_prefix.build" -DCMAKE_INSTALL_PREFIX="$sdl_prefix.tmp" \
+      "${sdl2_wasm_flags[@]}" >&2
     cmake --build "$sdl_prefix.build" -j"$(nproc)" >&2
     cmake --install "$sdl_prefix.build" >&2
     rm -rf "$sdl_prefix.build"
