@@ -59,7 +59,7 @@ for (const f of files) {
   passed += r.passed; failed += bad; skipped += r.skipped;
   console.log(`  ${f.padEnd(24)} ${r.seconds.toFixed(1).padStart(7)}  ${r.passed} passed${bad ? `, ${bad} FAILED` : ''}${r.skipped ? `, ${r.skipped} skipped` : ''}`);
 }
-fs.writeFileSync(timesFile, JSON.stringify(results, null, 1));
+fs.writeFileSync(timesFile, JSON.stringify({ ...last, ...results }, null, 1));  // (a run of some files keeps the others' times)
 const closing = `${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`;
 fs.writeFileSync(path.join(logs, 'summary.txt'), closing + '\n');
 console.log(closing);
