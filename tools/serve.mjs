@@ -45,8 +45,11 @@ export function startServer(dir, port = 0, host = '127.0.0.1', { frameAncestors 
     return [policy, ancestors].filter(Boolean).join('; ');
   };
   const server = http.createServer((req, res) => {
-    const url = new URL(req.url, 'http://localhost');
-    let file = path.normalize(path.join(root, decodeURIComponent(url.pathname)));
+    // A request path that is no URL ("//", a broken %-escape) is answered 400, not thrown: it stopped the server.
+    let file;
+    try {
+      file = path.normalize(path.join(root, decodeURIComponent(new URL(req.url, 'http://localhost').pathname)));
+    } catch (e) { res.writeHead(400, { 'content-type': 'text/plain' }).end('bad request path'); return; }
     if (!file.startsWith(root)) { res.writeHead(403).end(); return; }
     if (file.endsWith(path.sep)) file = path.join(file, 'index.html');
     fs.stat(file, (err, st) => {

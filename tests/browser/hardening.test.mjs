@@ -345,3 +345,17 @@ test('a text size typed into its slider is kept within 0.6 … 3; the page keeps
     await page.close();
   }
 });
+
+// The development server (tools/serve.mjs, ./build.sh serve) answers a request path that is no URL with 400 and
+// keeps serving: a request for "//" threw in its handler and stopped it.
+test('the server answers a malformed request path with 400 and keeps serving', { timeout: 20000 }, async () => {
+  const http = await import('node:http');
+  const get = (p) => new Promise((resolve, reject) => {
+    const { port } = server.address();
+    http.get({ host: '127.0.0.1', port, path: p }, (res) => { res.resume(); resolve(res.statusCode); }).on('error', reject);
+  });
+  assert.equal(await get('//'), 400);
+  assert.equal(await get('/%E0%A4%A'), 400);
+  assert.equal(await get('/no-such-file.js'), 404);
+  assert.equal(await get('/index.html'), 200);
+});
