@@ -84,17 +84,9 @@ san_build() {  # san_build TARGET...
     -DAP_SANITIZE=ON -DAP_FUZZ=ON -DAP_BUILD_APP=OFF -DAP_CHECKPOINTS_FROM="$checkpoint_dir" >/dev/null \
     && cmake --build build/san -j"$jobs" $(printf ' --target %s' "$@")
 }
-san_tests() {  # two processes (GoogleTest's shards), one a core
-  local i rc=0 pids=()
-  rm -f build/san/ap_tests.*.log
-  for i in 0 1; do
-    GTEST_TOTAL_SHARDS=2 GTEST_SHARD_INDEX=$i ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
-      UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 build/san/ap_tests --gtest_brief=1 >"build/san/ap_tests.$i.log" 2>&1 &
-    pids+=($!)
-  done
-  for i in "${pids[@]}"; do wait "$i" || rc=1; done
-  cat build/san/ap_tests.*.log
-  return $rc
+san_tests() {  # the sanitized unit tests, two shards
+  gtest_shards build/san/ap_tests env ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    build/san/ap_tests
 }
 
 # Each fuzz target runs on a copy of its seed corpus (build/san/corpus/: the repository's is never written); what
@@ -191,16 +183,19 @@ native_tests() {
   ctest --test-dir build/native --output-on-failure -j"$jobs" | tee build/native/ctest.log
   return "${PIPESTATUS[0]}"
 }
-wasm_tests() {  # the wasm unit tests under Node, two processes (GoogleTest's shards, tests/wasm_shard_env.js)
-  local i rc=0 pids=()
-  rm -f build/wasm/ap_tests.*.log
+wasm_tests() {  # (Emscripten's getenv sees GoogleTest's shard variables through tests/wasm_shard_env.js)
+  gtest_shards build/wasm/ap_tests node --no-experimental-fetch build/wasm/ap_tests.js
+}
+gtest_shards() {  # gtest_shards LOG COMMAND...: GoogleTest's two shards of COMMAND at once, one a core (LOG.0.log, LOG.1.log)
+  local i rc=0 pids=() log=$1
+  shift
+  rm -f "$log".*.log
   for i in 0 1; do
-    GTEST_TOTAL_SHARDS=2 GTEST_SHARD_INDEX=$i node --no-experimental-fetch build/wasm/ap_tests.js --gtest_brief=1 \
-      >"build/wasm/ap_tests.$i.log" 2>&1 &
+    GTEST_TOTAL_SHARDS=2 GTEST_SHARD_INDEX=$i "$@" --gtest_brief=1 >"$log.$i.log" 2>&1 &
     pids+=($!)
   done
   for i in "${pids[@]}"; do wait "$i" || rc=1; done
-  cat build/wasm/ap_tests.*.log
+  cat "$log".*.log
   return $rc
 }
 # The counts of every group (ctest's summary, GoogleTest's, the browser runner's) and their sum, the plain

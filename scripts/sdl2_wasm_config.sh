@@ -14,6 +14,9 @@ sdl2_wasm_flags=(-DCMAKE_BUILD_TYPE=MinSizeRel -DCMAKE_C_FLAGS=-DSDL_LEAN_AND_ME
   -DSDL_HIDAPI=OFF -DSDL_POWER=OFF -DSDL_FILESYSTEM=OFF -DSDL_LOCALE=OFF -DSDL_MISC=OFF
   -DSDL_RENDER=OFF -DSDL_LOADSO=OFF -DSDL_DUMMYVIDEO=OFF -DSDL_OFFSCREEN=OFF -DSDL_DUMMYAUDIO=OFF -DSDL_DISKAUDIO=OFF)
 
+# The configure checks' results, preloaded (cmake -C): see sdl2_wasm_write_checks below.
+sdl2_wasm_checks=$(dirname "${BASH_SOURCE[0]}")/sdl2_wasm_checks.cmake
+
 # sdl2_wasm_prefix CACHE SOURCE_DIR: where that build is installed (CACHE/sdl2-wasm-<hash>).
 sdl2_wasm_prefix() {
   local key
@@ -24,7 +27,6 @@ sdl2_wasm_prefix() {
 
 # The configure checks' results, preloaded (scripts/sdl2_wasm_checks.cmake, cmake -C). After a change of SDL2 or
 # Emscripten: configure once without the file, then sdl2_wasm_write_checks BUILD_DIR > scripts/sdl2_wasm_checks.cmake.
-sdl2_wasm_checks=$(dirname "${BASH_SOURCE[0]}")/sdl2_wasm_checks.cmake
 sdl2_wasm_write_checks() {
   sed -n '1,5p' "$sdl2_wasm_checks"  # the file's own comment
   grep -E '^(HAVE_[A-Za-z0-9_]*|LIBC_IS_GLIBC|STDC_HEADERS):INTERNAL=' "$1/CMakeCache.txt" |

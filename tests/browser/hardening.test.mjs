@@ -7,6 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { dist, serveDist, launch, openPage, frames, screenshot, clickInFrames, chineseFontIn } from './helpers.mjs';
@@ -349,7 +350,6 @@ test('a text size typed into its slider is kept within 0.6 … 3; the page keeps
 // The development server (tools/serve.mjs, ./build.sh serve) answers a request path that is no URL with 400 and
 // keeps serving: a request for "//" threw in its handler and stopped it.
 test('the server answers a malformed request path with 400 and keeps serving', { timeout: 20000 }, async () => {
-  const http = await import('node:http');
   const get = (p) => new Promise((resolve, reject) => {
     const { port } = server.address();
     http.get({ host: '127.0.0.1', port, path: p }, (res) => { res.resume(); resolve(res.statusCode); }).on('error', reject);
