@@ -86,9 +86,12 @@ try {
     await sp.waitForTimeout(250);
   }
   const fr = (await sp.evaluate(() => window.__frames)).sort((a, b) => a - b);
-  const longestSlice = await sp.evaluate(() => window.playground.getState().measured.longest_slice_ms);
+  const measured = await sp.evaluate(() => window.playground.getState().measured);
+  // The log–log slopes over n >= 256 the scene shows: ≈ 2 for attention, ≈ 1 for the RNNs (a timing, so here).
+  const slopes = Object.fromEntries(measured.curves.map((c) => [c.kind, c.fit ? +c.fit.slope.toFixed(2) : null]));
   sweepFrames = { longest_frame_ms: +fr[fr.length - 1].toFixed(1), median_frame_ms: +fr[Math.floor(fr.length / 2)].toFixed(1),
-    frames: fr.length, over_50ms: fr.filter((x) => x > 50).length, longest_slice_ms: +longestSlice.toFixed(1), max_n: 2048 };
+    frames: fr.length, over_50ms: fr.filter((x) => x > 50).length, longest_slice_ms: +measured.longest_slice_ms.toFixed(1),
+    max_n: 2048, slopes };
   // The parallel speed-up with Web Workers (the scene's own measurement).
   await sp.evaluate(() => window.playground.setState({ n: 1024, d: 64, workers: 'start' }));
   const w0 = Date.now();
@@ -275,6 +278,10 @@ const rows = [
   ['sweep: longest frame', `${sweepFrames.longest_frame_ms} ms`, `<= 50 ms ${ok(sweepFrames.longest_frame_ms ?? 1e9, 50)}`],
   ['sweep: median frame', `${sweepFrames.median_frame_ms} ms`, ''],
   ['sweep: longest slice of measuring work', `${sweepFrames.longest_slice_ms} ms`, ''],
+  ...Object.entries(sweepFrames.slopes || {}).map(([k, v]) => {
+    const [lo, hi] = k.startsWith('attention') ? [1.6, 2.4] : [0.7, 1.3];
+    return [`sweep: log–log slope, ${k}, n >= 256`, `${v}`, `in [${lo}, ${hi}] ${v != null && v >= lo && v <= hi ? 'ok' : 'MISSED'}`];
+  }),
   ...(workers.attention || []).map((p) => [`workers: attention, W = ${p.workers}`, `${p.ms} ms, ×${p.speedup}`, p.same_output ? 'same output' : 'OUTPUT DIFFERS']),
   ...(workers.gru || []).map((p) => [`workers: GRU, W = ${p.workers}`, `${p.ms} ms, ×${p.speedup}`, p.same_output ? 'same output' : 'OUTPUT DIFFERS']),
   ...Object.entries(page.first_visit_files).map(([f, v]) => [`first visit: ${f}`, `${(v.gzip / 1024).toFixed(0)} KB gz`, `${(v.bytes / 1024).toFixed(0)} KB raw`]),
