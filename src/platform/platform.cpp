@@ -66,6 +66,11 @@ struct PlatformData {
   // tap, a test driver, a slow software-rendered frame) would never be seen. A release that follows its
   // press within the same batch of events is held back to the next frame.
   std::vector<SDL_Event> deferred;
+  // Keys the system repeated (SDL_KEYDOWN with `repeat`: the browser's or the desktop's own autorepeat, at the
+  // delay and rate the user set) since the last drawn frame. A held key steps on by these, not by Dear ImGui's
+  // timer: that one counts a key as held from frame times, so a press whose release came late to a loaded page
+  // (a slow frame, a busy machine) acted twice.
+  std::vector<SDL_Scancode> repeats;
   // files: fetched on demand (a handful at most: looked up by name), picked or dropped, exports asked for
   std::vector<std::pair<std::string, Asset>> assets;
   std::vector<IncomingFile> files;
@@ -119,6 +124,7 @@ void one_frame() {
       continue;
     }
     e = ev;
+    if (e.type == SDL_KEYDOWN && e.key.repeat) g.repeats.push_back(e.key.keysym.scancode);
     ImGui_ImplSDL2_ProcessEvent(&e);
     // The backend reads the modifiers from SDL_GetModState(), the state after every event already queued: a
     // Shift+→ tapped within one frame arrived as Shift released, and acted as a plain →. The event's own
@@ -188,6 +194,7 @@ void one_frame() {
   io.DeltaTime = static_cast<float>(info.dt);
   ImGui::NewFrame();
   g.frame(info);
+  g.repeats.clear();
   ImGui::Render();
   int dw, dh;
   SDL_GL_GetDrawableSize(g.window, &dw, &dh);
@@ -304,6 +311,13 @@ void platform_shutdown() {
   SDL_Quit();
 }
 
+namespace {
+// Pressed in this frame; with `repeat`, also repeated by the system since the last frame (PlatformData::repeats).
+bool pressed(SDL_Scancode sc, bool repeat) {
+  return ImGui::IsKeyPressed(sc, false) || (repeat && std::find(g.repeats.begin(), g.repeats.end(), sc) != g.repeats.end());
+}
+}  // namespace
+
 bool key_pressed(Key k, bool repeat) {
   SDL_Scancode sc = SDL_SCANCODE_UNKNOWN;
   switch (k) {
@@ -332,12 +346,12 @@ bool key_pressed(Key k, bool repeat) {
     case Key::T: sc = SDL_SCANCODE_T; break;
     case Key::F: sc = SDL_SCANCODE_F; break;
     case Key::E: sc = SDL_SCANCODE_E; break;
-    case Key::Plus: return ImGui::IsKeyPressed(SDL_SCANCODE_EQUALS, repeat) || ImGui::IsKeyPressed(SDL_SCANCODE_KP_PLUS, repeat);
-    case Key::Minus: return ImGui::IsKeyPressed(SDL_SCANCODE_MINUS, repeat) || ImGui::IsKeyPressed(SDL_SCANCODE_KP_MINUS, repeat);
+    case Key::Plus: return pressed(SDL_SCANCODE_EQUALS, repeat) || pressed(SDL_SCANCODE_KP_PLUS, repeat);
+    case Key::Minus: return pressed(SDL_SCANCODE_MINUS, repeat) || pressed(SDL_SCANCODE_KP_MINUS, repeat);
     case Key::Slash: sc = SDL_SCANCODE_SLASH; break;
-    case Key::Enter: return ImGui::IsKeyPressed(SDL_SCANCODE_RETURN, repeat) || ImGui::IsKeyPressed(SDL_SCANCODE_KP_ENTER, repeat);
+    case Key::Enter: return pressed(SDL_SCANCODE_RETURN, repeat) || pressed(SDL_SCANCODE_KP_ENTER, repeat);
   }
-  return ImGui::IsKeyPressed(sc, repeat);
+  return pressed(sc, repeat);
 }
 
 bool digit_pressed(int d) {

@@ -253,12 +253,12 @@ TEST(AppSceneTraining, ALinkOfARetrainedViewTrainsTheSameModelOnAnotherPage) {
   EXPECT_EQ(state_to_query(a).find("train_"), std::string::npos);  // the build's model: nothing to say
   train::Recipe r = s.training().recipe();
   r.seed = 3;
-  r.steps = 200;
+  r.steps = 40;  // (a link's plumbing: a short run)
   ASSERT_TRUE(s.training().set_recipe(r).ok);
   ASSERT_TRUE(s.training().start().ok);
-  ASSERT_TRUE(wait_for(s, [&] { return s.training().run().state() == TrainRunState::Done && s.trained_qkv().step == 200; }, 120));
+  ASSERT_TRUE(wait_for(s, [&] { return s.training().run().state() == TrainRunState::Done && s.trained_qkv().step == 40; }, 120));
   const std::string q = state_to_query(a);
-  for (const char* k : {"train_seed=3", "train_steps=200", "train_step=200", "train_lr=0.01"})
+  for (const char* k : {"train_seed=3", "train_steps=40", "train_step=40", "train_lr=0.01"})
     EXPECT_NE(q.find(k), std::string::npos) << k << " in " << q;
   PlaygroundState b;
   apply_url_query(b, "?" + q);
@@ -269,7 +269,7 @@ TEST(AppSceneTraining, ALinkOfARetrainedViewTrainsTheSameModelOnAnotherPage) {
       << train_state_name(t.training().run().state()) << " step " << t.training().run().step() << " reports " << t.training().run().reports()
       << " trained " << t.trained() << " pending " << t.trained_pending() << " error " << t.training_error().message << " ck " << t.checkpoint_slot().state_name();
   test::deliver_checkpoint(t, checkpoint_vector());  // the build's checkpoint after the run's first weights: the run's stay
-  ASSERT_TRUE(wait_for(t, [&] { return t.training().run().state() == TrainRunState::Done && t.trained_qkv().step == 200; }, 120));
+  ASSERT_TRUE(wait_for(t, [&] { return t.training().run().state() == TrainRunState::Done && t.trained_qkv().step == 40; }, 120));
   const float diff = largest_difference(t.model().Q, s.model().Q);
   std::printf("largest difference between the link's Q and the page's: %g\n", diff);
   EXPECT_EQ(diff, 0.f);

@@ -24,27 +24,21 @@ export async function serveDist() {
   return { server, url: `http://127.0.0.1:${server.address().port}/` };
 }
 
+// --disable-frame-rate-limit: headless Chromium gives a page of a context that is not the last one opened about one
+// animation frame a second (it reports itself visible); a test driving two pages of one context (the colour-blind
+// test's pair) waited seconds a frame on the first. A page at rest still draws nothing (about 60 frames a second).
 const CHROMIUM_ARGS = ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--disable-gpu',
   '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update',
-  '--disable-sync', '--ignore-gpu-blocklist'];
+  '--disable-sync', '--ignore-gpu-blocklist', '--disable-frame-rate-limit'];
 const executablePath = () => process.env.CHROMIUM || '/usr/bin/chromium';
 
-// One Chromium for a whole run of the browser tests (run.mjs starts it; each file connects through
-// AP_BROWSER_WS).
-export async function launchServer() {
-  return chromium.launchServer({ executablePath: executablePath(), headless: true, args: CHROMIUM_ARGS });
-}
-
-// A fresh browser context: fresh storage, cache and permissions, as a new profile has. In the run's shared
-// Chromium (AP_BROWSER_WS) when there is one; otherwise a Chromium of its own with an empty profile (a file run by
-// itself, the bench). `locale`: the browser's language (navigator.language), e.g. 'zh-CN'.
+// A fresh browser context in a Chromium of its own with an empty profile, as a new visitor has: fresh storage,
+// cache and permissions. Each test file launches one (two files run at once, tests/browser/run.mjs); playwright
+// drives it over a pipe. (One Chromium shared by the run over playwright's WebSocket server cost more than a start
+// a file: every message was relayed, JSON-parsed and deflated by Node on both sides.) `locale`: the browser's
+// language (navigator.language), e.g. 'zh-CN'.
 export async function launch({ locale } = {}) {
   const options = { viewport: { width: 1280, height: 720 }, ...(locale ? { locale } : {}) };
-  if (process.env.AP_BROWSER_WS) {
-    const browser = await chromium.connect(process.env.AP_BROWSER_WS);
-    const context = await browser.newContext(options);
-    return { context, close: async () => { await context.close(); await browser.close(); } };
-  }
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ap-chromium-'));
   // A persistent context is how playwright takes a user-data-dir; we want a fresh, empty one.
   const context = await chromium.launchPersistentContext(userDataDir, {

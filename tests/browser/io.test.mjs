@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { serveDist, launch, openPage, screenshot, frames } from './helpers.mjs';
+import { serveDist, launch, openPage, screenshot, frames, chineseFontIn } from './helpers.mjs';
 
 let server, url, browser;
 before(async () => { ({ server, url } = await serveDist()); browser = await launch(); });
@@ -258,6 +258,7 @@ test('export: the SVG of the view is vector shapes and glyph outlines that look 
   for (const [name, state] of [['sdpa-softmax', { step: 4 }], ['sdpa-512-heatmaps', { preset: 'long', step: 4 }], ['scaling-plot', { scene: 'scaling' }],
     ['sdpa-zh', { scene: 'sdpa', preset: 'chinese', lang: 'zh', step: 1 }]]) {
     await page.evaluate((s) => window.playground.setState(s), state);
+    await chineseFontIn(page);  // (the Chinese view is exported once its font has arrived, as a learner sees it)
     await frames(page, 3);
     const svg = await download(page, 'svg');
     assert.match(svg.name, /-view\.svg$/);

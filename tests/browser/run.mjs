@@ -1,13 +1,12 @@
-// The browser tests' runner (./build.sh test): one headless Chromium for the whole run, which every test file
-// reaches over playwright's server (helpers.mjs launch(): a fresh context per file, or per test where a test needs
-// one), the files run by node's test runner, AP_BROWSER_JOBS (default 2) at a time, each file's output printed
-// whole when it ends, then each file's seconds and counts and the plain closing line "N passed, N failed".
+// The browser tests' runner (./build.sh test): the files run by node's test runner, AP_BROWSER_JOBS (default 2) at a
+// time, each with a headless Chromium of its own (helpers.mjs launch(): one a file, or one a test where a test needs
+// it), each file's output printed whole when it ends, then each file's seconds and counts and the plain closing
+// line "N passed, N failed".
 //   node tests/browser/run.mjs [FILE.test.mjs ...]     (default: every tests/browser/*.test.mjs)
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launchServer } from './helpers.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const named = process.argv.slice(2).map((f) => path.basename(f));
@@ -22,14 +21,13 @@ let last = {};
 try { last = JSON.parse(fs.readFileSync(timesFile, 'utf8')); } catch { /* first run */ }
 const queue = [...files].sort((a, b) => (last[b]?.seconds ?? 0) - (last[a]?.seconds ?? 0));
 
-const server = await launchServer();
 const results = {};
 
 function runFile(file) {
   return new Promise((resolve) => {
     const t0 = Date.now();
     const child = spawn(process.execPath, ['--test', '--test-reporter=spec', path.join(here, file)],
-      { cwd: here, env: { ...process.env, AP_BROWSER_WS: server.wsEndpoint() }, stdio: ['ignore', 'pipe', 'pipe'] });
+      { cwd: here, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d) => { out += d; });
     child.stderr.on('data', (d) => { out += d; });
@@ -49,10 +47,9 @@ const t0 = Date.now();
 await Promise.all(Array.from({ length: Math.min(jobs, queue.length) }, async () => {
   while (queue.length) await runFile(queue.shift());
 }));
-await server.close();
 
 let passed = 0, failed = 0, skipped = 0;
-console.log(`\n---- browser test files (seconds; ${jobs} at a time, one Chromium, ${((Date.now() - t0) / 1000).toFixed(1)} s in all)`);
+console.log(`\n---- browser test files (seconds; ${jobs} at a time, a Chromium each, ${((Date.now() - t0) / 1000).toFixed(1)} s in all)`);
 for (const f of files) {
   const r = results[f];
   const bad = r.failed + r.cancelled + (r.code !== 0 && r.failed + r.cancelled === 0 ? 1 : 0);
