@@ -38,16 +38,20 @@ checkpoint_dir=$root/build/native/gen/checkpoints
 # What the page needs of build/wasm (./build.sh test adds the unit tests).
 wasm_targets=(attention_playground kernel_worker_wasm train_worker_wasm zh_strings cjk_common_font ${AP_WASM_UNIT_TESTS:+ap_tests})
 
-web_build() {
+closure="$cache/closure-compiler-20220104/node_modules/.bin/google-closure-compiler"
+wasm_build() {  # wasm_build TARGET...: setup, then those targets of build/wasm
   scripts/setup.sh all || return 1
-  say "web build (build/wasm -> dist/)"
+  say "wasm build (build/wasm: $*)"
   local sdl_prefix
   sdl_prefix=$(. scripts/sdl2_wasm_config.sh && sdl2_wasm_prefix "$cache" "$cache/sdl2-src")
-  local closure="$cache/closure-compiler-20220104/node_modules/.bin/google-closure-compiler"
   # (the wasm unit tests read build/native's checkpoints through Node's file system: nothing trained again there)
   emcmake cmake -S . -B build/wasm -G Ninja -DCMAKE_BUILD_TYPE=Release -DAP_IMGUI_DIR="$cache/imgui" \
     -DAP_SDL2_WASM_DIR="$sdl_prefix" -DAP_CLOSURE_COMPILER="$closure" -DAP_CHECKPOINTS_FROM="$checkpoint_dir" >/dev/null \
-    && cmake --build build/wasm -j"$jobs" $(printf ' --target %s' "${wasm_targets[@]}") || return 1
+    && cmake --build build/wasm -j"$jobs" $(printf ' --target %s' "$@")
+}
+web_build() {
+  wasm_build "${wasm_targets[@]}" || return 1
+  say "dist/"
   # The trained checkpoints: build/native's make_checkpoint (the core alone and the tool) trains each default recipe
   # with the same engine (deterministic; again only when the tool or the core changes); the page fetches them when
   # a trained view is first opened (never on the first visit).
@@ -77,7 +81,7 @@ web_build() {
 # (Debug: Eigen checks every index) and libFuzzer's coverage hooks (-fsanitize=fuzzer-no-link), linked twice: the
 # unit tests (ap_tests, plumbing mode: recipes trained to their targets are asserted in build/native, here they run
 # short; tests/test_mode.h) and the libFuzzer targets (tests/fuzz/).
-fuzz_targets=(${FUZZ_TARGETS:-matrices url url_read state npy attention_json worker_messages})  # FUZZ_TARGETS="state npy": some
+fuzz_targets=(${FUZZ_TARGETS:-url state url_read matrices attention_json npy worker_messages})  # FUZZ_TARGETS="state npy": some
 san_build() {  # san_build TARGET...
   say "sanitizer build, clang-14 + ASan + UBSan + libFuzzer hooks (build/san: $*)"
   CXX=clang++-14 CC=clang-14 cmake -S . -B build/san -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-gline-tables-only -O1" \
@@ -85,8 +89,9 @@ san_build() {  # san_build TARGET...
     && cmake --build build/san -j"$jobs" $(printf ' --target %s' "$@")
 }
 san_tests() {  # the sanitized unit tests, two shards
-  gtest_shards build/san/ap_tests env ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-    build/san/ap_tests
+  unchanged san build/san/ap_tests build/native/gen/checkpoints && return 0
+  gtest_shards 2 build/san/ap_tests env ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    build/san/ap_tests && kept san
 }
 
 # Each fuzz target runs on a copy of its seed corpus (build/san/corpus/: the repository's is never written); what
@@ -129,6 +134,14 @@ fuzz_run() {  # fuzz_run <runs> <seconds> <processes per target> <targets at onc
   return $failed
 }
 
+# The test command's fuzzing: each target replays its seed corpus, then mutates up to 100,000 inputs or for 15 s,
+# whichever comes first (the readers reach the count in seconds; fuzz_url and fuzz_state, which build scenes'
+# models, stop at the time), two targets at once. Fixed seeds: the same inputs for the same binaries.
+fuzz_test() {
+  unchanged fuzz $(printf ' build/san/fuzz_%s' "${fuzz_targets[@]}") && return 0
+  fuzz_run 100000 15 1 "$jobs" && kept fuzz
+}
+
 # ---- the test command's phases: each timed; a table at the end and build/test-times.json ----------------------
 phase_names=() phase_secs=() phase_ok=()
 now() { date +%s.%N; }
@@ -156,6 +169,34 @@ phase_report() {  # the table, and build/test-times.json
     "$(git rev-parse --short HEAD 2>/dev/null || echo none)" >build/test-times.json
 }
 
+# ---- a group that passed is not run again on the same inputs ----------------------------------------------------
+# The test command keeps, for each group that passed, a hash of everything it ran on (build/test-cache/GROUP.key):
+# its binaries, the sources, tests and tools (src tests tools web shaders scripts docs, CMakeLists.txt, build.sh; not
+# node_modules), the compilers' and browsers' versions and the variables that shape a run. Run again with the same
+# bytes, the group says so and is not run; its logs and counts stay those of the run that passed. A changed byte
+# anywhere in them runs it again. AP_RERUN=1 runs every group. (CI's clean clone has no such file: it runs all.)
+# The browser runner keeps the same per test file (tests/browser/run.mjs).
+test_inputs() {  # test_inputs PATH...: one hash of the names and bytes of the files under PATH... and the run's setting
+  local p
+  { for p in "$@"; do [ -e "$p" ] || echo "missing: $p"; done
+    find "$@" src tests tools web shaders scripts docs CMakeLists.txt build.sh -type f ! -path '*/node_modules/*' -print0 2>/dev/null \
+      | sort -z | xargs -0 sha1sum || true
+    for t in g++ clang++-14 emcc node python3 cmake /usr/bin/chromium; do { "$t" --version 2>/dev/null || echo "no $t"; } | head -n1; done
+    env | grep -E '^(AP_SOAK|AP_BROWSER_JOBS|MONKEY_|FUZZ_|JOBS=|GTEST_|ASAN_|UBSAN_)' | sort || true; } | sha1sum | cut -d' ' -f1
+}
+unchanged() {  # unchanged GROUP PATH...: true (and says so) when GROUP passed on these very inputs before
+  mkdir -p build/test-cache
+  test_inputs "${@:2}" >"build/test-cache/$1.next"
+  if [ -z "${AP_RERUN:-}" ] && cmp -s "build/test-cache/$1.next" "build/test-cache/$1.key"; then
+    rm -f "build/test-cache/$1.next"
+    echo "($1: the same inputs as the run that passed, not run again; its logs stand. AP_RERUN=1 runs it)"
+    return 0
+  fi
+  rm -f "build/test-cache/$1.key"
+  return 1
+}
+kept() { mv "build/test-cache/$1.next" "build/test-cache/$1.key"; }  # kept GROUP: it passed on these inputs
+
 run_tests() {
   local failed=0
   export AP_WASM_UNIT_TESTS=1
@@ -165,11 +206,12 @@ run_tests() {
   phase "native unit tests" native_tests || failed=1
   phase "sanitizer build" san_build ap_tests $(printf ' fuzz_%s' "${fuzz_targets[@]}") || { phase_report; exit 1; }
   phase "sanitizer unit tests" san_tests || failed=1
-  say "fuzz targets (libFuzzer + ASan + UBSan), 15 s each, two at once"
-  phase "fuzz (15 s a target)" fuzz_run -1 15 1 "$jobs" || failed=1
-  phase "wasm build and dist/" web_build || { phase_report; exit 1; }
-  say "unit tests, wasm under Node (two processes)"
-  phase "wasm unit tests" wasm_tests || failed=1
+  say "fuzz targets (libFuzzer + ASan + UBSan), 100,000 inputs or 15 s each, two at once"
+  phase "fuzz (100,000 inputs or 15 s)" fuzz_test || failed=1
+  rc=0
+  phase "wasm build and dist/, its unit tests" wasm_build_and_tests || rc=$?
+  if [ $rc = 2 ]; then phase_report; exit 1; fi
+  if [ $rc != 0 ]; then failed=1; fi
   say "interface strings"
   phase "interface strings" strings_check || failed=1
   say "browser tests (headless Chromium, software WebGL2)"
@@ -180,18 +222,35 @@ run_tests() {
   exit $failed
 }
 native_tests() {
+  unchanged native build/native/ap_tests build/native/ap_import_check build/native/gen/checkpoints && return 0
   ctest --test-dir build/native --output-on-failure -j"$jobs" | tee build/native/ctest.log
-  return "${PIPESTATUS[0]}"
+  [ "${PIPESTATUS[0]}" = 0 ] && kept native
 }
 wasm_tests() {  # (Emscripten's getenv sees GoogleTest's shard variables through tests/wasm_shard_env.js)
-  gtest_shards build/wasm/ap_tests node --no-experimental-fetch build/wasm/ap_tests.js
+  unchanged wasm build/wasm/ap_tests.js build/wasm/ap_tests.wasm build/native/gen/checkpoints && return 0
+  # four shards on two cores: GoogleTest's shards are the tests in turn, not equal times (two were 37 s and 54 s)
+  gtest_shards 4 build/wasm/ap_tests node --no-experimental-fetch build/wasm/ap_tests.js && kept wasm
 }
-gtest_shards() {  # gtest_shards LOG COMMAND...: GoogleTest's two shards of COMMAND at once, one a core (LOG.0.log, LOG.1.log)
-  local i rc=0 pids=() log=$1
-  shift
+# The wasm unit tests start as soon as their module is linked and run while the page is built: the page's link is
+# one process for most of a minute, and the other core would wait. Returns 2 when a build fails, 1 when a test does.
+wasm_build_and_tests() {
+  local pid rc=0
+  wasm_build ap_tests || return 2
+  say "unit tests, wasm under Node (four processes, while the page and dist/ are built)"
+  wasm_tests >build/wasm/unit-tests.out 2>&1 &
+  pid=$!
+  web_build || { wait "$pid"; return 2; }
+  wait "$pid" || rc=1
+  say "unit tests, wasm under Node: their output"
+  cat build/wasm/unit-tests.out
+  return $rc
+}
+gtest_shards() {  # gtest_shards N LOG COMMAND...: GoogleTest's N shards of COMMAND at once (LOG.0.log … LOG.N-1.log)
+  local i rc=0 pids=() n=$1 log=$2
+  shift 2
   rm -f "$log".*.log
-  for i in 0 1; do
-    GTEST_TOTAL_SHARDS=2 GTEST_SHARD_INDEX=$i "$@" --gtest_brief=1 >"$log.$i.log" 2>&1 &
+  for ((i = 0; i < n; i++)); do
+    GTEST_TOTAL_SHARDS=$n GTEST_SHARD_INDEX=$i "$@" --gtest_brief=1 >"$log.$i.log" 2>&1 &
     pids+=($!)
   done
   for i in "${pids[@]}"; do wait "$i" || rc=1; done

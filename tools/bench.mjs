@@ -297,6 +297,11 @@ const rows = [
     `${v.native_steps_per_second} / ${v.wasm_steps_per_second}`, `native/wasm ${v.native_over_wasm}× <= 1.5 ${ok(v.native_over_wasm ?? 99, 1.5)}`]),
   ['train: the worker (not in the first visit)', `${(train.worker_gzip_bytes / 1024).toFixed(0)} KB gz`, ''],
   ['workers: GRU hand-off per step', `${workers.gru_handoff_us_per_step} µs`, workers.state === 'finished' ? '' : `(${workers.state}: ${workers.error})`],
+  ...((workers.max_workers || 0) > 1 && workers.attention?.length && workers.gru?.length ? [(() => {
+    // The notes' point on this machine: attention's split needs no hand-off, the GRU's one per step.
+    const att = workers.attention[workers.attention.length - 1].speedup, gru = workers.gru[workers.gru.length - 1].speedup;
+    return [`workers: speed-up at W = ${workers.max_workers}, attention over the GRU`, `×${att} / ×${gru}`, `attention's larger ${att > gru ? 'ok' : 'MISSED'}`];
+  })()] : []),
 ];
 const w0 = Math.max(...rows.map((r) => r[0].length)), w1 = Math.max(...rows.map((r) => r[1].length));
 for (const r of rows) console.log(`${r[0].padEnd(w0)}  ${r[1].padStart(w1)}  ${r[2]}`);
