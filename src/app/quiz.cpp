@@ -245,7 +245,7 @@ const std::map<std::string, std::vector<QuizText>>& texts() {
 }
 
 // The questions as the interface reads them (English; tr() translates): built once from texts().
-const std::map<std::string, std::vector<QuizQuestion>>& table() {
+const std::map<std::string, std::vector<QuizQuestion>>& quiz_table() {
   static const std::map<std::string, std::vector<QuizQuestion>> kQuestions = [] {
     std::map<std::string, std::vector<QuizQuestion>> m;
     for (const auto& [scene, qs] : texts())
@@ -271,8 +271,8 @@ const QuizQuestion* find(const std::string& scene_id, const std::string& qid) {
 
 const std::vector<QuizQuestion>& quiz_for(const std::string& scene_id) {
   static const std::vector<QuizQuestion> kNone;
-  const auto it = table().find(scene_id);
-  return it == table().end() ? kNone : it->second;
+  const auto it = quiz_table().find(scene_id);
+  return it == quiz_table().end() ? kNone : it->second;
 }
 
 const TrPair* quiz_translations(size_t* count) {

@@ -5,10 +5,6 @@
 
 namespace ap {
 
-namespace {
-constexpr float kNegInf = -std::numeric_limits<float>::infinity();
-}
-
 const char* mask_name(MaskKind k) {
   switch (k) {
     case MaskKind::Padding: return "padding";

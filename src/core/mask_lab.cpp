@@ -12,8 +12,6 @@ namespace ap {
 
 namespace {
 
-constexpr float kNegInf = -std::numeric_limits<float>::infinity();
-
 struct BugInfo {
   MaskBug bug;
   const char* name;

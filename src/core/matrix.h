@@ -6,6 +6,7 @@
 #pragma once
 #include <Eigen/Core>
 #include <cstdint>
+#include <limits>
 #include <string>
 
 #include "status.h"
@@ -14,6 +15,10 @@ namespace ap {
 
 using Mat = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 using Vec = Eigen::Matrix<float, Eigen::Dynamic, 1>;
+
+// A hidden key's logit (masks): exp(−∞) = 0 exactly, so softmax gives it weight 0; a row with every key hidden
+// is caught by comparing with it (weights 0, not 0/0).
+inline constexpr float kNegInf = -std::numeric_limits<float>::infinity();
 
 // Stated limits. Entry points refuse larger inputs with a message instead of running out of memory or time.
 namespace limits {

@@ -33,7 +33,7 @@ namespace ap {
 
 namespace {
 // The strings this view draws (its scene's own, for getState and errors, are in app/scenes/bahdanau_scene.cpp).
-const TrPair kViewStrings[] = {
+const TrPair kBahdanauViewStrings[] = {
     {"The build's recipe, trained here ({0} steps of {1} sentences, {2}, seed {3}); when it is done the trained view shows this page's model, and Reset brings the build's back.",
      "构建时的配方在这里再训练一次（{0} 步、每步 {1} 个句子，{2}，种子 {3}）；训练完后，训练视图显示本页训练出的模型，按“重置”换回构建时的模型。"},
     {"trained in this page", "在本页中训练"},
@@ -78,7 +78,7 @@ const TrPair kViewStrings[] = {
 };
 }  // namespace
 
-const TrPair* BahdanauView::strings(size_t* count) { return translation_table(kViewStrings, count); }
+const TrPair* BahdanauView::strings(size_t* count) { return translation_table(kBahdanauViewStrings, count); }
 
 namespace {
 

@@ -29,7 +29,7 @@ namespace ap {
 
 namespace {
 // The strings this view draws (its scene's own, for getState and errors, are in app/scenes/bottleneck_scene.cpp).
-const TrPair kViewStrings[] = {
+const TrPair kBottleneckViewStrings[] = {
     {"R² says how much of a word a linear read-out recovers from c: 1 all of it, 0 no more than guessing the average word, below 0 worse than that (on sentences the read-out never saw).",
      "R² 表示线性读出能从 c 中恢复一个词的多少：1 为全部，0 为不比猜平均词更好，低于 0 则比那还差（在读出从未见过的句子上）。"},
     {"Advanced", "高级"},
@@ -91,7 +91,7 @@ const TrPair kViewStrings[] = {
 };
 }  // namespace
 
-const TrPair* BottleneckView::strings(size_t* count) { return translation_table(kViewStrings, count); }
+const TrPair* BottleneckView::strings(size_t* count) { return translation_table(kBottleneckViewStrings, count); }
 
 namespace {
 

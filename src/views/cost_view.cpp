@@ -28,7 +28,7 @@ namespace ap {
 
 namespace {
 // The strings this view draws (its scene's own, for getState and errors, are in app/scenes/cost_scene.cpp).
-const TrPair kViewStrings[] = {
+const TrPair kCostViewStrings[] = {
     {"Notice: self-attention needs {0} sequential step and a path of {1} between any two tokens, the recurrent layer {2} and {3}: that is what attention buys with its {4}× the multiply-adds.",
      "注意：自注意力只需 {0} 个顺序步骤，任意两个词元之间的路径长度为 {1}，循环层则是 {2} 和 {3}：这就是注意力用 {4} 倍的乘加换来的。"},
     {"Notice: self-attention needs {0} sequential step and a path of {1} between any two tokens, the recurrent layer {2} and {3}; with n ≤ d it even does fewer multiply-adds ({4}×).",
@@ -94,7 +94,7 @@ const TrPair kViewStrings[] = {
 };
 }  // namespace
 
-const TrPair* CostView::strings(size_t* count) { return translation_table(kViewStrings, count); }
+const TrPair* CostView::strings(size_t* count) { return translation_table(kCostViewStrings, count); }
 
 namespace {
 

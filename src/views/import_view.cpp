@@ -23,7 +23,7 @@ namespace ap {
 
 namespace {
 // The strings this view draws (its scene's own, for getState and errors, are in app/scenes/import_scene.cpp).
-const TrPair kViewStrings[] = {
+const TrPair kImportViewStrings[] = {
     {"Built-in example: the SDPA scene's weights (seeded, not trained), 1 layer × 1 head. Drop your model's attention (.npy or .json) to see real heads.",
      "内置示例：SDPA 场景的权重（随机种子生成，没有训练），1 层 × 1 头。拖入你的模型的注意力（.npy 或 .json）即可看到真实的头。"},
     {"Open file…", "打开文件…"},
@@ -45,7 +45,7 @@ const TrPair kViewStrings[] = {
 };
 }  // namespace
 
-const TrPair* ImportView::strings(size_t* count) { return translation_table(kViewStrings, count); }
+const TrPair* ImportView::strings(size_t* count) { return translation_table(kImportViewStrings, count); }
 
 namespace {
 

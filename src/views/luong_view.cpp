@@ -31,7 +31,7 @@ namespace ap {
 
 namespace {
 // The strings this view draws (its scene's own, for getState and errors, are in app/scenes/luong_scene.cpp).
-const TrPair kViewStrings[] = {
+const TrPair kLuongViewStrings[] = {
     {"Notice: dot needs no parameter at all, but only works when d_s = d_enc; at these sizes general adds {0} numbers, concat {1} and Bahdanau's additive score {2}.",
      "注意：dot 完全不需要参数，但只在 d_s = d_enc 时可用；在这些尺寸下，general 增加 {0} 个数，concat 增加 {1} 个，Bahdanau 的加性打分增加 {2} 个。"},
     {"colours", "颜色"},
@@ -109,7 +109,7 @@ const TrPair kViewStrings[] = {
 };
 }  // namespace
 
-const TrPair* LuongView::strings(size_t* count) { return translation_table(kViewStrings, count); }
+const TrPair* LuongView::strings(size_t* count) { return translation_table(kLuongViewStrings, count); }
 
 namespace {
 

@@ -29,7 +29,7 @@ namespace ap {
 
 namespace {
 // The strings this view draws (its scene's own, for getState and errors, are in app/scenes/masks_scene.cpp).
-const TrPair kViewStrings[] = {
+const TrPair kMasksViewStrings[] = {
     {"Train the three", "训练这三个模型"},
     {"Train three models: the same data, the same steps, one difference: how the future is masked.", "训练三个模型：同样的数据，同样的步数，唯一的区别是如何遮住未来。"},
     {"training loss: {0} with the mask, {1} without, {2} masked after the softmax; writing on its own: {3}, {4} and {5} right",
@@ -84,7 +84,7 @@ const TrPair kViewStrings[] = {
 };
 }  // namespace
 
-const TrPair* MasksView::strings(size_t* count) { return translation_table(kViewStrings, count); }
+const TrPair* MasksView::strings(size_t* count) { return translation_table(kMasksViewStrings, count); }
 
 namespace {
 constexpr ImU32 kPadColor = IM_COL32(225, 225, 230, 255);

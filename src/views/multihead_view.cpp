@@ -34,7 +34,7 @@ namespace ap {
 
 namespace {
 // The strings this view draws (its scene's own, for getState and errors, are in app/scenes/multihead_scene.cpp).
-const TrPair kViewStrings[] = {
+const TrPair kMultiheadViewStrings[] = {
     {"Weights are seeded, not trained: heads do not specialise without training. The scene shows the mechanism.",
      "权重是随机种子生成的，没有训练：不经训练，各头不会各有专长。本场景展示的是机制。"},
     {"heads h", "头数 h"},
@@ -61,7 +61,7 @@ const TrPair kViewStrings[] = {
 };
 }  // namespace
 
-const TrPair* MultiheadView::strings(size_t* count) { return translation_table(kViewStrings, count); }
+const TrPair* MultiheadView::strings(size_t* count) { return translation_table(kMultiheadViewStrings, count); }
 
 namespace {
 

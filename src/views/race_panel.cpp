@@ -12,7 +12,7 @@
 namespace ap {
 
 namespace {
-const TrPair kStrings[] = {
+const TrPair kRacePanelStrings[] = {
     {"Train both", "训练两个模型"},
     {"Train all", "全部训练"},
     {"held-out words right", "留出数据上词的正确率"},
@@ -24,7 +24,7 @@ const TrPair kStrings[] = {
 };
 }  // namespace
 
-const TrPair* race_panel_strings(size_t* count) { return translation_table(kStrings, count); }
+const TrPair* race_panel_strings(size_t* count) { return translation_table(kRacePanelStrings, count); }
 
 std::string rate_schedule_text(const train::Seq2SeqRecipe& r) {
   const std::string lr = fmt_sig(r.learning_rate, 2);

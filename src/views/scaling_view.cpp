@@ -21,7 +21,7 @@ namespace ap {
 
 namespace {
 // The strings this view draws (its scene's own, for getState and errors, are in app/scenes/scaling_scene.cpp).
-const TrPair kViewStrings[] = {
+const TrPair kScalingViewStrings[] = {
     {"Notice: the dots scatter around 0 with a standard deviation of {0}, close to √d_k = {1}: four times d_k, twice the spread.",
      "注意：这些点积散布在 0 附近，标准差为 {0}，接近 √d_k = {1}：d_k 变为四倍，散布变为两倍。"},
     {"Notice: unscaled, one standard deviation of q·k is {0} here (√d_k = {1}); a softmax over scores this far apart is close to one-hot.",
@@ -44,7 +44,7 @@ const TrPair kViewStrings[] = {
 };
 }  // namespace
 
-const TrPair* ScalingView::strings(size_t* count) { return translation_table(kViewStrings, count); }
+const TrPair* ScalingView::strings(size_t* count) { return translation_table(kScalingViewStrings, count); }
 
 namespace {
 

@@ -32,7 +32,7 @@ namespace ap {
 
 namespace {
 // The strings this view draws (its scene's own, for getState and errors, are in app/scenes/sdpa_scene.cpp).
-const TrPair kViewStrings[] = {
+const TrPair kSdpaViewStrings[] = {
     {"Random, untrained weights (seeded): they show how attention computes, not what a trained model attends to.",
      "权重是随机的、未经训练（由种子生成）：这里演示注意力如何计算，而不是训练好的模型会关注什么。"},
     {"Random, untrained weights (seeded)", "权重随机、未经训练（由种子生成）"},
@@ -81,7 +81,7 @@ const TrPair kViewStrings[] = {
 };
 }  // namespace
 
-const TrPair* SdpaView::strings(size_t* count) { return translation_table(kViewStrings, count); }
+const TrPair* SdpaView::strings(size_t* count) { return translation_table(kSdpaViewStrings, count); }
 
 namespace {
 

@@ -33,7 +33,7 @@ namespace ap {
 
 namespace {
 // The strings this view draws (its scene's own, for getState and errors, are in app/scenes/self_scene.cpp).
-const TrPair kViewStrings[] = {
+const TrPair kSelfViewStrings[] = {
     {"Notice: with Q = K = V = X, {0} of {1} tokens put their largest weight on themselves (mean {2}); with W^Q, W^K separate, {3} of {1} (mean {4}). Spread evenly it would be {5}.",
      "注意：Q = K = V = X 时，{1} 个词元中有 {0} 个把最大权重放在自己身上（平均 {2}）；W^Q、W^K 分开时是 {1} 个中的 {3} 个（平均 {4}）。均匀分布时是 {5}。"},
     {"The trained layer: {0} of {1} (mean {2}).",
@@ -75,7 +75,7 @@ const TrPair kViewStrings[] = {
 };
 }  // namespace
 
-const TrPair* SelfView::strings(size_t* count) { return translation_table(kViewStrings, count); }
+const TrPair* SelfView::strings(size_t* count) { return translation_table(kSelfViewStrings, count); }
 
 namespace {
 

@@ -18,7 +18,7 @@
 namespace ap {
 
 namespace {
-const TrPair kStrings[] = {
+const TrPair kTrainPanelStrings[] = {
     {"Train this model again", "重新训练这个模型"},
     {"The view follows the weights as they learn: press Reset for the untrained start (step 0), then Train.",
      "视图跟着权重一起学习：按“重置”回到未训练的起点（第 0 步），再按“训练”。"},
@@ -30,7 +30,7 @@ const TrPair kStrings[] = {
 };
 }  // namespace
 
-const TrPair* training_panel_strings(size_t* count) { return translation_table(kStrings, count); }
+const TrPair* training_panel_strings(size_t* count) { return translation_table(kTrainPanelStrings, count); }
 
 void run_curves(const TrainRun& run, int steps, float width, float height, const char* id) {
   const train::TrainReport& r = run.report();

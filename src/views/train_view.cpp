@@ -29,7 +29,7 @@ namespace ap {
 
 namespace {
 // The strings this view draws (its scene's own, for getState and errors, are in app/scenes/train_scene.cpp).
-const TrPair kViewStrings[] = {
+const TrPair kTrainViewStrings[] = {
     {"Train", "训练"},
     {"Pause", "暂停"},
     {"Reset", "重置"},
@@ -77,7 +77,7 @@ const TrPair kViewStrings[] = {
 };
 }  // namespace
 
-const TrPair* TrainView::strings(size_t* count) { return translation_table(kViewStrings, count); }
+const TrPair* TrainView::strings(size_t* count) { return translation_table(kTrainViewStrings, count); }
 
 TrainView::~TrainView() { heatmap_release(this); }
 

@@ -27,12 +27,10 @@ struct Layout {
 // Size in pixels of `f` as drawn (nullptr: the current font).
 float font_px(ImFont* f) { return f ? f->FontSize * f->Scale * ImGui::GetIO().FontGlobalScale : ImGui::GetFontSize(); }
 
-float text_w(const std::string& s, ImFont* f = nullptr) { return text_width(s, f); }
-
 float longest(const std::vector<std::string>* labels, int count, ImFont* f) {
   float w = 0;
   if (labels)
-    for (int i = 0; i < std::min<int>(count, static_cast<int>(labels->size())); ++i) w = std::max(w, text_w((*labels)[i], f));
+    for (int i = 0; i < std::min<int>(count, static_cast<int>(labels->size())); ++i) w = std::max(w, text_width((*labels)[i], f));
   return w;
 }
 
@@ -84,7 +82,7 @@ Layout compute(const MatrixView& v, ImVec2 avail) {
   // Numbered cells if each can hold "−0.00" legibly; "0.00" where the scale has no negative values (weights:
   // an 800×480 embed drew 36-px cells of A as a heatmap).
   const std::string unsigned_widest = "0." + std::string(static_cast<size_t>(std::max(0, v.decimals)), '0');
-  const float min_w = v.lo >= 0.f ? std::min(fs * 2.4f, text_w(unsigned_widest) + std::max(4.f, fs * 0.35f)) : fs * 2.4f;
+  const float min_w = v.lo >= 0.f ? std::min(fs * 2.4f, text_width(unsigned_widest) + std::max(4.f, fs * 0.35f)) : fs * 2.4f;
   const float min_h = fs + 2.f;
   const float cw = std::min(max_w, (avail.x - lw) / cols);
   const float ch = std::min(max_h, (avail.y - L.title_h - (v.col_labels ? min_h : 0.f)) / rows);
@@ -152,7 +150,7 @@ ImVec2 matrix_view_size(const MatrixView& v, ImVec2 avail) { return compute(v, a
 ImVec2 matrix_number_cell(ImFont* font, int decimals) {
   const std::string widest = decimals <= 0 ? "−00" : "−0." + std::string(static_cast<size_t>(decimals), '0');
   const float fs = font_px(font);
-  return ImVec2(text_w(widest, font) + std::max(4.f, fs * 0.35f), fs + std::max(3.f, fs * 0.25f));
+  return ImVec2(text_width(widest, font) + std::max(4.f, fs * 0.35f), fs + std::max(3.f, fs * 0.25f));
 }
 
 float matrix_header_height(const std::vector<std::string>* labels, int count, float cell_w, ImFont* font, float max_h) {
@@ -246,7 +244,7 @@ MatrixViewResult matrix_view(const MatrixView& v, ImVec2 avail) {
       const std::string s = fit_text((*v.row_labels)[i], L.label_w - 6.f, v.font);
       const float y = g0.y + i * L.cell_h + (L.cell_h - lfs) * 0.5f;
       if (y + lfs > g1.y + lfs * 0.3f) break;  // past the last row (labels every k-th row)
-      dl->AddText(lf, lfs, ImVec2(g0.x - 6.f - text_w(s, v.font), y), i == keep_r ? ink : faint, s.c_str());
+      dl->AddText(lf, lfs, ImVec2(g0.x - 6.f - text_width(s, v.font), y), i == keep_r ? ink : faint, s.c_str());
       ++r.row_labels;
     }
   if (L.col_labels)
@@ -258,13 +256,13 @@ MatrixViewResult matrix_view(const MatrixView& v, ImVec2 avail) {
         // A label a little longer than the header is drawn a little smaller (down to 80 %) before it is cut:
         // "because" stays whole in an 800×480 embed.
         const std::string& whole = (*v.col_labels)[j];
-        const float room = L.header_h - 6.f, w = text_w(whole, v.font);
+        const float room = L.header_h - 6.f, w = text_width(whole, v.font);
         const float scale = w > room ? std::max(0.8f, room / w) : 1.f;
         const std::string s = fit_text(whole, room / scale, v.font);
         text_up(dl, lf, lfs * scale, g0.x + j * L.cell_w + (L.cell_w - lfs * scale) * 0.5f, g0.y - 3.f, c, s);
       } else {
         const std::string s = fit_text((*v.col_labels)[j], L.cell_w - 2.f, v.font);
-        dl->AddText(lf, lfs, ImVec2(g0.x + j * L.cell_w + (L.cell_w - text_w(s, v.font)) * 0.5f, g0.y - L.header_h + 2.f),
+        dl->AddText(lf, lfs, ImVec2(g0.x + j * L.cell_w + (L.cell_w - text_width(s, v.font)) * 0.5f, g0.y - L.header_h + 2.f),
                     c, s.c_str());
       }
       ++r.col_labels;
@@ -286,7 +284,7 @@ MatrixViewResult matrix_view(const MatrixView& v, ImVec2 avail) {
         else bg = colormap(v.scale, colormap_t(x, v.lo, v.hi));
         dl->AddRectFilled(a, b, bg);
         const std::string s = cell_number(x, v.decimals);
-        const float tw = text_w(s, v.font);
+        const float tw = text_width(s, v.font);
         dl->AddText(lf, lfs, ImVec2(a.x + (L.cell_w - tw) * 0.5f, a.y + (L.cell_h - lfs) * 0.5f), text_color_on(bg),
                     s.c_str());
       }
@@ -344,10 +342,10 @@ void color_legend(ColorScale s, float lo, float hi, float width, const char* cap
   const std::string a = fmt(lo, 2), m = fmt((lo + hi) / 2, 2), b = fmt(hi, 2);
   const float y = o.y + h + 1;
   dl->AddText(ImVec2(o.x, y), ink, a.c_str());
-  if (width >= text_w(a) + text_w(m) + text_w(b) + 16.f) dl->AddText(ImVec2(o.x + (width - text_w(m)) / 2, y), ink, m.c_str());
-  dl->AddText(ImVec2(o.x + width - text_w(b), y), ink, b.c_str());
+  if (width >= text_width(a) + text_width(m) + text_width(b) + 16.f) dl->AddText(ImVec2(o.x + (width - text_width(m)) / 2, y), ink, m.c_str());
+  dl->AddText(ImVec2(o.x + width - text_width(b), y), ink, b.c_str());
   if (caption) dl->AddText(ImVec2(o.x + width + 8, o.y - 3), ink, caption);
-  ImGui::Dummy(ImVec2(width + (caption ? 8.f + text_w(caption) : 0.f), h + ImGui::GetFontSize() + 2));
+  ImGui::Dummy(ImVec2(width + (caption ? 8.f + text_width(caption) : 0.f), h + ImGui::GetFontSize() + 2));
 }
 
 }  // namespace ap

@@ -31,8 +31,6 @@ ImU32 with_alpha(ImU32 c, float a) {
   return (c & ~IM_COL32_A_MASK) | (alpha << IM_COL32_A_SHIFT);
 }
 
-float text_w(const std::string& s) { return ImGui::CalcTextSize(s.c_str()).x; }
-
 // `s` shortened (whole characters) with "…" so that it is at most `w` wide; "" if not even "…" fits.
 std::string fit(const std::string& s, float w) { return fit_text(s, w, nullptr, /*empty_if_none=*/true); }
 
@@ -136,7 +134,7 @@ Axis make_axis(AxisKind kind, AxisRange r, double p0, double p1, float max_targe
     double min_gap = kInf, prev = kNaN;
     for (const Tick& t : a.ticks) {
       if (t.label.empty()) continue;
-      a.label_w = std::max(a.label_w, text_w(t.label));
+      a.label_w = std::max(a.label_w, text_width(t.label));
       const double px = a.scale.to_pixel(t.value);
       if (!std::isnan(prev)) min_gap = std::min(min_gap, std::fabs(px - prev));
       prev = px;
@@ -194,9 +192,9 @@ Legend make_legend(const PlotSpec& spec, const Style& st, float max_w, float max
     const float mw = math_text_width(name.c_str(), st.fs);
     L.math.push_back(mw <= name_max);
     L.names.push_back(L.math.back() ? name : fit(name, name_max));
-    widest = std::max(widest, L.math.back() ? mw : text_w(L.names.back()));
+    widest = std::max(widest, L.math.back() ? mw : text_width(L.names.back()));
   }
-  if (L.hidden) widest = std::max(widest, text_w("+" + std::to_string(L.hidden)));
+  if (L.hidden) widest = std::max(widest, text_width("+" + std::to_string(L.hidden)));
   L.w = std::ceil(3 * st.pad + L.swatch + widest);
   L.h = std::ceil(2 * st.pad + (shown + (L.hidden ? 1 : 0)) * L.row - 2);
   return L;
@@ -460,7 +458,7 @@ void draw_markers(ImDrawList* dl, const PlotSpec& spec, const std::vector<Series
   for (const Line& l : lines) {
     const std::string s = fit(l.m->label, r.w() * (l.vertical ? 0.5f : 0.6f) - 8);
     if (s.empty()) continue;
-    const float w = text_w(s) + 4;
+    const float w = text_width(s) + 4;
     std::vector<Rect> tries;
     if (l.vertical) {
       for (float y = r.y0 + 2; y + lh <= r.y1; y += lh) {
@@ -658,7 +656,7 @@ void lay_out(PlotFrame& f) {
       float overflow = 0;
       for (const Tick& t : xa.ticks)
         if (!t.label.empty())
-          overflow = std::max(overflow, static_cast<float>(xa.scale.to_pixel(t.value)) + text_w(t.label) * 0.5f -
+          overflow = std::max(overflow, static_cast<float>(xa.scale.to_pixel(t.value)) + text_width(t.label) * 0.5f -
                                             (box.x1 - right + pad - 1));
       if (overflow > 0) {
         ax.x1 -= overflow;
@@ -751,7 +749,7 @@ void draw_data(ImDrawList* dl, const PlotFrame& f) {
   draw_markers(dl, spec, views, xs, ys, ax, avoid, f.show_ticks, st);
   if (!f.has_data && !spec.empty_text.empty()) {
     const std::string s = fit(spec.empty_text, ax.w() - 4);
-    text_at(dl, (ax.x0 + ax.x1 - text_w(s)) * 0.5f, (ax.y0 + ax.y1 - fs) * 0.5f, st.faint, s);
+    text_at(dl, (ax.x0 + ax.x1 - text_width(s)) * 0.5f, (ax.y0 + ax.y1 - fs) * 0.5f, st.faint, s);
   }
   dl->PopClipRect();
   dl->AddRect(ImVec2(ax.x0, ax.y0), ImVec2(ax.x1 + 1, ax.y1 + 1), st.border);
@@ -772,7 +770,7 @@ void draw_ticks(ImDrawList* dl, const PlotFrame& f) {
     last_tick = y;
     dl->AddLine(ImVec2(ax.x0 - (t.major ? st.tick_len : st.tick_len * 0.5f), y), ImVec2(ax.x0, y), st.border);
     if (t.label.empty()) continue;
-    const float w = text_w(t.label);
+    const float w = text_width(t.label);
     const Rect r{ax.x0 - st.tick_len - 3 - w, y - fs * 0.5f, ax.x0 - st.tick_len - 3, y + fs * 0.5f};
     if (r.y1 > last_top - 1) continue;
     text_at(dl, r.x0, r.y0, st.faint, t.label);
@@ -787,7 +785,7 @@ void draw_ticks(ImDrawList* dl, const PlotFrame& f) {
     last_tick = x;
     dl->AddLine(ImVec2(x, ax.y1 + 1), ImVec2(x, ax.y1 + 1 + (t.major ? st.tick_len : st.tick_len * 0.5f)), st.border);
     if (t.label.empty()) continue;
-    const float w = text_w(t.label);
+    const float w = text_width(t.label);
     const float x0 = std::min(x - w * 0.5f, box.x1 - w), y0 = ax.y1 + st.tick_len + 2;
     const Rect r{x0, y0, x0 + w, y0 + fs};
     bool clash = r.x0 < last_right + fs * 0.5f || r.x0 < box.x0;
@@ -807,12 +805,12 @@ void draw_titles(ImDrawList* dl, const PlotFrame& f) {
   const bool show_title = f.show_title, show_xl = f.show_xl, show_yl = f.show_yl;
   if (show_title) {
     const std::string s = fit(spec.title, W);
-    const float cx = (ax.x0 + ax.x1) * 0.5f, w = text_w(s);
+    const float cx = (ax.x0 + ax.x1) * 0.5f, w = text_width(s);
     text_at(dl, std::clamp(cx - w * 0.5f, box.x0, box.x1 - w), box.y0, st.ink, s);
   }
   if (show_xl) {
     const std::string s = fit(spec.x_label, W);
-    const float cx = (ax.x0 + ax.x1) * 0.5f, w = text_w(s);
+    const float cx = (ax.x0 + ax.x1) * 0.5f, w = text_width(s);
     text_at(dl, std::clamp(cx - w * 0.5f, box.x0, box.x1 - w), box.y1 - fs - 1, st.ink, s);
   }
   if (show_yl) {
@@ -820,7 +818,7 @@ void draw_titles(ImDrawList* dl, const PlotFrame& f) {
     // (centred on the axis where it can be) instead of being cut (a projector's 2× text).
     const float y0 = box.y0 + (show_title ? fs + pad : 0.f), y1 = box.y1 - (show_xl ? fs + pad : 0.f);
     const std::string s = fit(spec.y_label, std::max(ax.h(), y1 - y0));
-    const float w = text_w(s);
+    const float w = text_width(s);
     const float bottom = std::clamp(std::floor((ax.y0 + ax.y1) * 0.5f + w * 0.5f), std::min(y0 + w, y1), std::max(y0 + w, y1));
     text_up(dl, nullptr, ImGui::GetFontSize(), box.x0 + pad, bottom, st.ink, s);
   }

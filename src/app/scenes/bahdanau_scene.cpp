@@ -22,7 +22,7 @@ const char* const kBahdanauStartToken = "<s>";
 
 namespace {
 
-const TrPair kStrings[] = {
+const TrPair kBahdanauStrings[] = {
     // the trained model's parameters and label
     {"attention, decoder side: s_t-1 W_a, once per step", "注意力，解码器一侧：s_t-1 W_a，每步一次"},
     {"attention, encoder side: h_j U_a, once per sentence", "注意力，编码器一侧：h_j U_a，每句一次"},
@@ -105,11 +105,11 @@ const TrPair kStrings[] = {
     {"shape", "形状"},
 };
 
-using Preset = ScenePreset<BahdanauParams>;
+using BahdanauPreset = ScenePreset<BahdanauParams>;
 
-const std::vector<Preset>& bahdanau_presets() {
-  static const std::vector<Preset> kPresets = [] {
-    std::vector<Preset> v;
+const std::vector<BahdanauPreset>& bahdanau_presets() {
+  static const std::vector<BahdanauPreset> kPresets = [] {
+    std::vector<BahdanauPreset> v;
     BahdanauParams notes;
     v.push_back({{"notes", N_("The notes' sentence: Le chat noir … → The black cat …"),
                   N_("Twelve source words, thirteen target words: one α_t per target word.")},
@@ -157,7 +157,7 @@ const FieldTable<BahdanauParams>& bahdanau_fields() {
 }
 
 // A sentence's tokens, with the field named in the message when it has none or too many.
-Status sentence_tokens(const std::string& text, const char* field, std::vector<std::string>* out) {
+Status bahdanau_sentence_tokens(const std::string& text, const char* field, std::vector<std::string>* out) {
   std::vector<std::string> t;
   const Status s = tokenize(text, limits::kMaxTokens, &t);
   if (!s.ok) {
@@ -236,8 +236,8 @@ Status compute_bahdanau(const BahdanauParams& p, BahdanauModel* out) {
     if (s.v < 1 || s.v > lim) return Status::Error("{0} must be between {1} and {2}, got {3}", {s.name, arg(1), arg(lim), arg(s.v)});
   BahdanauModel m;
   // 1) words: n source tokens, T target tokens; step t reads the reference word y_{t-1} (teacher forcing)
-  AP_TRY(sentence_tokens(p.source, "source", &m.source_tokens));
-  AP_TRY(sentence_tokens(p.target, "target", &m.target_tokens));
+  AP_TRY(bahdanau_sentence_tokens(p.source, "source", &m.source_tokens));
+  AP_TRY(bahdanau_sentence_tokens(p.target, "target", &m.target_tokens));
   m.decoder_reads.push_back(kBahdanauStartToken);
   for (size_t k = 0; k + 1 < m.target_tokens.size(); ++k) m.decoder_reads.push_back(m.target_tokens[k]);
   // 2) seeded embeddings, no position code (the RNNs read in order): X n × d_emb, Y_prev T × d_emb
@@ -266,8 +266,8 @@ Status compute_bahdanau(const BahdanauParams& p, BahdanauModel* out) {
 Status compute_bahdanau_trained(const BahdanauParams& p, const train::Seq2SeqTrainer& t, BahdanauModel* out) {
   BahdanauModel m;
   std::vector<std::string> source, target;
-  AP_TRY(sentence_tokens(p.source, "source", &source));
-  AP_TRY(sentence_tokens(p.target, "target", &target));
+  AP_TRY(bahdanau_sentence_tokens(p.source, "source", &source));
+  AP_TRY(bahdanau_sentence_tokens(p.target, "target", &target));
   train::Seq2SeqAlignment& a = m.trained_run;
   AP_TRY(t.align(source, target, &a));
   m.trained = true;
@@ -390,7 +390,7 @@ void BahdanauScene::build_first() {
   if (opens_trained_) hold_for_checkpoint(trained_opening());
 }
 
-Status BahdanauScene::check_waiting(const BahdanauParams& p) const { return check_toy_sentences(p, sentence_tokens); }
+Status BahdanauScene::check_waiting(const BahdanauParams& p) const { return check_toy_sentences(p, bahdanau_sentence_tokens); }
 
 void BahdanauScene::receive_checkpoint(const std::vector<unsigned char>& bytes) {
   take_checkpoint(bytes, [this](const BahdanauParams& p) { return apply(p); });
@@ -458,7 +458,7 @@ const std::vector<StageInfo>& BahdanauScene::stages() const {
 }
 
 
-const TrPair* BahdanauScene::translations(size_t* count) const { return translation_table(kStrings, count); }
+const TrPair* BahdanauScene::translations(size_t* count) const { return translation_table(kBahdanauStrings, count); }
 
 std::vector<int> BahdanauScene::substeps() const { return {std::max(1, model_.run.n), 1, std::max(1, model_.run.T), 1}; }
 

@@ -18,7 +18,7 @@ using nlohmann::json;
 
 namespace {
 
-const TrPair kStrings[] = {
+const TrPair kBottleneckStrings[] = {
     {"The Seq2Seq bottleneck", "Seq2Seq 的信息瓶颈"},
     {"Type a longer sentence (or raise L_max) and watch the bars of the first words drop in stage 3; then give c more room with d_h.",
      "输入更长的句子（或调大 L_max），在第 3 阶段看开头几个词的柱子变低；再用 d_h 给 c 更多空间。"},
@@ -65,11 +65,11 @@ const TrPair kStrings[] = {
      "句子有 {0} 个词元；探针只测量到 L_max = {1} 的长度：请缩短句子或调大 L_max（最多 {2}）"},
 };
 
-using Preset = ScenePreset<BottleneckParams>;
+using BottleneckPreset = ScenePreset<BottleneckParams>;
 
-const std::vector<Preset>& bottleneck_presets() {
-  static const std::vector<Preset> kPresets = [] {
-    std::vector<Preset> v;
+const std::vector<BottleneckPreset>& bottleneck_presets() {
+  static const std::vector<BottleneckPreset> kPresets = [] {
+    std::vector<BottleneckPreset> v;
     BottleneckParams notes;
     v.push_back({{"notes", N_("The notes' sentence"), N_("12 French words into 32 numbers: the last words survive in c, the first ones fade.")}, notes});
     BottleneckParams shorter;
@@ -276,7 +276,7 @@ const std::vector<StageInfo>& BottleneckScene::stages() const {
 }
 
 
-const TrPair* BottleneckScene::translations(size_t* count) const { return translation_table(kStrings, count); }
+const TrPair* BottleneckScene::translations(size_t* count) const { return translation_table(kBottleneckStrings, count); }
 
 std::vector<int> BottleneckScene::substeps() const { return {std::max(1, model_.n()), 1, 1, 1, 1}; }
 

@@ -19,7 +19,7 @@ using nlohmann::json;
 
 namespace {
 
-const TrPair kStrings[] = {
+const TrPair kCostStrings[] = {
     {"Run the sweep over n and compare the measured times of attention and of an RNN; then start the parallel workers.",
      "在 n 上运行扫描，比较注意力和 RNN 的实测时间；然后启动并行 worker。"},
     {"Attention costs O(n²·d) but has O(1) sequential steps, so it spreads over workers; an RNN costs O(n·d²) in n dependent steps.",
@@ -98,11 +98,11 @@ const TrPair kStrings[] = {
     {"workers must be \"start\" or \"cancel\", got {0}", "workers 必须是 \"start\" 或 \"cancel\"，实际为 {0}"},
 };
 
-using Preset = ScenePreset<CostParams>;
+using CostPreset = ScenePreset<CostParams>;
 
-const std::vector<Preset>& preset_table() {
-  static const std::vector<Preset> kPresets = [] {
-    std::vector<Preset> v;
+const std::vector<CostPreset>& cost_presets() {
+  static const std::vector<CostPreset> kPresets = [] {
+    std::vector<CostPreset> v;
     v.push_back({{"default", N_("n = 512, d = 64 (the default)"),
                   N_("A sentence of 512 tokens and a head of width 64: attention already does 8× the RNN's multiply-adds.")}, {}});
     CostParams p;
@@ -242,11 +242,11 @@ const std::vector<StageInfo>& CostScene::stages() const {
 }
 
 const std::vector<PresetInfo>& CostScene::presets() const {
-  return preset_infos(preset_table());
+  return preset_infos(cost_presets());
 }
 
 const TrPair* CostScene::translations(size_t* count) const {
-  return translation_table(kStrings, count);
+  return translation_table(kCostStrings, count);
 }
 
 std::vector<int> CostScene::substeps() const {
@@ -324,7 +324,7 @@ const std::vector<UrlParam>& CostScene::url_params() const {
 
 Status CostScene::prepare(const json& in, std::unique_ptr<SceneChange>* out) const {
   CostParams p = params_;
-  AP_TRY(read_fields(in, fields(), preset_table(), {"sweep", "workers", "table", "measured"}, &p));
+  AP_TRY(read_fields(in, fields(), cost_presets(), {"sweep", "workers", "table", "measured"}, &p));
   auto change = std::make_unique<CostChange>();
   if (const auto it = in.find("sweep"); it != in.end()) {
     const std::string cmd = it->is_string() ? it->get<std::string>() : std::string();

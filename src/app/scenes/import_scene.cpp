@@ -19,7 +19,7 @@ using nlohmann::json;
 
 namespace {
 
-const TrPair kStrings[] = {
+const TrPair kImportStrings[] = {
     {"Your model's attention", "你的模型的注意力"},
     {"Every head of a layer", "一层中的每个头"},
     {"One head, with its numbers", "一个头及其数值"},
@@ -44,9 +44,9 @@ const TrPair kStrings[] = {
     {"{0}, {1} layers × {2} heads", "{0}，{1} 层 × {2} 头"},
 };
 
-using Preset = ScenePreset<int>;  // 0: the built-in example, 1: the trained model's
-const std::vector<Preset>& preset_table() {
-  static const std::vector<Preset> kPresets = {
+using ImportPreset = ScenePreset<int>;  // 0: the built-in example, 1: the trained model's
+const std::vector<ImportPreset>& import_presets() {
+  static const std::vector<ImportPreset> kPresets = {
       {{"example", N_("The built-in example"),
         N_("The weights of the scaled dot-product scene's default sentence, computed by the core: 1 layer × 1 head, seeded, not trained.")},
        0},
@@ -181,8 +181,8 @@ const std::vector<StageInfo>& ImportScene::stages() const {
   return kStages;
 }
 
-const std::vector<PresetInfo>& ImportScene::presets() const { return preset_infos(preset_table()); }
-const TrPair* ImportScene::translations(size_t* count) const { return translation_table(kStrings, count); }
+const std::vector<PresetInfo>& ImportScene::presets() const { return preset_infos(import_presets()); }
+const TrPair* ImportScene::translations(size_t* count) const { return translation_table(kImportStrings, count); }
 
 std::string ImportScene::token(int i) const {
   return i >= 0 && static_cast<size_t>(i) < labels_.size() ? labels_[static_cast<size_t>(i)] : std::to_string(i + 1);
@@ -243,7 +243,7 @@ Status ImportScene::prepare(const json& in, std::unique_ptr<SceneChange>* out) c
   bool new_data = false, trained = false;
   if (const auto it = in.find("preset"); it != in.end()) {
     int which = 0;
-    AP_TRY(find_preset_params(*it, preset_table(), &which));
+    AP_TRY(find_preset_params(*it, import_presets(), &which));
     trained = which == 1;
     if (!trained) AP_TRY(import_example(&d));
     new_data = true;

@@ -19,7 +19,7 @@ using nlohmann::json;
 
 namespace {
 
-const TrPair kStrings[] = {
+const TrPair kLuongStrings[] = {
     {"Luong: multiplicative attention", "Luong：乘性注意力"},
     {"Encoder states h_j and decoder states s_t", "编码器状态 h_j 与解码器状态 s_t"},
     {"One decoder step: three scores", "解码器的一步：三种评分"},
@@ -78,11 +78,11 @@ constexpr const char* kStart = "<s>";  // the decoder's input at step 1
 
 const LuongScore kAllScores[] = {LuongScore::Dot, LuongScore::General, LuongScore::Concat};  // also the trained models' order (seq2seq_checkpoint_recipes)
 
-using Preset = ScenePreset<LuongParams>;
+using LuongPreset = ScenePreset<LuongParams>;
 
-const std::vector<Preset>& luong_presets() {
-  static const std::vector<Preset> kPresets = [] {
-    std::vector<Preset> v;
+const std::vector<LuongPreset>& luong_presets() {
+  static const std::vector<LuongPreset> kPresets = [] {
+    std::vector<LuongPreset> v;
     LuongParams p;
     v.push_back({{"notes", N_("The notes' sentence, all three scores"),
                   N_("Step through the decoder: the three scores read the same s_t and the same h_j, and still weigh the source differently.")},
@@ -141,7 +141,7 @@ const FieldTable<LuongParams>& luong_fields() {
 
 
 // A sentence → its tokens, with the sentence named in the message ("source" / "target").
-Status sentence_tokens(const std::string& text, const char* which, std::vector<std::string>* out) {
+Status luong_sentence_tokens(const std::string& text, const char* which, std::vector<std::string>* out) {
   std::vector<std::string> t;
   const Status s = tokenize(text, limits::kMaxTokens, &t);
   if (!s.ok && s.code && std::strstr(s.code, "has no tokens")) return Status::Error("the {0} sentence has no tokens: type at least one word", {which});
@@ -281,8 +281,8 @@ Status compute_luong(const LuongParams& p, LuongModel* out) {
   AP_TRY(check_size_param(p.d_s, "d_s"));
   AP_TRY(check_size_param(p.d_a, "d_a"));
   LuongModel m;
-  AP_TRY(sentence_tokens(p.source, "source", &m.source_tokens));
-  AP_TRY(sentence_tokens(p.target, "target", &m.target_tokens));
+  AP_TRY(luong_sentence_tokens(p.source, "source", &m.source_tokens));
+  AP_TRY(luong_sentence_tokens(p.target, "target", &m.target_tokens));
   // 1) teacher forcing: step t reads y_t-1, the reference word before it ("<s>" at t = 1)
   m.input_tokens.push_back(kStart);
   for (size_t t = 0; t + 1 < m.target_tokens.size(); ++t) m.input_tokens.push_back(m.target_tokens[t]);
@@ -322,8 +322,8 @@ Status compute_luong_trained(const LuongParams& p, const std::vector<const train
   LuongModel m;
   AP_TRY(compute_luong(sized, &m));
   std::vector<std::string> source, target;
-  AP_TRY(sentence_tokens(p.source, "source", &source));
-  AP_TRY(sentence_tokens(p.target, "target", &target));
+  AP_TRY(luong_sentence_tokens(p.source, "source", &source));
+  AP_TRY(luong_sentence_tokens(p.target, "target", &target));
   m.trained_runs.resize(3);
   for (size_t k = 0; k < 3; ++k) AP_TRY(models[k]->align(source, target, &m.trained_runs[k]));
   LuongScore chosen = LuongScore::Dot;
@@ -375,7 +375,7 @@ LuongScene::LuongScene(bool defer) : TrainedView<LuongParams>(BuildCheckpoint::L
   (void)s;  // the build's recipes are valid (tested)
 }
 
-Status LuongScene::check_waiting(const LuongParams& p) const { return check_toy_sentences(p, sentence_tokens); }
+Status LuongScene::check_waiting(const LuongParams& p) const { return check_toy_sentences(p, luong_sentence_tokens); }
 
 LuongParams LuongScene::trained_opening() {
   LuongParams p;
@@ -459,7 +459,7 @@ const std::vector<StageInfo>& LuongScene::stages() const {
 }
 
 
-const TrPair* LuongScene::translations(size_t* count) const { return translation_table(kStrings, count); }
+const TrPair* LuongScene::translations(size_t* count) const { return translation_table(kLuongStrings, count); }
 
 // States: one sub-step per encoder row, then per decoder row. Step: one per decoder step. Alignments: one row
 // at a time.

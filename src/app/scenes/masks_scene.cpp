@@ -16,7 +16,7 @@ using nlohmann::json;
 
 namespace {
 
-const TrPair kStrings[] = {
+const TrPair kMasksStrings[] = {
     {"Pick a bug from the list (mask after softmax, wrong axis, ÷√d_model …) and compare its weights and row sums with the correct ones.",
      "从列表中选一个 bug（softmax 之后加掩码、轴用错、除以 √d_model……），把它的权重和行和与正确的对比。"},
     {"−∞ before softmax hides a key exactly and keeps every row a distribution; each bug breaks one of these, measurably.",
@@ -76,11 +76,11 @@ const TrPair kStrings[] = {
     {"heads must divide d_model ({0}), got {1}", "heads 必须能整除 d_model（{0}），收到的是 {1}"},
 };
 
-using Preset = ScenePreset<MasksParams>;
+using MasksPreset = ScenePreset<MasksParams>;
 
-const std::vector<Preset>& masks_presets() {
-  static const std::vector<Preset> kPresets = [] {
-    std::vector<Preset> v;
+const std::vector<MasksPreset>& masks_presets() {
+  static const std::vector<MasksPreset> kPresets = [] {
+    std::vector<MasksPreset> v;
     const MaskBug bugs[] = {MaskBug::None, MaskBug::MaskAfterSoftmax, MaskBug::ScaleAfterSoftmax, MaskBug::SoftmaxOverColumns,
                             MaskBug::ScaleByDModel, MaskBug::CausalOmitted, MaskBug::CausalTransposed, MaskBug::CausalDiagonal};
     for (MaskBug b : bugs) {
@@ -253,7 +253,7 @@ const std::vector<StageInfo>& MasksScene::stages() const {
 }
 
 
-const TrPair* MasksScene::translations(size_t* count) const { return translation_table(kStrings, count); }
+const TrPair* MasksScene::translations(size_t* count) const { return translation_table(kMasksStrings, count); }
 
 std::vector<int> MasksScene::substeps() const { return {1, 1, 1, 1, 1}; }
 

@@ -19,7 +19,7 @@ using nlohmann::json;
 
 namespace {
 
-const TrPair kStrings[] = {
+const TrPair kMultiheadStrings[] = {
     {"Multi-head attention", "多头注意力"},
     {"Change h (1, 2, 4, 8 …) and watch d_k = d_model / h shrink while the parameter count stays 4·d_model².",
      "改变 h（1、2、4、8……），看 d_k = d_model / h 变小，而参数量始终是 4·d_model²。"},
@@ -78,7 +78,7 @@ const TrPair kStrings[] = {
 };
 
 // ---- presets ----
-using Preset = ScenePreset<MultiheadParams>;
+using MultiheadPreset = ScenePreset<MultiheadParams>;
 
 MultiheadParams with(int d_model, int h, MaskKind mask = MaskKind::None, const char* text = nullptr) {
   MultiheadParams p;
@@ -97,8 +97,8 @@ MultiheadParams trained_params() {
   return p;
 }
 
-const std::vector<Preset>& multihead_presets() {
-  static const std::vector<Preset> kPresets = {
+const std::vector<MultiheadPreset>& multihead_presets() {
+  static const std::vector<MultiheadPreset> kPresets = {
       {{"h1", N_("h = 1: one head, d_k = d_model"), N_("One full-width head: the baseline the notes compare against.")}, with(16, 1)},
       {{"h2", N_("h = 2: two heads"), N_("Two heads of d_k = 8: two weight matrices, the same parameter count.")}, with(16, 2)},
       {{"h4", N_("h = 4: four heads"), N_("Four heads of d_k = 4 on the notes' sentence.")}, with(16, 4)},
@@ -323,7 +323,7 @@ const std::vector<StageInfo>& MultiheadScene::stages() const {
   return model_.trained ? kTrained : kStages;
 }
 
-const TrPair* MultiheadScene::translations(size_t* count) const { return translation_table(kStrings, count); }
+const TrPair* MultiheadScene::translations(size_t* count) const { return translation_table(kMultiheadStrings, count); }
 
 std::vector<int> MultiheadScene::substeps() const { return {1, std::max(1, model_.weights.heads), 1, 1}; }
 

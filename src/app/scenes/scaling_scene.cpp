@@ -15,7 +15,7 @@ using nlohmann::json;
 
 namespace {
 
-const TrPair kStrings[] = {
+const TrPair kScalingStrings[] = {
     {"Raise d_k with and without the division by √d_k and watch the spread of the scores and the largest weight.",
      "分别在除以和不除以 √d_k 的情况下增大 d_k，观察分数的分布范围和最大权重。"},
     {"Without scaling the variance of q·k grows as d_k and softmax turns one-hot; ÷√d_k keeps the variance near 1.",
@@ -57,11 +57,11 @@ const TrPair kStrings[] = {
 };
 
 
-using Preset = ScenePreset<ScalingParams>;
+using ScalingPreset = ScenePreset<ScalingParams>;
 
-const std::vector<Preset>& scaling_presets() {
-  static const std::vector<Preset> kPresets = [] {
-    std::vector<Preset> v;
+const std::vector<ScalingPreset>& scaling_presets() {
+  static const std::vector<ScalingPreset> kPresets = [] {
+    std::vector<ScalingPreset> v;
     v.push_back({{"dk64", N_("d_k = 64 (the default)"), N_("d_k = 64, as in the Transformer base model (512 / 8 heads).")}, {}});
     ScalingParams p;
     p.d_k = 4;
@@ -150,7 +150,7 @@ const std::vector<StageInfo>& ScalingScene::stages() const {
 }
 
 const TrPair* ScalingScene::translations(size_t* count) const {
-  return translation_table(kStrings, count);
+  return translation_table(kScalingStrings, count);
 }
 
 std::vector<int> ScalingScene::substeps() const { return {1, 1, 1, 1}; }

@@ -17,7 +17,7 @@ using nlohmann::json;
 
 namespace {
 
-const TrPair kStrings[] = {
+const TrPair kSelfStrings[] = {
     {"Self-attention", "自注意力"},
     {"Turn on Q = K = V = X and watch the diagonal of the weights light up; then turn on cross-attention and see the weights become n × m.",
      "打开 Q = K = V = X，看权重的对角线亮起来；再打开交叉注意力，看权重变成 n × m。"},
@@ -65,11 +65,11 @@ const TrPair kStrings[] = {
     {"self-weight needs a square weight matrix, got {0} × {1}", "自身权重需要方阵形式的权重矩阵，收到的是 {0} × {1}"},
 };
 
-using Preset = ScenePreset<SelfSceneParams>;
+using SelfPreset = ScenePreset<SelfSceneParams>;
 
-const std::vector<Preset>& self_presets() {
-  static const std::vector<Preset> kPresets = [] {
-    std::vector<Preset> v;
+const std::vector<SelfPreset>& self_presets() {
+  static const std::vector<SelfPreset> kPresets = [] {
+    std::vector<SelfPreset> v;
     SelfSceneParams p;
     v.push_back({{"notes", N_("Self-attention: the notes' sentence"), N_("Q, K, V from one sentence through three seeded matrices W^Q, W^K, W^V.")}, p});
     p.identity = true;
@@ -281,7 +281,7 @@ const std::vector<StageInfo>& SelfScene::stages() const {
   return kStages;
 }
 
-const TrPair* SelfScene::translations(size_t* count) const { return translation_table(kStrings, count); }
+const TrPair* SelfScene::translations(size_t* count) const { return translation_table(kSelfStrings, count); }
 
 std::vector<int> SelfScene::substeps() const { return {1, 1, 1, 1}; }
 

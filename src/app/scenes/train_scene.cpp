@@ -20,7 +20,7 @@ using nlohmann::json;
 
 namespace {
 
-const TrPair kStrings[] = {
+const TrPair kTrainStrings[] = {
     {"Watch attention learn", "看注意力学习"},
     {"Press Train with 2 layers and watch the \"it\" row of layer 2; then Reset, choose 1 layer and train again. Change the adjective (tired → wide) in the sentence.",
      "用 2 层按“训练”，看第 2 层 \"it\" 那一行；然后“重置”，选 1 层再训练。把句子里的形容词改掉（tired → wide）。"},
@@ -140,7 +140,7 @@ const TrPair kStrings[] = {
     {"the recipe ends in the middle of a field", "配方在某个字段中间就结束了"},
 };
 
-using Preset = ScenePreset<TrainParams>;
+using TrainPreset = ScenePreset<TrainParams>;
 TrainParams with_layers(int layers) {
   TrainParams p;
   p.recipe.layers = layers;
@@ -160,8 +160,8 @@ TrainParams with_induction(int layers, int heads) {
   p.text = kInductionText;
   return p;
 }
-const std::vector<Preset>& preset_table() {
-  static const std::vector<Preset> kPresets = {
+const std::vector<TrainPreset>& train_presets() {
+  static const std::vector<TrainPreset> kPresets = {
       {{"two-layers", N_("Two layers (solves it)"),
         N_("Layer 1 reads the adjective into \"it\", layer 2 picks the noun: held-out accuracy near 100 %.")}, with_layers(2)},
       {{"one-layer", N_("One layer (cannot)"),
@@ -227,7 +227,7 @@ const FieldTable<TrainParams>& fields() {
 
 }  // namespace
 
-Status read_recipe_fields(const json& recipe, TrainParams* p) { return read_fields(recipe, fields(), preset_table(), {}, p); }
+Status read_recipe_fields(const json& recipe, TrainParams* p) { return read_fields(recipe, fields(), train_presets(), {}, p); }
 
 const char* train_default_text(const std::string& task) {
   static const std::string kSentence = TrainParams().text;
@@ -329,8 +329,8 @@ const std::vector<StageInfo>& TrainScene::stages() const {
   return params_.recipe.task == train::kHeadsTask ? kHeadsStages : kStages;
 }
 
-const std::vector<PresetInfo>& TrainScene::presets() const { return preset_infos(preset_table()); }
-const TrPair* TrainScene::translations(size_t* count) const { return translation_table(kStrings, count); }
+const std::vector<PresetInfo>& TrainScene::presets() const { return preset_infos(train_presets()); }
+const TrPair* TrainScene::translations(size_t* count) const { return translation_table(kTrainStrings, count); }
 
 const std::vector<UrlParam>& TrainScene::url_params() const {
   static const std::vector<UrlParam> kParams = url_params_of(fields());
@@ -385,7 +385,7 @@ Status TrainScene::prepare(const json& in, std::unique_ptr<SceneChange>* out) co
   // 1. Where the change starts: a preset, or the current view; 2. the fields, each validated; then the recipe
   //    as a whole.
   TrainParams p = params_;
-  AP_TRY(read_fields(in, fields(), preset_table(), {"training", "results"}, &p));
+  AP_TRY(read_fields(in, fields(), train_presets(), {"training", "results"}, &p));
   // A task that reads other words (letters, not a sentence) starts from its own text unless one is given.
   const bool letters = p.recipe.task == train::kInductionTask;
   if (letters != (params_.recipe.task == train::kInductionTask) && !in.contains("text")) p.text = train_default_text(p.recipe.task);

@@ -10,7 +10,6 @@ namespace ap {
 namespace train {
 
 namespace {
-constexpr float kNegInf = -std::numeric_limits<float>::infinity();
 MatMap map(Mat& m) { return MatMap(m.data(), m.rows(), m.cols()); }
 }  // namespace
 

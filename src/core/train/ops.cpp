@@ -9,7 +9,6 @@ namespace ap {
 namespace train {
 
 namespace {
-constexpr float kNegInf = -std::numeric_limits<float>::infinity();
 // Head h's columns of sequence b in a [B·T, H·d] matrix: rows b·T …, columns h·d …   → [T, d]
 template <typename M>
 auto head_cols(M& x, int b, int h, int T, int d) {
