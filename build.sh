@@ -232,10 +232,12 @@ wasm_tests() {  # (Emscripten's getenv sees GoogleTest's shard variables through
   gtest_shards 4 build/wasm/ap_tests node --no-experimental-fetch build/wasm/ap_tests.js && kept wasm
 }
 # The wasm unit tests start as soon as their module is linked and run while the page is built: the page's link is
-# one process for most of a minute, and the other core would wait. Returns 2 when a build fails, 1 when a test does.
+# one process for most of a minute, and the other core would wait. Their own link, likewise, shares the cores with
+# the compiles of the page's libraries and the workers (one ninja for both; ap_tests first, so that its files are
+# compiled first). Returns 2 when a build fails, 1 when a test does.
 wasm_build_and_tests() {
   local pid rc=0
-  wasm_build ap_tests || return 2
+  wasm_build ap_tests ap_ui kernel_worker_wasm train_worker_wasm zh_strings cjk_common_font || return 2
   say "unit tests, wasm under Node (four processes, while the page and dist/ are built)"
   wasm_tests >build/wasm/unit-tests.out 2>&1 &
   pid=$!

@@ -10,7 +10,7 @@ import { serveDist, launch, frames, screenshot } from './helpers.mjs';
 
 const SEED = Number(process.env.MONKEY_SEED || 20261201);
 // ./build.sh test runs it short (about a minute); ./build.sh soak (AP_SOAK=1) at full size.
-const ACTIONS = Number(process.env.MONKEY_ACTIONS || (process.env.AP_SOAK ? 2400 : 480));
+const ACTIONS = Number(process.env.MONKEY_ACTIONS || (process.env.AP_SOAK ? 2400 : 320));
 const CHECK_EVERY = 40;
 const SCENES = ['bottleneck', 'bahdanau', 'luong', 'self', 'sdpa', 'scaling', 'multihead', 'masks', 'train', 'cost', 'import'];
 // Every key of the help panel (F1), the scenes' own keys among them, and a few a learner hits by accident.
