@@ -29,7 +29,7 @@ const onDemand = ['cjk_ui.otf.gz', 'zh_strings.bin.gz', 'cjk_common.otf.gz'];
 const gzipBytes = firstVisit.reduce((n, f) => n + gz(dist, f), 0);
 
 const { server, url } = await serveDist();
-const browser = await launch();
+const browser = await launch({ frameRateLimit: true });  // a learner's browser: frames at the display's rate
 const samples = [];
 const wasmCore = {};
 const wasmSeq2seq = {};

@@ -91,7 +91,7 @@ const out = {};
 try {
   // 1 and 2: idle and animating, one browser for both pages.
   {
-    const browser = await launch();
+    const browser = await launch({ frameRateLimit: true });
     const bp = await browser.context.newPage();
     await bp.goto(baseUrl);
     await bp.waitForTimeout(1500);
@@ -123,7 +123,7 @@ try {
   const before = beforeDir ? await startServer(beforeDir, 0) : null;
   const beforeUrl = before ? `http://127.0.0.1:${before.address().port}/` : null;
   const startup = async (pageUrl) => {
-    const browser = await launch();
+    const browser = await launch({ frameRateLimit: true });
     try {
       const p = await browser.context.newPage();
       await p.goto(pageUrl);
@@ -139,7 +139,7 @@ try {
   };
   const runs = { baseline: [], en: [], zh: [], before: [] };
   for (let i = 0; i < 5; i++) {
-    let browser = await launch();
+    let browser = await launch({ frameRateLimit: true });
     let p = await browser.context.newPage();
     await p.goto(baseUrl + '?i=' + i);
     await p.waitForFunction(() => performance.getEntriesByName('bl-first-frame').length > 0);
@@ -172,7 +172,7 @@ try {
   }
   // 4: the course page with six embeds.
   {
-    const browser = await launch();
+    const browser = await launch({ frameRateLimit: true });
     const p = await browser.context.newPage();
     await p.goto(url + 'examples/course.html');
     await p.waitForTimeout(6000);
@@ -201,7 +201,7 @@ try {
   // the page's Web Workers, the masks bug lab in slices, and the bottleneck's in the offline single file, where no
   // worker starts (slices of the frame loop): the baseline, in the same run. The main loop's turns are timed.
   {
-    const browser = await launch();
+    const browser = await launch({ frameRateLimit: true });
     const race = async (pageUrl) => {
       const p = await openTimed(browser, pageUrl);
       const t0 = Date.now();
@@ -232,7 +232,7 @@ try {
   // the worker trains) and the cost lab's quick measurement (longest slice of measuring work, longest frame), each
   // frame against the bare WebGL2 page's frame interval measured above.
   {
-    const browser = await launch();
+    const browser = await launch({ frameRateLimit: true });
     const timed = async (pageUrl, start, done, ms) => {
       const p = await openTimed(browser, pageUrl);
       const t0 = Date.now();
