@@ -15,9 +15,6 @@ namespace ap {
 
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
 struct Rect {
   float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
   float w() const { return x1 - x0; }

@@ -11,9 +11,6 @@ namespace ap {
 
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
 // d × 10^e, rounded once: dividing by an exact power of ten keeps 0.3 as 0.3 (3 × 0.1 would not).
 double scaled(double d, int e) { return e >= 0 ? d * std::pow(10.0, e) : d / std::pow(10.0, -e); }
 

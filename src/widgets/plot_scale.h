@@ -3,10 +3,15 @@
 // Everything here is a pure function of its arguments (unit-tested in tests/widgets/test_plot_scale.cpp).
 #pragma once
 #include <cstddef>
+#include <limits>
 #include <string>
 #include <vector>
 
 namespace ap {
+
+// NaN: an axis end or a value taken from the data (none given); ∞: no bound. (Shared by the scales and the plot.)
+inline constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+inline constexpr double kInf = std::numeric_limits<double>::infinity();
 
 enum class AxisKind { Linear, Log10 };
 
