@@ -94,8 +94,8 @@ if [ "$what" != native ]; then
   fi
 
   # --- npm: Closure Compiler, the version Emscripten 3.1.6 was made with (its native Linux build, or Java where
-  # there is none): it minifies the page's JavaScript (emcc --closure 1, CMakeLists.txt: 33 → 19 KB gzipped; and
-  # web/playground.js, build.sh: 12 → 6.6 KB). ---------------------------------------------------------------------
+  # there is none): it minifies the page's JavaScript (emcc --closure 1, CMakeLists.txt; and
+  # web/playground.js, build.sh; README, "Measurements behind the code"). ------------------------------------------
   closure_dir="$cache/closure-compiler-20220104"
   if ! "$closure_dir/node_modules/.bin/google-closure-compiler" --version >/dev/null 2>&1; then
     log "npm install google-closure-compiler@20220104.0.0 ($closure_dir)"

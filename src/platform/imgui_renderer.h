@@ -2,8 +2,8 @@
 //
 // Why not the OpenGL3 backend that comes with Dear ImGui: it saves and restores the whole GL state around
 // every frame with glGetIntegerv / glIsEnabled (about 25 queries). In a browser each such query is a
-// synchronous round trip that waits for the GPU process to finish the previous frame; measured on the
-// foundation build, 94 % of the main thread went there. This program owns the context, so nothing needs
+// synchronous round trip that waits for the GPU process to finish the previous frame: most of the main thread
+// went there (README, "Measurements behind the code"). This program owns the context, so nothing needs
 // restoring: the renderer sets the state it needs, every frame, and never asks.
 // User callbacks (the heatmap shader) set their own state; ImDrawCallback_ResetRenderState hands it back.
 #pragma once

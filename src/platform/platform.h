@@ -27,9 +27,9 @@ bool platform_init(const char* title, int width, int height);
 void platform_run(FrameFn frame, bool (*before_new_frame)(const FrameInfo&), bool (*busy)());
 // Turns that work without drawing (web build): while only_work() says the page is busy only with work spread
 // over frames (a race's training in slices) and nothing else asks for a frame, a turn runs work() instead of
-// drawing; a frame is drawn once kWorkDrawInterval seconds have passed since the last one began (about every
-// 0.1 to 0.13 s with 28 ms turns), on input, and when the work ends. Such a turn presents nothing, so the
-// browser spends nothing on it beyond the work (a drawn frame costs it about 12 ms more in headless Chromium).
+// drawing; a frame is drawn once kWorkDrawInterval seconds have passed since the last one began, on input, and
+// when the work ends. Such a turn presents nothing, so the browser spends nothing on it beyond the work (a drawn
+// frame costs it more: README, "Measurements behind the code": work turns).
 // The desktop draws every turn: nothing would pace its work turns, and its frames cost little.
 void platform_set_work_turns(bool (*only_work)(), void (*work)());
 constexpr double kWorkDrawInterval = 0.1;

@@ -1,7 +1,7 @@
 // The one stb_truetype in the program, compiled into the imgui library: Dear ImGui rasterises its fonts with
 // it (imgui_draw.cpp, built with IMGUI_DISABLE_STB_TRUETYPE_IMPLEMENTATION, sees only the declarations) and
 // the SVG snapshot reads glyph outlines with it (widgets/svg_snapshot.cpp). Before, each had a private, static
-// copy: some 8 KB of the page's module twice.
+// copy: the same code twice in the page's module.
 // stb_rect_pack comes first and here too (IMGUI_DISABLE_STB_RECT_PACK_IMPLEMENTATION): stb_truetype's packing
 // (stbtt_PackBegin) must set up the same stbrp_context that ImGui packs with. Without it, stb_truetype uses a
 // fallback of its own layout, and ImGui's stbrp_pack_rects divided by zero building the font atlas.

@@ -95,12 +95,10 @@ bool ui_busy(const PlaygroundState& st, const UiState& ui);
 // frames run ui_work, a slice of it and the scenes' polls, without drawing (platform_set_work_turns).
 bool ui_only_work(const PlaygroundState& st, const UiState& ui);
 void ui_work(PlaygroundState& st);
-// A scene's slice (Scene::run_slice) of a drawn frame, and of a work turn. Measured in headless Chromium on the
-// bottleneck race (tests/browser/bottleneck.test.mjs): with 12 ms slices in drawn frames only, the race took 1.9×
-// its training time, since a drawn frame costs the browser about 12 ms beyond its function; with work turns of
-// 28 ms between frames drawn every 0.1 s it takes about 1.25× (a work turn: about 24 ms of slice in a 25 ms
-// interval between the browser's frame callbacks; the slice ends before a unit that would pass 28 ms).
-// timed_slice begins no unit that would end past the budget, so a turn stays well under 50 ms.
+// A scene's slice (Scene::run_slice) of a drawn frame, and of a work turn. A drawn frame costs the browser more
+// than its function, so work spread over drawn frames alone takes much longer than the work; turns that only work,
+// between frames drawn every kWorkDrawInterval, take little more (README, "Measurements behind the code": work
+// turns). timed_slice begins no unit that would end past the budget, so a turn stays within a frame's time.
 constexpr double kFrameSliceMs = 12.0;
 constexpr double kWorkSliceMs = 28.0;
 
